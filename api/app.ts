@@ -1,0 +1,48 @@
+/**
+ * The Hono application: one sub-app per resource under /api, the PWA beside it,
+ * one error handler for all.
+ */
+import { Hono } from 'hono';
+import type { AppDeps } from './deps.ts';
+import { clientAddress } from './http/client_address.ts';
+import type { AppEnv } from './http/context.ts';
+import { handleError, notFound } from './http/errors.ts';
+import { pwaStatic } from './http/pwa_static.ts';
+import { securityHeaders } from './http/security_headers.ts';
+import { approverRoutes } from './routes/approver.ts';
+import { authRoutes } from './routes/auth.ts';
+import { publicRoutes } from './routes/public.ts';
+
+/** Builds the application around its dependencies (a test passes its own). */
+export function createApp(deps: AppDeps) {
+  const trusted = new Set(deps.config.trustedProxies);
+  const isTrustedProxy = (address: string) => trusted.has(address);
+
+  const api = new Hono<AppEnv>()
+    .use(async (c, next) => {
+      await next();
+      // Privileged data never sits in a browser or proxy cache.
+      if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+    })
+    .route('/', publicRoutes)
+    .route('/auth', authRoutes)
+    .route('/approver', approverRoutes)
+    .all('*', () => {
+      throw notFound('No such API endpoint.');
+    });
+
+  const app = new Hono<AppEnv>();
+  app.use(securityHeaders);
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    c.set('clientAddress', clientAddress(c, isTrustedProxy));
+    await next();
+  });
+  app.onError(handleError);
+  app.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
+  app.route('/api', api);
+  app.route('/', pwaStatic(deps.config.pwaDist));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

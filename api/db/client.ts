@@ -1,0 +1,58 @@
+/**
+ * The one way the API reaches Postgres: postgres.js, either to a real server
+ * (DATABASE_URL) or to the embedded PGlite behind a loopback socket, so the
+ * same driver and the same SQL serve both.
+ */
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql<Record<string, never>>;
+/** A transaction handle or the pool: data functions accept either. */
+export type Tx = postgres.TransactionSql<Record<string, never>> | Sql;
+
+export interface Database {
+  sql: Sql;
+  /** 'postgres' for a real server, 'pglite' for the embedded one. */
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+const CLIENT_OPTIONS = { onnotice: () => {} };
+
+/** Connects to a real PostgreSQL server. */
+export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+  const sql = postgres(url, { ...CLIENT_OPTIONS, max: options.max ?? 10 }) as unknown as Sql;
+  return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * Starts PGlite stored in `dir` (or in memory when `dir` is undefined) behind a
+ * pglite-socket server on a free loopback port. PGlite is one session, so the
+ * client keeps one connection: two pooled connections would interleave their
+ * transactions inside that single session.
+ */
+export async function startEmbedded(dir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  if (dir) await Deno.mkdir(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  const server = new PGLiteSocketServer({ db: pglite, port: 0, host: '127.0.0.1', maxConnections: 1 });
+  await server.start();
+  const port = Number(server.getServerConn().split(':').pop());
+  const sql = postgres({
+    ...CLIENT_OPTIONS,
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+  }) as unknown as Sql;
+  return {
+    sql,
+    kind: 'pglite',
+    async close() {
+      await sql.end({ timeout: 5 });
+      await server.stop();
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Applies db/migrations/NNNN_name.sql in order, in one transaction, under an
+ * advisory lock so that two instances starting together never race.
+ */
+import type { Sql } from './client.ts';
+
+/** Arbitrary but fixed: the advisory lock key every instance agrees on. */
+const MIGRATION_LOCK_KEY = 724_310_001;
+
+const MIGRATIONS_DIR = new URL('../../db/migrations/', import.meta.url);
+
+export interface Migration {
+  version: string;
+  name: string;
+  sql: string;
+}
+
+/** Reads the migration files, ordered by their number. */
+export async function readMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+  const migrations: Migration[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const match = /^(\d{4})_(.+)\.sql$/.exec(entry.name);
+    if (!entry.isFile || !match) continue;
+    migrations.push({ version: match[1], name: match[2], sql: await Deno.readTextFile(new URL(entry.name, dir)) });
+  }
+  return migrations.sort((a, b) => a.version.localeCompare(b.version));
+}
+
+/** Applies every migration not yet recorded in schema_migrations; returns the versions applied. */
+export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  return await sql.begin(async (tx) => {
+    // Transaction-scoped: released at commit or rollback, even if this process dies.
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
+    await tx`create table if not exists schema_migrations (
+      version text primary key,
+      name text not null,
+      applied_at timestamptz not null default now()
+    )`;
+    const done = new Set((await tx<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version));
+    const applied: string[] = [];
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      await tx.unsafe(m.sql);
+      await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,24 @@
+/** Opens the configured database, brings its schema up to date, and seeds the demo data when asked. */
+import type { Config } from '../config.ts';
+import { seedDemo } from '../../db/seeds/demo.ts';
+import { connectPostgres, type Database, startEmbedded } from './client.ts';
+import { migrate } from './migrate.ts';
+
+export interface OpenedDatabase {
+  db: Database;
+  applied: string[];
+  seeded: boolean;
+}
+
+/** DATABASE_URL, or the embedded PGlite stored under DATA_DIR/pgdata. */
+export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+  const db = config.databaseUrl ? connectPostgres(config.databaseUrl) : await startEmbedded(`${config.dataDir}/pgdata`);
+  try {
+    const applied = await migrate(db.sql);
+    const seeded = config.demoSeed ? await seedDemo(db.sql) : false;
+    return { db, applied, seeded };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+/** Users of every role: offenders (DOC number + PIN) and staff (e-mail + password). */
+import type { Tx } from './client.ts';
+
+export type Role = 'offender' | 'attorney' | 'representative' | 'admin' | 'approver';
+export type UserStatus = 'active' | 'deactivated' | 'pending';
+
+export interface UserRow {
+  id: string;
+  entity_id: string;
+  entity_slug: string;
+  role: Role;
+  status: UserStatus;
+  email: string | null;
+  doc_number: string | null;
+  first_name: string;
+  last_name: string;
+}
+
+export interface LoginCandidate extends UserRow {
+  password_hash: string;
+  temp_password_hash: string | null;
+  temp_password_expires_at: Date | null;
+  temp_password_used_at: Date | null;
+}
+
+const USER_COLUMNS = 'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
+
+/** The user a login name points at: an e-mail address (any case) or a DOC number. */
+export async function find_login_candidate(sql: Tx, entityId: string, username: string): Promise<LoginCandidate | undefined> {
+  const [row] = await sql<LoginCandidate[]>`
+    select ${sql.unsafe(USER_COLUMNS)}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at,
+           u.temp_password_used_at
+    from users u join entities e on e.id = u.entity_id
+    where u.entity_id = ${entityId}
+      and (u.email = ${username.toLowerCase()} or u.doc_number = ${username})`;
+  return row;
+}
+
+/** One user by id. */
+export async function find_user_by_id(sql: Tx, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    select ${sql.unsafe(USER_COLUMNS)} from users u join entities e on e.id = u.entity_id where u.id = ${id}`;
+  return row;
+}
+
+/** The stored password hashes of a user: the real one and any temporary one. */
+export async function find_password_hashes(
+  sql: Tx,
+  id: string,
+): Promise<{ password_hash: string; temp_password_hash: string | null } | undefined> {
+  const [row] = await sql<{ password_hash: string; temp_password_hash: string | null }[]>`
+    select password_hash, temp_password_hash from users where id = ${id}`;
+  return row;
+}
+
+export interface NewUser {
+  entityId: string;
+  role: Role;
+  status?: UserStatus;
+  email?: string | null;
+  docNumber?: string | null;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  tempPasswordHash?: string | null;
+  tempPasswordExpiresAt?: Date | null;
+  barNumber?: string | null;
+  barState?: string | null;
+  phone?: string | null;
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+  supervisingAttorneyId?: string | null;
+}
+
+export type InsertUserResult = { ok: true; id: string } | { ok: false; reason: 'duplicate_email' | 'duplicate_doc_number' };
+
+/** Creates a user; a taken e-mail or DOC number is an answer, not an exception. */
+export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserResult> {
+  const [row] = await sql<{ id: string }[]>`
+    insert into users (entity_id, role, status, email, doc_number, first_name, last_name, password_hash,
+      temp_password_hash, temp_password_expires_at, bar_number, bar_state, phone, address_line1, address_line2,
+      city, state, zip_code, supervising_attorney_id)
+    values (${user.entityId}, ${user.role}, ${user.status ?? 'active'}, ${user.email?.toLowerCase() ?? null},
+      ${user.docNumber ?? null}, ${user.firstName}, ${user.lastName}, ${user.passwordHash},
+      ${user.tempPasswordHash ?? null}, ${user.tempPasswordExpiresAt ?? null}, ${user.barNumber ?? null},
+      ${user.barState ?? null}, ${user.phone ?? null}, ${user.addressLine1 ?? null}, ${user.addressLine2 ?? null},
+      ${user.city ?? null}, ${user.state ?? null}, ${user.zipCode ?? null}, ${user.supervisingAttorneyId ?? null})
+    on conflict do nothing
+    returning id`;
+  if (row) return { ok: true, id: row.id };
+  return { ok: false, reason: user.docNumber ? 'duplicate_doc_number' : 'duplicate_email' };
+}
+
+/** True when a user of the entity already has this e-mail address. */
+export async function email_in_use(sql: Tx, entityId: string, email: string): Promise<boolean> {
+  const [row] = await sql`select 1 from users where entity_id = ${entityId} and email = ${email.toLowerCase()}`;
+  return row !== undefined;
+}
+
+/** Spends the one-time temporary password's sign-in: it signs in once. */
+export async function mark_temporary_password_used(sql: Tx, userId: string): Promise<void> {
+  await sql`update users set temp_password_used_at = now(), updated_at = now() where id = ${userId}`;
+}
+
+/** Replaces a user's password (and retires any temporary one). */
+export async function update_password(sql: Tx, userId: string, passwordHash: string): Promise<void> {
+  await sql`update users set password_hash = ${passwordHash}, temp_password_hash = null,
+              temp_password_expires_at = null, temp_password_used_at = null, updated_at = now()
+            where id = ${userId}`;
+}
+
+/** The active attorney of the entity with this bar number or e-mail, to supervise a representative. */
+export async function find_attorney_by_bar_or_email(
+  sql: Tx,
+  entityId: string,
+  match: { barNumber: string; email: string },
+): Promise<string | undefined> {
+  const [row] = await sql<{ id: string }[]>`
+    select id from users
+    where entity_id = ${entityId} and role = 'attorney' and status = 'active'
+      and (upper(bar_number) = upper(${match.barNumber}) or email = ${match.email.toLowerCase()})
+    order by (upper(bar_number) = upper(${match.barNumber})) desc, created_at
+    limit 1`;
+  return row?.id;
+}

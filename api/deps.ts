@@ -1,0 +1,10 @@
+/** What every route and domain function may use; built once in main.ts (or by a test). */
+import type { Config } from './config.ts';
+import type { Sql } from './db/client.ts';
+
+export interface AppDeps {
+  sql: Sql;
+  config: Config;
+  /** HS256 key for session tokens. */
+  signingKey: Uint8Array;
+}

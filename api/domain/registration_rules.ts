@@ -1,0 +1,135 @@
+/**
+ * The registration rules of spec section 5, as one plain function shared by the
+ * server (which enforces them) and the PWA (which mirrors them for quick feedback).
+ * No imports on purpose: both Deno and Vite load this file as it is.
+ */
+
+export interface RegistrationInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  barNumber: string;
+  barState: string;
+  phone?: string | null;
+  addressLine1: string;
+  addressLine2?: string | null;
+  city: string;
+  state: string;
+  zipCode: string;
+  isRepresentative: boolean;
+  supervisingAttorneyName?: string | null;
+  supervisingAttorneyBar?: string | null;
+  supervisingAttorneyEmail?: string | null;
+}
+
+export type RegistrationField = keyof RegistrationInput;
+
+export type RuleResult =
+  | { ok: true }
+  | { ok: false; field: RegistrationField; message: string };
+
+export const REGISTRATION_MESSAGES = {
+  required: 'Please fill in all required fields!',
+  email: 'Please enter a valid email address',
+  passwordLength: 'Password must be at least 8 characters long',
+  passwordMismatch: 'Passwords do not match',
+  phone: 'Please enter a valid phone number',
+  barNumber: 'Bar number must be at least 4 alphanumeric characters',
+  barState: 'Bar State must be 2 characters!',
+  state: 'State must be 2 characters!',
+  zip: 'ZIP Code must be in format 12345 or 12345-6789!',
+  supervisingRequired: 'Please fill in all supervising attorney fields!',
+} as const;
+
+/** Spec section 9: password minimum 8 characters. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Order matters: it is the order of the form, so the first failure is the first bad field. */
+export const REQUIRED_FIELDS: RegistrationField[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'password',
+  'confirmPassword',
+  'barNumber',
+  'barState',
+  'addressLine1',
+  'city',
+  'state',
+  'zipCode',
+];
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE_PATTERN = /^\d{3}-?\d{3}-?\d{4}$/;
+const BAR_NUMBER_PATTERN = /^[A-Za-z0-9]{4,}$/;
+const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
+
+/** True when the text looks like an e-mail address ({name}@{domain}.{tld}). */
+export function isValidEmail(value: string): boolean {
+  return EMAIL_PATTERN.test(value.trim());
+}
+
+/** True when the text is 10 digits as 3-3-4 with optional hyphens. */
+export function isValidPhone(value: string): boolean {
+  return PHONE_PATTERN.test(value.trim());
+}
+
+function blank(value: string | null | undefined): boolean {
+  return value === undefined || value === null || value.trim() === '';
+}
+
+/** Checks a registration the way spec section 5 lists the rules; the first failure wins. */
+export function checkRegistration(input: RegistrationInput): RuleResult {
+  const missing = REQUIRED_FIELDS.find((field) => blank(input[field] as string | undefined));
+  if (missing) return { ok: false, field: missing, message: REGISTRATION_MESSAGES.required };
+  if (!isValidEmail(input.email)) return { ok: false, field: 'email', message: REGISTRATION_MESSAGES.email };
+  if (input.password.length < PASSWORD_MIN_LENGTH) {
+    return { ok: false, field: 'password', message: REGISTRATION_MESSAGES.passwordLength };
+  }
+  if (input.password !== input.confirmPassword) {
+    return { ok: false, field: 'confirmPassword', message: REGISTRATION_MESSAGES.passwordMismatch };
+  }
+  if (!blank(input.phone) && !isValidPhone(input.phone as string)) {
+    return { ok: false, field: 'phone', message: REGISTRATION_MESSAGES.phone };
+  }
+  if (!BAR_NUMBER_PATTERN.test(input.barNumber.trim())) {
+    return { ok: false, field: 'barNumber', message: REGISTRATION_MESSAGES.barNumber };
+  }
+  if (input.barState.trim().length !== 2) {
+    return { ok: false, field: 'barState', message: REGISTRATION_MESSAGES.barState };
+  }
+  if (input.state.trim().length !== 2) return { ok: false, field: 'state', message: REGISTRATION_MESSAGES.state };
+  if (!ZIP_PATTERN.test(input.zipCode.trim())) return { ok: false, field: 'zipCode', message: REGISTRATION_MESSAGES.zip };
+  if (input.isRepresentative) {
+    const supervising: RegistrationField[] = [
+      'supervisingAttorneyName',
+      'supervisingAttorneyBar',
+      'supervisingAttorneyEmail',
+    ];
+    const gap = supervising.find((field) => blank(input[field] as string | null | undefined));
+    if (gap) return { ok: false, field: gap, message: REGISTRATION_MESSAGES.supervisingRequired };
+    if (!isValidEmail(input.supervisingAttorneyEmail as string)) {
+      return { ok: false, field: 'supervisingAttorneyEmail', message: REGISTRATION_MESSAGES.email };
+    }
+  }
+  return { ok: true };
+}
+
+export type PasswordStrength = '' | 'Weak' | 'Medium' | 'Strong';
+
+/** The live strength label of spec section 4. */
+export function passwordStrength(password: string): PasswordStrength {
+  if (password === '') return '';
+  if (password.length < 6) return 'Weak';
+  const points = [
+    password.length >= 8,
+    /[A-Z]/.test(password),
+    /[a-z]/.test(password),
+    /\d/.test(password),
+    /[^A-Za-z0-9]/.test(password),
+  ].filter(Boolean).length;
+  if (points < 3) return 'Weak';
+  return points === 3 ? 'Medium' : 'Strong';
+}

@@ -1,0 +1,37 @@
+/**
+ * The client's address: the socket peer's, unless that peer is a trusted proxy,
+ * in which case the right-most X-Forwarded-For entry it did not add itself.
+ */
+import type { Context } from 'hono';
+import { getConnInfo } from 'hono/deno';
+
+/** `::ffff:10.1.2.3` is an IPv4 client on a dual-stack socket: treat it as 10.1.2.3. */
+export function normalizeAddress(address: string): string {
+  const trimmed = address.trim().replace(/^\[|\]$/g, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed);
+  return (mapped ? mapped[1] : trimmed).toLowerCase();
+}
+
+function peerAddress(c: Context): string {
+  try {
+    const address = getConnInfo(c).remote.address;
+    return address ? normalizeAddress(address) : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Resolves the client address. X-Forwarded-For is believed only when the direct
+ * peer is listed as trusted; walking from the right, the first address that is
+ * not itself a trusted proxy is the client.
+ */
+export function clientAddress(c: Context, isTrustedProxy: (address: string) => boolean): string {
+  const peer = peerAddress(c);
+  if (!isTrustedProxy(peer)) return peer;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map(normalizeAddress).filter(Boolean);
+  for (let i = forwarded.length - 1; i >= 0; i--) {
+    if (!isTrustedProxy(forwarded[i])) return forwarded[i];
+  }
+  return peer;
+}

@@ -1,0 +1,56 @@
+/**
+ * The one error type of the API and the one place it becomes HTTP. Every failure
+ * leaves as `{ success: false, message }` with a status a client can act on, and
+ * never with a stack, a SQL text or a path.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export class AppError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    /** A machine-readable reason the PWA may branch on. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The messages more than one route answers with. */
+export const MESSAGES = {
+  badCredentials: 'Please check your login credentials.',
+  unauthenticated: 'Please sign in to continue.',
+  forbidden: 'You do not have permission to do that.',
+  notFound: 'Not found.',
+  passwordChangeRequired: 'You must set a new password before continuing.',
+  tooManyAttempts: 'Too many failed sign-in attempts from this device. Please try again later.',
+  malformedJson: 'The request body is not valid JSON.',
+  tooLarge: 'The request is too large.',
+  internal: 'Something went wrong on our side. Please try again.',
+} as const;
+
+export const unauthorized = () => new AppError(401, MESSAGES.unauthenticated, 'unauthenticated');
+export const forbidden = () => new AppError(403, MESSAGES.forbidden, 'forbidden');
+export const notFound = (message: string = MESSAGES.notFound) => new AppError(404, message, 'not_found');
+export const badRequest = (message: string) => new AppError(400, message, 'bad_request');
+export const conflict = (message: string) => new AppError(409, message, 'conflict');
+
+/** Writes the standard failure body. */
+export function failure(c: Context, status: ContentfulStatusCode, message: string, code?: string) {
+  return c.json({ success: false, message, ...(code ? { code } : {}) }, status);
+}
+
+/** Hono's onError: maps every thrown thing to the standard body. */
+export function handleError(error: Error, c: Context) {
+  if (error instanceof AppError) return failure(c, error.status, error.message, error.code);
+  if (error instanceof HTTPException) {
+    const status = error.status as ContentfulStatusCode;
+    if (status === 413) return failure(c, 413, MESSAGES.tooLarge, 'too_large');
+    if (status === 400 && /json/i.test(error.message)) return failure(c, 400, MESSAGES.malformedJson, 'bad_json');
+    if (status < 500) return failure(c, status, error.message || MESSAGES.internal);
+  }
+  console.error(`[error] ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
+  return failure(c, 500, MESSAGES.internal, 'internal');
+}

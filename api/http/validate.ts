@@ -1,0 +1,43 @@
+/**
+ * The one zod-validator wrapper: a failed check answers 400 with the first
+ * problem in plain words; handlers read `c.req.valid(...)` and never cast.
+ */
+import { zValidator } from '@hono/zod-validator';
+import type { ValidationTargets } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import { AppError, MESSAGES } from './errors.ts';
+
+/** First problem of a zod error, readable by a person. */
+export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request is not valid.';
+  // Our schemas carry their own messages; zod's defaults start with "Invalid" or "Too".
+  const generic = /^(Invalid|Too (big|small)|Unrecognized|Expected)/.test(issue.message);
+  if (!generic) return issue.message;
+  const field = issue.path.join('.') || 'request';
+  if (issue.code === 'invalid_type') {
+    return /received undefined/.test(issue.message) ? `${field} is required.` : `${field} has the wrong type.`;
+  }
+  if (issue.code === 'too_big') return `${field} is too long.`;
+  if (issue.code === 'too_small') return `${field} is too short.`;
+  return `${field} is not valid.`;
+}
+
+/** Validates one part of the request against a zod schema. */
+export function valid<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
+  return zValidator(target, schema, (result) => {
+    if (!result.success) throw new AppError(400, describeIssue(result.error), 'invalid');
+  });
+}
+
+/** JSON bodies are small forms: anything past 64 KiB is refused before it is parsed. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/** Refuses an oversized JSON body with 413 as it streams in. */
+export const jsonBodyLimit = bodyLimit({
+  maxSize: JSON_BODY_LIMIT,
+  onError: () => {
+    throw new AppError(413, MESSAGES.tooLarge, 'too_large');
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * Starts the portal: configuration, database (embedded by default), migrations,
+ * demo seed, then the PWA and the API on one origin.
+ */
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/open.ts';
+import { loadSigningKey } from './domain/tokens.ts';
+import { DEMO_ACCOUNTS } from '../db/seeds/demo.ts';
+
+const config = loadConfig();
+if (!config.databaseUrl && !config.sessionSecret) await Deno.mkdir(config.dataDir, { recursive: true });
+const { db, applied, seeded } = await openDatabase(config);
+const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
+const app = createApp({ sql: db.sql, config, signingKey });
+
+const server = Deno.serve({
+  port: config.port,
+  hostname: config.host,
+  onListen: ({ port }) => {
+    if (config.logLevel === 'silent') return;
+    const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}/pgdata`;
+    console.log(`Legal-mail portal on http://localhost:${port} — database: ${where}`);
+    if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+    if (seeded) {
+      console.log('Demo accounts:');
+      for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(15)} ${a.username.padEnd(28)} ${a.secret}`);
+    }
+  },
+}, app.fetch);
+
+const shutdown = async () => {
+  await server.shutdown();
+  await db.close();
+  Deno.exit(0);
+};
+Deno.addSignalListener('SIGINT', shutdown);
+Deno.addSignalListener('SIGTERM', shutdown);

@@ -1,0 +1,38 @@
+/** /api/approver: pending registrations and the decision on each. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { list_pending_registrations } from '../db/registrations.ts';
+import { approveRegistration, REGISTRATION_TEXTS, rejectRegistration } from '../domain/registration.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { requireRole } from '../http/guard.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
+
+const idParam = z.object({ id: z.uuid({ error: 'Registration not found.' }) });
+const rejectBody = z.object({
+  reason: z.string({ error: 'Please provide a rejection reason' }).trim().min(1, 'Please provide a rejection reason')
+    .max(2000, 'Please keep the reason under 2000 characters.'),
+});
+
+export const approverRoutes = new Hono<AppEnv>()
+  .use(requireRole(['approver']), jsonBodyLimit)
+  .get('/registrations', async (c) => {
+    const registrations = await list_pending_registrations(c.var.deps.sql, c.var.session.entity_id);
+    return c.json({ success: true, registrations });
+  })
+  .post('/registrations/:id/approve', valid('param', idParam), async (c) => {
+    const result = await approveRegistration(c.var.deps, c.req.valid('param').id, c.var.session, c.var.clientAddress);
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({
+      success: true,
+      message: `${REGISTRATION_TEXTS.approved}! Temporary password: ${result.temporaryPassword}`,
+      data: { temporaryPassword: result.temporaryPassword },
+    });
+  })
+  .post('/registrations/:id/reject', valid('param', idParam), valid('json', rejectBody), async (c) => {
+    const result = await rejectRegistration(c.var.deps, c.req.valid('param').id, c.var.session, {
+      reason: c.req.valid('json').reason, ipAddress: c.var.clientAddress,
+    });
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({ success: true, message: REGISTRATION_TEXTS.rejected });
+  });

@@ -1,0 +1,88 @@
+/** /api/auth: sign-in, sign-out, the signed-in user, registration and password change. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
+import { toPublicUser } from '../domain/public_user.ts';
+import { REGISTRATION_TEXTS, submitRegistration } from '../domain/registration.ts';
+import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../domain/registration_rules.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError, MESSAGES } from '../http/errors.ts';
+import { requireSignedIn } from '../http/guard.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
+
+/** Long enough for any real name or address line; short enough to bound the work. */
+const TEXT_MAX = 200;
+
+const loginBody = z.object({
+  username: z.string({ error: 'Please provide username!' }).trim().min(1, 'Please provide username!').max(TEXT_MAX, 'Username is too long.'),
+  password: z.string({ error: 'Please provide password!' }).refine((v) => v.trim() !== '', 'Please provide password!')
+    .refine((v) => v.length <= TEXT_MAX, 'Password is too long.'),
+  entity: z.string().max(100).default('default'),
+});
+
+const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(TEXT_MAX, 'Please keep each field under 200 characters.');
+const optionalText = z.string({ error: 'Optional fields must be text.' }).max(TEXT_MAX, 'Please keep each field under 200 characters.')
+  .nullish();
+
+const registerBody = z.object({
+  userType: z.enum(['attorney', 'representative'], { error: "userType must be 'attorney' or 'representative'." })
+    .default('attorney'),
+  firstName: requiredText,
+  lastName: requiredText,
+  email: requiredText,
+  password: requiredText,
+  confirmPassword: requiredText,
+  barNumber: requiredText,
+  barState: requiredText,
+  phone: optionalText,
+  addressLine1: requiredText,
+  addressLine2: optionalText,
+  city: requiredText,
+  state: requiredText,
+  zipCode: requiredText,
+  isRepresentative: z.boolean({ error: 'isRepresentative must be true or false.' }).default(false),
+  supervisingAttorneyName: optionalText,
+  supervisingAttorneyBar: optionalText,
+  supervisingAttorneyEmail: optionalText,
+});
+
+const passwordBody = z.object({
+  currentPassword: z.string({ error: 'Please provide your current password.' }).min(1, 'Please provide your current password.')
+    .max(NEW_PASSWORD_LIMITS.max),
+  newPassword: z.string({ error: 'Please provide a new password.' })
+    .min(PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES.passwordLength)
+    .max(NEW_PASSWORD_LIMITS.max, 'Password is too long.'),
+});
+
+export const authRoutes = new Hono<AppEnv>()
+  .use(jsonBodyLimit)
+  .post('/login', valid('json', loginBody), async (c) => {
+    const body = c.req.valid('json');
+    const result = await login(c.var.deps, {
+      ...body, ipAddress: c.var.clientAddress, userAgent: c.req.header('user-agent') ?? null,
+    });
+    if (!result.ok) {
+      if (result.reason === 'throttled') throw new AppError(429, MESSAGES.tooManyAttempts, 'throttled');
+      throw new AppError(401, MESSAGES.badCredentials, 'bad_credentials');
+    }
+    return c.json({ success: true, message: 'Logged in!', token: result.token, user: result.user });
+  })
+  .post('/logout', requireSignedIn({ duringPasswordChange: true }), async (c) => {
+    await logout(c.var.deps, c.var.session, c.var.clientAddress);
+    c.header('Clear-Site-Data', '"storage"');
+    return c.json({ success: true, message: 'Logged out' });
+  })
+  .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
+    const { session } = c.var;
+    return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });
+  })
+  .post('/password', requireSignedIn({ duringPasswordChange: true }), valid('json', passwordBody), async (c) => {
+    const result = await changePassword(c.var.deps, c.var.session, { ...c.req.valid('json'), ipAddress: c.var.clientAddress });
+    if (!result.ok) throw new AppError(400, result.message, 'password_rejected');
+    return c.json({ success: true, message: 'Password changed successfully', user: result.user });
+  })
+  .post('/register', valid('json', registerBody), async (c) => {
+    const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({ success: true, message: REGISTRATION_TEXTS.submitted }, 201);
+  });

@@ -1,0 +1,52 @@
+/**
+ * Debian's Chromium driven by playwright-core. Never downloads a browser: the
+ * executable is the system one, and the flags keep it off the closed network.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = Deno.env.get('CHROMIUM_PATH') ?? '/usr/bin/chromium';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** True when the system Chromium is installed; the browser suite is skipped (outside CI) when not. */
+export function chromiumAvailable(): boolean {
+  try {
+    return Deno.statSync(CHROMIUM_PATH).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the system Chromium headless. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * A fresh context (own storage) whose every request is recorded, so a test can
+ * assert that nothing left the app's origin.
+ */
+export async function newRecordedContext(
+  browser: Browser,
+  appUrl: string,
+): Promise<{ context: BrowserContext; page: Page; foreignRequests: string[] }> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const origin = new URL(appUrl).origin;
+  const foreignRequests: string[] = [];
+  context.on('request', (request) => {
+    const url = request.url();
+    if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
+    if (new URL(url).origin !== origin) foreignRequests.push(url);
+  });
+  const page = await context.newPage();
+  return { context, page, foreignRequests };
+}
