@@ -15,7 +15,8 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
   // Our schemas carry their own messages; zod's defaults start with "Invalid" or "Too".
   const generic = /^(Invalid|Too (big|small)|Unrecognized|Expected)/.test(issue.message);
   if (!generic) return issue.message;
-  const field = issue.path.join('.') || 'request';
+  if (issue.path.length === 0) return 'The request must be a JSON object with the expected fields.';
+  const field = issue.path.join('.');
   if (issue.code === 'invalid_type') {
     return /received undefined/.test(issue.message) ? `${field} is required.` : `${field} has the wrong type.`;
   }

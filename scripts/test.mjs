@@ -1,0 +1,94 @@
+// npm test: type-checks and lints both halves, runs every suite, and ends with
+// exactly one line `tests: N passed, M failed` summing them all (CI reads it).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules/.bin', name);
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+/** Runs a command with its output shown; resolves with its exit code and output. */
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env } });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        output += chunk;
+        process.stdout.write(chunk);
+      });
+    }
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** A check that is one test: passes when the command exits 0. */
+async function check(name, command, args, env) {
+  console.log(`\n== ${name}`);
+  const { code } = await run(command, args, env);
+  if (code === 0) totals.passed++;
+  else {
+    totals.failed++;
+    failures.push(name);
+  }
+  return code === 0;
+}
+
+/** A Deno test suite: its own counts, or one failure when it dies before counting. */
+async function denoSuite(name, args, env) {
+  console.log(`\n== ${name}`);
+  const { code, output } = await run(bin('deno'), ['test', ...args], env);
+  const summary = [...output.matchAll(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)].pop();
+  if (summary) {
+    totals.passed += Number(summary[1]);
+    totals.failed += Number(summary[2]);
+    if (Number(summary[2]) > 0 || code !== 0) failures.push(name);
+    if (Number(summary[2]) === 0 && code !== 0) totals.failed++;
+  } else if (/No test modules found/.test(output)) {
+    console.log(`${name}: no tests`);
+  } else {
+    totals.failed++;
+    failures.push(`${name} (did not run)`);
+  }
+}
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+await check('type-check API and tests', bin('deno'), ['check', 'api/', 'tests/', 'db/', 'bench/']);
+await check('lint API and tests', bin('deno'), ['lint']);
+await check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']);
+const built = await check('build PWA', bin('vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn']);
+
+await denoSuite('PWA unit tests', ['pwa/src']);
+await denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], { TEST_BACKEND: 'pglite' });
+if (pgUrl) {
+  await denoSuite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], { TEST_BACKEND: 'postgres' });
+} else {
+  console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
+}
+
+if (!existsSync(chromium)) {
+  if (ci) {
+    console.log(`\nBrowser tests: FAILED, Chromium is missing at ${chromium} (CI requires it)`);
+    totals.failed++;
+    failures.push('browser tests (no Chromium)');
+  } else {
+    console.log(`\nBrowser tests: skipped, Chromium is not installed at ${chromium} (apt-get install chromium)`);
+    totals.skipped++;
+  }
+} else if (!built) {
+  console.log('\nBrowser tests: not run, the PWA did not build');
+  totals.failed++;
+  failures.push('browser tests (no PWA build)');
+} else {
+  await denoSuite('Browser end-to-end tests (Chromium)', ['-A', 'tests/e2e']);
+}
+
+if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,94 @@
+/**
+ * Every API route × every role and no token: no or bad token 401, wrong role
+ * 403, an allowed role gets past the guard. A route missing from POLICY fails
+ * the test, so no new route can slip by unguarded.
+ */
+import assert from 'node:assert/strict';
+import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+
+type Role = 'offender' | 'attorney' | 'representative' | 'admin' | 'approver';
+const ROLES: Role[] = ['offender', 'attorney', 'representative', 'admin', 'approver'];
+const ANY: Role[] = ROLES;
+const PUBLIC = 'public' as const;
+
+/** Who may call what: written from the spec's roles table, independently of the code. */
+const POLICY: Record<string, Role[] | typeof PUBLIC> = {
+  'GET /api/config': PUBLIC,
+  'GET /api/health': PUBLIC,
+  'POST /api/auth/login': PUBLIC,
+  'POST /api/auth/register': PUBLIC,
+  'POST /api/auth/logout': ANY,
+  'GET /api/auth/me': ANY,
+  'POST /api/auth/password': ANY,
+  'GET /api/approver/registrations': ['approver'],
+  'POST /api/approver/registrations/:id/approve': ['approver'],
+  'POST /api/approver/registrations/:id/reject': ['approver'],
+};
+
+let t: TestApp;
+const tokens = new Map<Role, string>();
+const signInRole = async (role: Role) => tokens.set(role, await signIn(t, DEMO[role][0], DEMO[role][1]));
+
+/** The concrete API routes of the app (method and path), without middleware-only entries. */
+function apiRoutes(): string[] {
+  const seen = new Set<string>();
+  for (const r of t.app.routes) {
+    if (!r.path.startsWith('/api/') || r.method === 'ALL' || r.path.endsWith('*')) continue;
+    seen.add(`${r.method} ${r.path}`);
+  }
+  return [...seen].sort();
+}
+
+function concrete(path: string): string {
+  return path.replace(/:docNumber/g, '100001').replace(/:key/g, 'session_idle_minutes').replace(/:[A-Za-z_]+/g, crypto.randomUUID());
+}
+
+Deno.test({ name: 'setup', ...DB_TEST, fn: async () => {
+  t = await createTestApp();
+  for (const role of ROLES) await signInRole(role);
+} });
+
+Deno.test({ name: 'every API route is in the policy table', ...DB_TEST, fn: () => {
+  const missing = apiRoutes().filter((route) => !(route in POLICY));
+  assert.deepEqual(missing, [], 'routes without a policy entry');
+} });
+
+Deno.test({ name: 'no token, a bad token, a wrong role and an allowed role, for every route', ...DB_TEST, fn: async () => {
+  for (const route of apiRoutes()) {
+    const policy = POLICY[route];
+    const [method, pattern] = route.split(' ');
+    const path = concrete(pattern);
+    if (policy === PUBLIC) continue;
+    const body = method === 'GET' || method === 'HEAD' ? undefined : {};
+    const anonymous = await call(t, method, path, { body });
+    assert.equal(anonymous.status, 401, `${route} without a token`);
+    assert.equal(anonymous.body.success, false);
+    const forged = await call(t, method, path, { body, token: 'eyJhbGciOiJIUzI1NiJ9.e30.xxxx' });
+    assert.equal(forged.status, 401, `${route} with a bad token`);
+    for (const role of ROLES) {
+      const r = await call(t, method, path, { body, token: tokens.get(role) });
+      if (policy.includes(role)) {
+        assert.ok(![401, 403].includes(r.status), `${route} as ${role} should pass the guard, got ${r.status}`);
+        if (pattern === '/api/auth/logout') await signInRole(role);
+      } else {
+        assert.equal(r.status, 403, `${route} as ${role} should be 403, got ${r.status}`);
+        assert.equal(r.body.success, false);
+      }
+    }
+  }
+} });
+
+Deno.test({ name: 'public routes answer without a token', ...DB_TEST, fn: async () => {
+  assert.equal((await call(t, 'GET', '/api/config')).status, 200);
+  assert.equal((await call(t, 'GET', '/api/health')).status, 200);
+} });
+
+Deno.test({ name: 'an unknown API path is a JSON 404', ...DB_TEST, fn: async () => {
+  const r = await call(t, 'GET', '/api/nothing-here');
+  assert.equal(r.status, 404);
+  assert.equal(r.body.success, false);
+} });
+
+Deno.test({ name: 'teardown', ...DB_TEST, fn: async () => {
+  await t.close();
+} });

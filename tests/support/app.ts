@@ -1,0 +1,80 @@
+/**
+ * The API on a throwaway database, seeded with the demo data, driven through
+ * `app.request` (no socket) with a chosen client address.
+ */
+import { createApp } from '../../api/app.ts';
+import { loadConfig } from '../../api/config.ts';
+import type { AppDeps } from '../../api/deps.ts';
+import { seedDemo } from '../../db/seeds/demo.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** Builds the app on a fresh database with the demo entity and accounts. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  await seedDemo(db.sql);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
+  const deps: AppDeps = { sql: db.sql, config, signingKey: new TextEncoder().encode('test-secret-'.repeat(4)) };
+  return { app: createApp(deps), deps, db, close: () => db.drop() };
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is (not JSON-encoded) when a string. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** One request to the app, as if from `ip` (default 127.0.0.1). */
+export async function call(t: TestApp, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: BodyInit | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await t.app.request(path, { method, headers, body }, {
+    remoteAddr: { hostname: options.ip ?? '127.0.0.1', port: 40000, transport: 'tcp' },
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch { /* not JSON: keep the text */ }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** Signs in and returns the token (throws with the answer when it fails). */
+export async function signIn(t: TestApp, username: string, password: string, ip?: string): Promise<string> {
+  const r = await call(t, 'POST', '/api/auth/login', { body: { username, password, entity: 'default' }, ip });
+  if (r.status !== 200) throw new Error(`sign-in of ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token;
+}
+
+export const DEMO = {
+  admin: ['admin@demo.test', 'Demo-Admin-2026!'],
+  approver: ['approver@demo.test', 'Demo-Approver-2026!'],
+  attorney: ['attorney@demo.test', 'Demo-Attorney-2026!'],
+  representative: ['representative@demo.test', 'Demo-Rep-2026!'],
+  offender: ['100001', '246810'],
+  offender2: ['100002', '135790'],
+} as const;
+
+/** Deno.test options for files that hold a database open across tests. */
+export const DB_TEST = { sanitizeResources: false, sanitizeOps: false } as const;

@@ -1,0 +1,54 @@
+/**
+ * The real server in a child process, as `npm start` runs it, on a free port
+ * with a fresh embedded database (seeded with the demo data) in a temporary
+ * folder. Used by the browser suite and by streaming tests.
+ */
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the server; resolves once it listens. Extra environment variables may be given. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await Deno.makeTempDir({ prefix: 'lmp-e2e-' });
+  const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
+    args: ['run', '-A', 'api/main.ts'],
+    cwd: ROOT,
+    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, PWA_DIST: `${ROOT}pwa/dist`, ...env },
+    stdout: 'piped',
+    stderr: 'inherit',
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = '';
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+    const match = /http:\/\/localhost:(\d+)/.exec(seen);
+    if (match && /Demo accounts:[\s\S]*135790/.test(seen)) {
+      // Keep draining stdout so the child never blocks on a full pipe.
+      (async () => {
+        try {
+          while (!(await reader.read()).done) { /* drain */ }
+        } catch { /* closed */ }
+      })();
+      return {
+        url: `http://localhost:${match[1]}`,
+        dataDir,
+        async stop() {
+          try {
+            child.kill('SIGTERM');
+          } catch { /* already gone */ }
+          await child.status;
+          await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+        },
+      };
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start; it printed:\n${seen}`);
+}
