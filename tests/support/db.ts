@@ -15,15 +15,18 @@ export function testBackend(): Backend {
 }
 
 export interface TestDatabase extends Database {
+  /** A connection string for another client (real PostgreSQL only). */
+  url?: string;
   /** Closes the connection and removes the database. */
   drop(): Promise<void>;
 }
 
-/** A migrated, empty database of this run's backend. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A migrated (unless told otherwise), empty database of this run's backend. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = options.migrate ?? true;
   if (testBackend() === 'pglite') {
     const db = await startEmbedded(undefined);
-    await migrate(db.sql);
+    if (migrated) await migrate(db.sql);
     return { ...db, drop: () => db.close() };
   }
   const serverUrl = Deno.env.get('TEST_DATABASE_URL');
@@ -34,9 +37,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = connectPostgres(url.toString(), { max: 5 });
-  await migrate(db.sql);
+  if (migrated) await migrate(db.sql);
   return {
     ...db,
+    url: url.toString(),
     async drop() {
       await db.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
