@@ -9,7 +9,10 @@ import { loadSigningKey } from './domain/tokens.ts';
 import { DEMO_ACCOUNTS } from '../db/seeds/demo.ts';
 
 const config = loadConfig();
-if (!config.databaseUrl && !config.sessionSecret) await Deno.mkdir(config.dataDir, { recursive: true });
+if (config.databaseUrl && !config.sessionSecret) {
+  // Fine for one instance; several instances behind a balancer must share SESSION_SECRET.
+  console.warn(`SESSION_SECRET is not set: using a secret kept in ${config.dataDir}/session-secret.`);
+}
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 const app = createApp({ sql: db.sql, config, signingKey });
