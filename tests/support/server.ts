@@ -25,7 +25,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let seen = '';
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
+    // A server that never prints must still fail at the deadline, not hang on read().
+    let timer: number | undefined;
+    const timeout = new Promise<{ value: undefined; done: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ value: undefined, done: true }), Math.max(0, deadline - Date.now()));
+    });
+    const { value, done } = await Promise.race([reader.read(), timeout]);
+    clearTimeout(timer);
     if (done) break;
     seen += value;
     const match = /http:\/\/localhost:(\d+)/.exec(seen);

@@ -1,0 +1,92 @@
+/** Providers and the route tree of spec section 2; nothing else. */
+import { App as AntApp, ConfigProvider, Flex, Spin } from 'antd';
+import enUS from 'antd/locale/en_US';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { AppConfigProvider } from './components/AppConfigProvider.tsx';
+import { PortalRedirect } from './components/PortalRedirect.tsx';
+import { RequireAuth } from './components/RequireAuth.tsx';
+import { SessionEvents } from './components/SessionEvents.tsx';
+import { PATHS } from './lib/routing.ts';
+import { TOAST_MAX_COUNT } from './lib/toast.ts';
+import { theme } from './theme.ts';
+import { Login } from './screens/Login.tsx';
+import { Logout } from './screens/Logout.tsx';
+import { Register } from './screens/Register.tsx';
+import { Unauthorized } from './screens/Unauthorized.tsx';
+
+// Signed-in screens load on demand: the sign-in page stays small.
+const SetPassword = lazy(() => import('./screens/SetPassword.tsx').then((m) => ({ default: m.SetPassword })));
+const Files = lazy(() => import('./screens/Files.tsx').then((m) => ({ default: m.Files })));
+const PdfViewer = lazy(() => import('./screens/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
+const OffenderPortal = lazy(() =>
+  import('./portals/offender/OffenderPortal.tsx').then((m) => ({ default: m.OffenderPortal }))
+);
+const AttorneyPortal = lazy(() =>
+  import('./portals/attorney/AttorneyPortal.tsx').then((m) => ({ default: m.AttorneyPortal }))
+);
+const RepresentativePortal = lazy(() =>
+  import('./portals/representative/RepresentativePortal.tsx').then((m) => ({
+    default: m.RepresentativePortal,
+  }))
+);
+const AdminPortal = lazy(() =>
+  import('./portals/admin/AdminPortal.tsx').then((m) => ({ default: m.AdminPortal }))
+);
+const ApproverPortal = lazy(() =>
+  import('./portals/approver/ApproverPortal.tsx').then((m) => ({ default: m.ApproverPortal }))
+);
+
+function Loading() {
+  return (
+    <Flex align='center' justify='center' className='page-loading' role='status'>
+      <Spin size='large' description='Loading...' />
+    </Flex>
+  );
+}
+
+export function App() {
+  return (
+    <ConfigProvider locale={enUS} theme={theme}>
+      <AntApp message={{ maxCount: TOAST_MAX_COUNT }}>
+        <AppConfigProvider>
+          <BrowserRouter>
+            <SessionEvents />
+            <Suspense fallback={<Loading />}>
+              <Routes>
+                <Route path={PATHS.root} element={<Navigate to={PATHS.login} replace />} />
+                <Route path={PATHS.login} element={<Login />} />
+                <Route path={PATHS.register} element={<Register />} />
+                <Route path={PATHS.logout} element={<Logout />} />
+                <Route path={PATHS.unauthorized} element={<Unauthorized />} />
+                <Route element={<RequireAuth />}>
+                  <Route path={PATHS.setPassword} element={<SetPassword />} />
+                  <Route path={PATHS.files} element={<Files />} />
+                  <Route path='/pdfViewer/:documentId' element={<PdfViewer />} />
+                  <Route path={PATHS.portal} element={<PortalRedirect />} />
+                </Route>
+                <Route element={<RequireAuth roles={['offender']} />}>
+                  <Route path='/portal/offender/*' element={<OffenderPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['attorney']} />}>
+                  <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['representative']} />}>
+                  <Route path='/portal/representative/*' element={<RepresentativePortal />} />
+                  <Route path='/representative/*' element={<RepresentativePortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['admin']} />}>
+                  <Route path='/portal/admin/*' element={<AdminPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['approver']} />}>
+                  <Route path='/portal/approver/*' element={<ApproverPortal />} />
+                </Route>
+                <Route path='*' element={<Navigate to={PATHS.root} replace />} />
+              </Routes>
+            </Suspense>
+          </BrowserRouter>
+        </AppConfigProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

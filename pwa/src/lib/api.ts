@@ -1,0 +1,209 @@
+/**
+ * The one API client of the PWA. It talks to the same origin under /api, sends
+ * the stored session token as a bearer credential, reads the `{ success,
+ * message }` body every answer carries, and turns any failure into an ApiError
+ * with the HTTP status and the server's own message, so every screen reports
+ * failures the same way.
+ */
+import { storage } from './storage.ts';
+
+export const API_BASE = '/api';
+
+/** A failed call. `status` is 0 when the server could not be reached at all. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's `message`, when it sent one. */
+  readonly serverMessage: string | null;
+  /** The server's machine-readable `code`, when it sent one. */
+  readonly code: string | null;
+
+  constructor(status: number, serverMessage: string | null, code: string | null = null) {
+    super(
+      serverMessage ?? (status === 0 ? 'The server could not be reached.' : `Request failed (${status})`),
+    );
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.code = code;
+  }
+}
+
+/** The API's answer to a call made during a forced password change (see api/http/guard.ts). */
+export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
+
+export interface ApiEvents {
+  /** A call with a token got 401: the session is gone. */
+  onUnauthorized?(error: ApiError): void;
+  /** A call got 403 because the temporary password must be replaced first. */
+  onPasswordChangeRequired?(error: ApiError): void;
+}
+
+let events: ApiEvents = {};
+
+/** Installs the app-wide reactions to 401 and to a required password change (App does this once). */
+export function setApiEvents(next: ApiEvents): void {
+  events = next;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  /** false: send no bearer token (sign-in, registration, public config). */
+  auth?: boolean;
+  /** Use this token instead of the stored one (logout after storage was cleared). */
+  token?: string | null;
+  /** true: do not fire the app-wide 401 / password-change reactions. */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The fields every API answer may carry. */
+export interface ApiBody {
+  success?: boolean;
+  message?: string;
+  code?: string;
+}
+
+async function readJson(response: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const parsed: unknown = await response.json();
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function textField(body: Record<string, unknown> | null, key: string): string | null {
+  const value = body?.[key];
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/**
+ * Reads a response: the parsed body for a 2xx answer, otherwise an ApiError
+ * carrying the status and the server's message. Exported for tests.
+ */
+export async function readResponse<T>(response: Response): Promise<T & ApiBody> {
+  const body = await readJson(response);
+  if (!response.ok) {
+    throw new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
+  }
+  return (body ?? {}) as T & ApiBody;
+}
+
+/** Headers of one call. Exported for tests. */
+export function requestHeaders(body: unknown, token: string | null): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (body !== undefined && !(body instanceof FormData)) headers.set('Content-Type', 'application/json');
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
+}
+
+/** Calls `${API_BASE}${path}` and returns the parsed body, or throws an ApiError. */
+export async function apiRequest<T = Record<string, never>>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<T & ApiBody> {
+  const { method = options.body === undefined ? 'GET' : 'POST', body, auth = true, quiet = false, signal } =
+    options;
+  const token = auth ? (options.token !== undefined ? options.token : storage.getGuid()) : null;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers: requestHeaders(body, token),
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, null);
+  }
+  try {
+    return await readResponse<T>(response);
+  } catch (error) {
+    if (error instanceof ApiError && !quiet) notify(error, token);
+    throw error;
+  }
+}
+
+function notify(error: ApiError, token: string | null): void {
+  if (error.status === 401 && token) events.onUnauthorized?.(error);
+  if (error.status === 403 && error.code === PASSWORD_CHANGE_REQUIRED) {
+    events.onPasswordChangeRequired?.(error);
+  }
+}
+
+/** The file name in a Content-Disposition header (RFC 6266 `filename*` preferred), or null. Exported for tests. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // Fall through to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  const name = (plain?.[2] ?? plain?.[1] ?? '').trim();
+  return name === '' ? null : name;
+}
+
+/**
+ * Fetches a binary answer (a PDF, a CSV export) with the same credentials and
+ * error handling as apiRequest. A failure carries the server's JSON message.
+ */
+export async function apiDownload(
+  path: string,
+  options: Omit<RequestOptions, 'body' | 'method'> = {},
+): Promise<{ blob: Blob; filename: string | null; contentType: string | null }> {
+  const { auth = true, quiet = false, signal } = options;
+  const token = auth ? (options.token !== undefined ? options.token : storage.getGuid()) : null;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      headers: requestHeaders(undefined, token),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, null);
+  }
+  if (!response.ok) {
+    const body = await readJson(response);
+    const error = new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
+    if (!quiet) notify(error, token);
+    throw error;
+  }
+  return {
+    blob: await response.blob(),
+    filename: dispositionFilename(response.headers.get('Content-Disposition')),
+    contentType: response.headers.get('Content-Type'),
+  };
+}
+
+export interface FailureTexts {
+  /** The answer came back with an error status but no message of its own. */
+  failed: string;
+  /** No answer at all (network down) or an unexpected exception. Defaults to `failed`. */
+  error?: string;
+}
+
+/**
+ * The text to show for a failure: the server's message when it sent one,
+ * otherwise the spec's default for a failed answer or for an exception.
+ */
+export function failureMessage(error: unknown, texts: FailureTexts): string {
+  if (error instanceof ApiError) {
+    if (error.serverMessage) return error.serverMessage;
+    if (error.status > 0) return texts.failed;
+  }
+  return texts.error ?? texts.failed;
+}

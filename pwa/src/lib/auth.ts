@@ -1,0 +1,81 @@
+/** The /api/auth calls and /api/config, shared by the sign-in screens and every portal's Log Off. */
+import { apiRequest } from './api.ts';
+import { parseUser, type User } from './user.ts';
+import type { RegistrationRequest } from './registration_form.ts';
+
+/** Spec section 3: the entity is fixed to 'default'. */
+export const LOGIN_ENTITY = 'default';
+
+export type LoginResult = { ok: true; token: string; user: User; message: string } | {
+  ok: false;
+  message: string | null;
+};
+
+/**
+ * POST /api/auth/login. A 200 with `success: false` (or without a usable
+ * token and user) is a refused sign-in; error statuses throw ApiError.
+ */
+export async function login(username: string, password: string): Promise<LoginResult> {
+  const body = await apiRequest<{ token?: unknown; user?: unknown }>('/auth/login', {
+    body: { username, password, entity: LOGIN_ENTITY },
+    auth: false,
+  });
+  const user = parseUser(body.user);
+  if (body.success === false || typeof body.token !== 'string' || !body.token || !user) {
+    return { ok: false, message: body.message ?? null };
+  }
+  return { ok: true, token: body.token, user, message: body.message ?? 'Logged in!' };
+}
+
+/** POST /api/auth/logout with the given token. Failure is reported, never thrown: logging out always goes ahead locally. */
+export async function logout(token: string | null): Promise<boolean> {
+  if (!token) return false;
+  try {
+    await apiRequest('/auth/logout', { method: 'POST', token, quiet: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** POST /api/auth/register; resolves with the server's message. */
+export async function register(request: RegistrationRequest): Promise<string | null> {
+  const body = await apiRequest('/auth/register', { body: request, auth: false });
+  return body.message ?? null;
+}
+
+/** POST /api/auth/password; resolves with the updated user (no longer bound to change it). */
+export async function changePassword(
+  currentPassword: string,
+  newPassword: string,
+): Promise<{ user: User | null; message: string | null }> {
+  const body = await apiRequest<{ user?: unknown }>('/auth/password', {
+    body: { currentPassword, newPassword },
+  });
+  return { user: parseUser(body.user), message: body.message ?? null };
+}
+
+export interface PublicConfig {
+  departmentAbbreviation: string;
+  maxUploadMb: number;
+}
+
+/** Shown until /api/config answers (and if it never does): the API's own default. */
+export const DEFAULT_CONFIG: PublicConfig = { departmentAbbreviation: 'DOC', maxUploadMb: 10 };
+
+/** GET /api/config (public). */
+export async function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  const body = await apiRequest<{ data?: Partial<PublicConfig> }>('/config', { auth: false, signal });
+  const data = body.data ?? {};
+  return {
+    departmentAbbreviation: typeof data.departmentAbbreviation === 'string' && data.departmentAbbreviation
+      ? data.departmentAbbreviation
+      : DEFAULT_CONFIG.departmentAbbreviation,
+    maxUploadMb: typeof data.maxUploadMb === 'number' ? data.maxUploadMb : DEFAULT_CONFIG.maxUploadMb,
+  };
+}
+
+/** Every portal's title: the department abbreviation followed by 'Attorney/Client Mail'. */
+export function portalTitle(config: PublicConfig): string {
+  return `${config.departmentAbbreviation} Attorney/Client Mail`;
+}

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { formatDate, fullName } from './format.ts';
+
+Deno.test('a bare date is shown as the US short date of that day', () => {
+  assert.equal(formatDate('2025-01-05'), 'Jan 5, 2025');
+  assert.equal(formatDate('2024-12-31'), 'Dec 31, 2024');
+});
+
+Deno.test('a timestamp is shown as a US short date', () => {
+  // Noon UTC is the same calendar day in every time zone from UTC-11 to UTC+11.
+  assert.equal(formatDate('2025-01-05T12:00:00Z'), 'Jan 5, 2025');
+  assert.equal(formatDate(new Date(Date.UTC(2025, 6, 4, 12))), 'Jul 4, 2025');
+});
+
+Deno.test('empty and unparseable dates show nothing rather than Invalid Date', () => {
+  assert.equal(formatDate(''), '');
+  assert.equal(formatDate(null), '');
+  assert.equal(formatDate(undefined), '');
+  assert.equal(formatDate('not a date'), '');
+});
+
+Deno.test('a full name skips missing parts', () => {
+  assert.equal(fullName('Ann', 'Lee'), 'Ann Lee');
+  assert.equal(fullName(' Ann ', null), 'Ann');
+  assert.equal(fullName(undefined, ''), '');
+});

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import {
+  blurField,
+  checkForSubmit,
+  editField,
+  EMPTY_REGISTRATION,
+  type FormState,
+  PHONE_BLUR_MESSAGE,
+  REGISTRATION_MESSAGES,
+  type RegistrationValues,
+  setRepresentative,
+  toRegistrationRequest,
+} from './registration_form.ts';
+
+function state(values: Partial<RegistrationValues> = {}, errors: FormState['errors'] = {}): FormState {
+  return { values: { ...EMPTY_REGISTRATION, ...values }, errors };
+}
+
+const valid: RegistrationValues = {
+  ...EMPTY_REGISTRATION,
+  firstName: 'Ann',
+  lastName: 'Lee',
+  email: 'ann@example.test',
+  password: 'Str0ng-pass',
+  confirmPassword: 'Str0ng-pass',
+  barNumber: 'MO1234',
+  barState: 'MO',
+  addressLine1: '1 Main St',
+  city: 'Jefferson City',
+  state: 'MO',
+  zipCode: '65101',
+};
+
+Deno.test('an empty form fails on the first name with the required-fields message', () => {
+  assert.deepEqual(checkForSubmit(EMPTY_REGISTRATION), {
+    ok: false,
+    field: 'firstName',
+    message: 'Please fill in all required fields!',
+  });
+});
+
+Deno.test('a bad ZIP code fails with the ZIP message', () => {
+  assert.deepEqual(checkForSubmit({ ...valid, zipCode: '1234' }), {
+    ok: false,
+    field: 'zipCode',
+    message: 'ZIP Code must be in format 12345 or 12345-6789!',
+  });
+  assert.deepEqual(checkForSubmit({ ...valid, zipCode: '12345-6789' }), { ok: true });
+});
+
+Deno.test('editing a field clears its own error only', () => {
+  const next = editField(state({}, { firstName: 'x', email: 'y' }), 'firstName', 'A');
+  assert.deepEqual(next.errors, { email: 'y' });
+  assert.equal(next.values.firstName, 'A');
+});
+
+Deno.test('bar state and state are forced to upper case as typed', () => {
+  assert.equal(editField(state(), 'barState', 'mo').values.barState, 'MO');
+  assert.equal(editField(state(), 'state', 'ks').values.state, 'KS');
+  assert.equal(editField(state(), 'city', 'jefferson').values.city, 'jefferson');
+});
+
+Deno.test('typing a password re-checks a confirmation already entered', () => {
+  let form = state({ password: 'abcdefgh', confirmPassword: 'abcdefgh' });
+  form = editField(form, 'password', 'abcdefghi');
+  assert.equal(form.errors.confirmPassword, 'Passwords do not match');
+  form = editField(form, 'password', 'abcdefgh');
+  assert.equal(form.errors.confirmPassword, undefined);
+  assert.deepEqual(
+    editField(state(), 'password', 'abc').errors,
+    {},
+    'no confirmation yet: nothing to re-check',
+  );
+});
+
+Deno.test('e-mail fields are checked on blur, empty ones are left alone', () => {
+  assert.equal(
+    blurField(state({ email: 'not-an-email' }), 'email').errors.email,
+    'Please enter a valid email address',
+  );
+  assert.equal(blurField(state({ email: 'a@b.co' }), 'email').errors.email, undefined);
+  assert.equal(blurField(state(), 'email').errors.email, undefined);
+  assert.equal(
+    blurField(state({ supervisingAttorneyEmail: 'x@' }), 'supervisingAttorneyEmail').errors
+      .supervisingAttorneyEmail,
+    REGISTRATION_MESSAGES.email,
+  );
+});
+
+Deno.test('a phone number is checked on blur with an example, on submit without', () => {
+  assert.equal(PHONE_BLUR_MESSAGE, 'Please enter a valid phone number (e.g., 555-123-4567)');
+  assert.equal(blurField(state({ phone: '12345' }), 'phone').errors.phone, PHONE_BLUR_MESSAGE);
+  assert.equal(blurField(state({ phone: '555-123-4567' }), 'phone').errors.phone, undefined);
+  assert.equal(blurField(state({ phone: '5551234567' }), 'phone').errors.phone, undefined);
+  assert.deepEqual(checkForSubmit({ ...valid, phone: '12345' }), {
+    ok: false,
+    field: 'phone',
+    message: 'Please enter a valid phone number',
+  });
+});
+
+Deno.test('unticking the representative box clears the supervising attorney fields and their errors', () => {
+  let form = setRepresentative(state(), true);
+  form = editField(form, 'supervisingAttorneyName', 'Sam Senior');
+  form = editField(form, 'supervisingAttorneyBar', 'MO9999');
+  form = { ...form, errors: { supervisingAttorneyEmail: REGISTRATION_MESSAGES.email, city: 'keep' } };
+  form = setRepresentative(form, false);
+  assert.equal(form.values.isRepresentative, false);
+  assert.equal(form.values.supervisingAttorneyName, '');
+  assert.equal(form.values.supervisingAttorneyBar, '');
+  assert.equal(form.values.supervisingAttorneyEmail, '');
+  assert.deepEqual(form.errors, { city: 'keep' });
+});
+
+Deno.test('a representative must give all supervising attorney fields', () => {
+  assert.deepEqual(checkForSubmit({ ...valid, isRepresentative: true, supervisingAttorneyName: 'Sam' }), {
+    ok: false,
+    field: 'supervisingAttorneyBar',
+    message: 'Please fill in all supervising attorney fields!',
+  });
+});
+
+Deno.test('an attorney request has userType attorney and null supervising fields', () => {
+  const request = toRegistrationRequest({
+    ...valid,
+    supervisingAttorneyName: 'left over',
+    phone: ' ',
+    addressLine2: '',
+  });
+  assert.equal(request.userType, 'attorney');
+  assert.equal(request.isRepresentative, false);
+  assert.equal(request.supervisingAttorneyName, null);
+  assert.equal(request.supervisingAttorneyBar, null);
+  assert.equal(request.supervisingAttorneyEmail, null);
+  assert.equal(request.phone, null);
+  assert.equal(request.addressLine2, null);
+});
+
+Deno.test('a representative request has userType representative and the supervising fields', () => {
+  const request = toRegistrationRequest({
+    ...valid,
+    isRepresentative: true,
+    supervisingAttorneyName: ' Sam Senior ',
+    supervisingAttorneyBar: 'MO9999',
+    supervisingAttorneyEmail: 'sam@example.test',
+  });
+  assert.equal(request.userType, 'representative');
+  assert.equal(request.isRepresentative, true);
+  assert.equal(request.supervisingAttorneyName, 'Sam Senior');
+  assert.equal(request.supervisingAttorneyEmail, 'sam@example.test');
+});

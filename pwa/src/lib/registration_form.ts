@@ -1,0 +1,169 @@
+/**
+ * The registration form's behaviour (spec sections 2 and 5) as plain state
+ * transitions: the screen only renders. The rules themselves are the API's
+ * (api/domain/registration_rules.ts), imported, not copied.
+ */
+import {
+  checkRegistration,
+  isValidEmail,
+  isValidPhone,
+  REGISTRATION_MESSAGES,
+  type RegistrationField,
+  type RuleResult,
+} from '../../../api/domain/registration_rules.ts';
+
+export { REGISTRATION_MESSAGES, type RegistrationField };
+
+export type TextField = Exclude<RegistrationField, 'isRepresentative'>;
+
+export type RegistrationValues = Record<TextField, string> & { isRepresentative: boolean };
+
+export type FieldErrors = Partial<Record<RegistrationField, string>>;
+
+export interface FormState {
+  values: RegistrationValues;
+  errors: FieldErrors;
+}
+
+/** The body of POST /api/auth/register. */
+export interface RegistrationRequest {
+  userType: 'attorney' | 'representative';
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  barNumber: string;
+  barState: string;
+  phone: string | null;
+  addressLine1: string;
+  addressLine2: string | null;
+  city: string;
+  state: string;
+  zipCode: string;
+  isRepresentative: boolean;
+  supervisingAttorneyName: string | null;
+  supervisingAttorneyBar: string | null;
+  supervisingAttorneyEmail: string | null;
+}
+
+/** The example in the phone blur message (spec section 5: 'e.g., {phone}'). */
+export const PHONE_EXAMPLE = '555-123-4567';
+
+export const PHONE_BLUR_MESSAGE = `Please enter a valid phone number (e.g., ${PHONE_EXAMPLE})`;
+
+export const SUPERVISING_FIELDS = [
+  'supervisingAttorneyName',
+  'supervisingAttorneyBar',
+  'supervisingAttorneyEmail',
+] as const;
+
+/** Fields whose text is forced to upper case as it is typed. */
+const UPPER_CASE_FIELDS: ReadonlySet<TextField> = new Set(['barState', 'state']);
+
+export const EMPTY_REGISTRATION: RegistrationValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  barNumber: '',
+  barState: '',
+  phone: '',
+  addressLine1: '',
+  addressLine2: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  isRepresentative: false,
+  supervisingAttorneyName: '',
+  supervisingAttorneyBar: '',
+  supervisingAttorneyEmail: '',
+};
+
+function without(errors: FieldErrors, ...fields: RegistrationField[]): FieldErrors {
+  const next = { ...errors };
+  for (const field of fields) delete next[field];
+  return next;
+}
+
+/**
+ * The user typed in `field`. Its own error clears; bar state and state become
+ * upper case; typing a password re-checks a confirmation already entered.
+ */
+export function editField(state: FormState, field: TextField, raw: string): FormState {
+  const value = UPPER_CASE_FIELDS.has(field) ? raw.toUpperCase() : raw;
+  const values = { ...state.values, [field]: value };
+  let errors = without(state.errors, field);
+  if (field === 'password' && values.confirmPassword !== '') {
+    errors = values.confirmPassword === value
+      ? without(errors, 'confirmPassword')
+      : { ...errors, confirmPassword: REGISTRATION_MESSAGES.passwordMismatch };
+  }
+  return { values, errors };
+}
+
+/** The representative box changed. Unticking clears the supervising attorney fields and their errors. */
+export function setRepresentative(state: FormState, checked: boolean): FormState {
+  if (checked) {
+    return {
+      values: { ...state.values, isRepresentative: true },
+      errors: without(state.errors, 'isRepresentative'),
+    };
+  }
+  const values = { ...state.values, isRepresentative: false };
+  for (const field of SUPERVISING_FIELDS) values[field] = '';
+  return { values, errors: without(state.errors, 'isRepresentative', ...SUPERVISING_FIELDS) };
+}
+
+/** The message a field shows when it loses focus, or null. Only e-mail and phone are checked on blur. */
+export function blurMessage(field: TextField, values: RegistrationValues): string | null {
+  const value = values[field].trim();
+  if (value === '') return null;
+  if ((field === 'email' || field === 'supervisingAttorneyEmail') && !isValidEmail(value)) {
+    return REGISTRATION_MESSAGES.email;
+  }
+  if (field === 'phone' && !isValidPhone(value)) return PHONE_BLUR_MESSAGE;
+  return null;
+}
+
+/** The field lost focus: shows its blur message, if any. */
+export function blurField(state: FormState, field: TextField): FormState {
+  const message = blurMessage(field, state.values);
+  return message ? { ...state, errors: { ...state.errors, [field]: message } } : state;
+}
+
+/** The submit check: the first failing rule, in form order. */
+export function checkForSubmit(values: RegistrationValues): RuleResult {
+  return checkRegistration(values);
+}
+
+function optional(value: string): string | null {
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** The request body. The three supervising fields are null unless the box is ticked. */
+export function toRegistrationRequest(values: RegistrationValues): RegistrationRequest {
+  const representative = values.isRepresentative;
+  return {
+    userType: representative ? 'representative' : 'attorney',
+    firstName: values.firstName.trim(),
+    lastName: values.lastName.trim(),
+    email: values.email.trim(),
+    password: values.password,
+    confirmPassword: values.confirmPassword,
+    barNumber: values.barNumber.trim(),
+    barState: values.barState.trim().toUpperCase(),
+    phone: optional(values.phone),
+    addressLine1: values.addressLine1.trim(),
+    addressLine2: optional(values.addressLine2),
+    city: values.city.trim(),
+    state: values.state.trim().toUpperCase(),
+    zipCode: values.zipCode.trim(),
+    isRepresentative: representative,
+    supervisingAttorneyName: representative ? values.supervisingAttorneyName.trim() : null,
+    supervisingAttorneyBar: representative ? values.supervisingAttorneyBar.trim() : null,
+    supervisingAttorneyEmail: representative ? values.supervisingAttorneyEmail.trim() : null,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * All browser storage of the PWA, behind one module. Keys live in one constant.
+ * localStorage can be missing (disabled cookies), full (quota) or hold garbage
+ * from another version: every function reports that as a result instead of
+ * throwing, so a screen can still decide where to go.
+ */
+import { parseUser, type User } from './user.ts';
+
+/** The localStorage keys of spec section 3 (names are part of the contract). */
+export const STORAGE_KEYS = {
+  /** The session token, sent as the bearer credential. */
+  guid: 'guid',
+  /** The user object as JSON, including its role. */
+  user: 'user',
+  /** The username typed at login (for an offender, the DOC ID number). */
+  docId: 'docId',
+} as const;
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+/** The part of the Web Storage API this module needs (a fake in tests). */
+export interface StorageBackend {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export type WriteResult = { ok: true } | { ok: false; failed: StorageKey[] };
+
+export type UserReadResult =
+  | { ok: true; user: User }
+  | { ok: false; reason: 'missing' | 'unreadable' | 'unavailable' };
+
+export interface Session {
+  token: string;
+  user: User;
+  docId: string;
+}
+
+export interface SessionStorage {
+  getGuid(): string | null;
+  getDocId(): string | null;
+  readUser(): UserReadResult;
+  /** Writes all three keys; on a partial failure the keys that failed are listed. */
+  saveSession(session: Session): WriteResult;
+  saveUser(user: User): WriteResult;
+  /** Removes every key of STORAGE_KEYS; keys that could not be removed are listed. */
+  clearAll(): WriteResult;
+}
+
+/**
+ * Builds the storage functions over a backend. `backend` is a getter because
+ * merely touching `window.localStorage` throws in some locked-down browsers.
+ */
+export function createSessionStorage(backend: () => StorageBackend | null): SessionStorage {
+  function get(key: StorageKey): string | null {
+    try {
+      return backend()?.getItem(key) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  function write(entries: [StorageKey, string | null][]): WriteResult {
+    const failed: StorageKey[] = [];
+    for (const [key, value] of entries) {
+      try {
+        const store = backend();
+        if (!store) throw new Error('storage unavailable');
+        if (value === null) store.removeItem(key);
+        else store.setItem(key, value);
+      } catch {
+        failed.push(key);
+      }
+    }
+    return failed.length ? { ok: false, failed } : { ok: true };
+  }
+
+  return {
+    getGuid: () => get(STORAGE_KEYS.guid) || null,
+    getDocId: () => get(STORAGE_KEYS.docId),
+    readUser() {
+      let store: StorageBackend | null;
+      try {
+        store = backend();
+      } catch {
+        store = null;
+      }
+      if (!store) return { ok: false, reason: 'unavailable' };
+      const raw = get(STORAGE_KEYS.user);
+      if (raw === null || raw === '') return { ok: false, reason: 'missing' };
+      try {
+        const user = parseUser(JSON.parse(raw));
+        return user ? { ok: true, user } : { ok: false, reason: 'unreadable' };
+      } catch {
+        return { ok: false, reason: 'unreadable' };
+      }
+    },
+    saveSession: ({ token, user, docId }) =>
+      write([
+        [STORAGE_KEYS.guid, token],
+        [STORAGE_KEYS.user, JSON.stringify(user)],
+        [STORAGE_KEYS.docId, docId],
+      ]),
+    saveUser: (user) => write([[STORAGE_KEYS.user, JSON.stringify(user)]]),
+    clearAll: () => write(Object.values(STORAGE_KEYS).map((key) => [key, null])),
+  };
+}
+
+function browserLocalStorage(): StorageBackend | null {
+  return typeof localStorage === 'undefined' ? null : localStorage;
+}
+
+/** The PWA's storage: the browser's localStorage. */
+export const storage: SessionStorage = createSessionStorage(browserLocalStorage);

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { isRole, parseUser } from './user.ts';
+
+Deno.test('a user object from the API is accepted as it is', () => {
+  const user = {
+    id: 'u1',
+    role: 'attorney',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    email: 'ann@example.test',
+    docNumber: null,
+    entity: 'default',
+    mustChangePassword: true,
+  };
+  assert.deepEqual(parseUser(user), user);
+});
+
+Deno.test('anything without a role is not a user', () => {
+  assert.equal(parseUser(null), null);
+  assert.equal(parseUser('admin'), null);
+  assert.equal(parseUser([]), null);
+  assert.equal(parseUser({ firstName: 'x' }), null);
+  assert.equal(parseUser({ role: '' }), null);
+});
+
+Deno.test('a stored user with only a role still parses, with safe defaults', () => {
+  assert.deepEqual(parseUser({ role: 'offender' }), {
+    id: '',
+    role: 'offender',
+    firstName: '',
+    lastName: '',
+    email: null,
+    docNumber: null,
+    entity: 'default',
+    mustChangePassword: false,
+  });
+});
+
+Deno.test('only the five portal roles are known roles', () => {
+  for (const role of ['offender', 'attorney', 'representative', 'admin', 'approver']) assert.ok(isRole(role));
+  assert.equal(isRole('superuser'), false);
+  assert.equal(isRole(undefined), false);
+});

@@ -1,0 +1,18 @@
+/** Entry point: styles, the service worker, and the app. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { registerSW } from 'virtual:pwa-register';
+import { App } from './App.tsx';
+import './styles.css';
+
+// autoUpdate: a new build takes over on the next load. The service worker only
+// precaches the app shell; /api answers are never cached (see vite.config.ts).
+registerSW({ immediate: true });
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

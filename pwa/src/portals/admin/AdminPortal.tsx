@@ -1,0 +1,79 @@
+/**
+ * /portal/admin/*: the sidebar (Users, Entities, Audit Logs, Settings, IP
+ * Whitelist) beside the selected section; the default view is the dashboard
+ * welcome. Each section gets its own route so later work can fill it in.
+ */
+import {
+  AuditOutlined,
+  BankOutlined,
+  DashboardOutlined,
+  GlobalOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { Layout, Menu } from 'antd';
+import type { ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { PortalHeader } from '../../components/PortalHeader.tsx';
+import { PortalLayout } from '../../components/PortalLayout.tsx';
+import { useLogOff } from '../../components/useLogOff.ts';
+import { ROLE_HOME } from '../../lib/routing.ts';
+import { AdminDashboard } from './AdminDashboard.tsx';
+import { AdminSectionPlaceholder } from './AdminSectionPlaceholder.tsx';
+import { ADMIN_SECTIONS, type AdminSectionKey, sectionForPath } from './sections.ts';
+
+const ICONS: Record<AdminSectionKey, ReactNode> = {
+  users: <TeamOutlined />,
+  entities: <BankOutlined />,
+  'audit-logs': <AuditOutlined />,
+  settings: <SettingOutlined />,
+  'ip-whitelist': <GlobalOutlined />,
+};
+
+const DASHBOARD_KEY = 'dashboard';
+
+export function AdminPortal() {
+  const logOff = useLogOff('to-login');
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const selected = sectionForPath(pathname) ?? DASHBOARD_KEY;
+  const items = [
+    { key: DASHBOARD_KEY, icon: <DashboardOutlined />, label: 'Dashboard' },
+    ...ADMIN_SECTIONS.map((section) => ({
+      key: section.key,
+      icon: ICONS[section.key],
+      label: section.label,
+    })),
+  ];
+
+  return (
+    <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
+      <Layout className='admin-layout'>
+        <Layout.Sider breakpoint='md' collapsedWidth={0} theme='light' width={220} className='admin-sider'>
+          <nav aria-label='Admin sections'>
+            <Menu
+              mode='inline'
+              selectedKeys={[selected]}
+              items={items}
+              onClick={({ key }) =>
+                navigate(key === DASHBOARD_KEY ? ROLE_HOME.admin : `${ROLE_HOME.admin}/${key}`)}
+            />
+          </nav>
+        </Layout.Sider>
+        <Layout.Content className='admin-content'>
+          <Routes>
+            <Route index element={<AdminDashboard />} />
+            {ADMIN_SECTIONS.map((section) => (
+              <Route
+                key={section.key}
+                path={`${section.key}/*`}
+                element={<AdminSectionPlaceholder title={section.label} />}
+              />
+            ))}
+            <Route path='*' element={<Navigate to={ROLE_HOME.admin} replace />} />
+          </Routes>
+        </Layout.Content>
+      </Layout>
+    </PortalLayout>
+  );
+}

@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { ADMIN_SECTIONS, sectionForPath } from './sections.ts';
+
+Deno.test('the admin sidebar lists Users, Entities, Audit Logs, Settings, IP Whitelist in that order', () => {
+  assert.deepEqual(ADMIN_SECTIONS.map((s) => s.label), [
+    'Users',
+    'Entities',
+    'Audit Logs',
+    'Settings',
+    'IP Whitelist',
+  ]);
+});
+
+Deno.test('the selected sidebar section follows the path, the dashboard being the default', () => {
+  assert.equal(sectionForPath('/portal/admin'), null);
+  assert.equal(sectionForPath('/portal/admin/'), null);
+  assert.equal(sectionForPath('/portal/admin/audit-logs'), 'audit-logs');
+  assert.equal(sectionForPath('/portal/admin/users/42'), 'users');
+  assert.equal(sectionForPath('/portal/admin/unknown'), null);
+});

@@ -1,0 +1,187 @@
+/**
+ * 'Pending Registrations' (spec sections 2, 4, 5, 8): the table with Approve
+ * and Reject, a Refresh button, and an error with Retry when loading fails.
+ */
+import { ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useCallback, useEffect, useState } from 'react';
+import { useToast } from '../../components/useToast.ts';
+import { failureMessage } from '../../lib/api.ts';
+import { formatDate, fullName } from '../../lib/format.ts';
+import {
+  approvedMessage,
+  APPROVER_TEXTS,
+  approveRegistration,
+  listPendingRegistrations,
+  type PendingRegistration,
+  rejectRegistration,
+} from './api.ts';
+import { ApproveModal, TemporaryPasswordModal } from './ApproveModals.tsx';
+import { RejectModal } from './RejectModal.tsx';
+
+function nameOf(registration: PendingRegistration): string {
+  return fullName(registration.first_name, registration.last_name);
+}
+
+export function PendingRegistrations() {
+  const toast = useToast();
+  const [registrations, setRegistrations] = useState<PendingRegistration[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [approving, setApproving] = useState<PendingRegistration | null>(null);
+  const [rejecting, setRejecting] = useState<PendingRegistration | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [approved, setApproved] = useState<{ name: string; temporaryPassword: string } | null>(null);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setLoading(true);
+    try {
+      const rows = await listPendingRegistrations(signal);
+      setRegistrations(rows);
+      setLoadError(null);
+    } catch (error) {
+      if (signal?.aborted) return;
+      setLoadError(
+        failureMessage(error, { failed: APPROVER_TEXTS.fetchFailed, error: APPROVER_TEXTS.loadFailed }),
+      );
+    } finally {
+      if (!signal?.aborted) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  async function approve() {
+    if (!approving) return;
+    setBusy(true);
+    try {
+      const result = await approveRegistration(approving.id);
+      toast.success(approvedMessage(result.temporaryPassword));
+      setApproved({ name: nameOf(approving), temporaryPassword: result.temporaryPassword });
+      setApproving(null);
+      void load();
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: APPROVER_TEXTS.approveFailed }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function reject(reason: string) {
+    if (!rejecting) return;
+    setBusy(true);
+    try {
+      const message = await rejectRegistration(rejecting.id, reason);
+      toast.success(message ?? APPROVER_TEXTS.rejected);
+      setRejecting(null);
+      void load();
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: APPROVER_TEXTS.rejectFailed }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const columns: ColumnsType<PendingRegistration> = [
+    {
+      title: 'Name',
+      key: 'name',
+      render: (_, row) => (
+        <Space orientation='vertical' size={0}>
+          <span>{nameOf(row)}</span>
+          {row.is_representative && (
+            <Typography.Text type='secondary'>
+              <Tag>Representative</Tag>
+              {row.supervising_attorney_name
+                ? `Supervising attorney: ${row.supervising_attorney_name}`
+                : null}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    { title: 'Email', dataIndex: 'email', key: 'email' },
+    {
+      title: 'Bar Number',
+      key: 'bar',
+      render: (_, row) => `${row.bar_number} (${row.bar_state})`,
+    },
+    {
+      title: 'Submitted',
+      dataIndex: 'created_at',
+      key: 'created_at',
+      render: (value: string) => formatDate(value),
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, row) => (
+        <Space>
+          <Button type='primary' onClick={() => setApproving(row)} aria-label={`Approve ${nameOf(row)}`}>
+            Approve
+          </Button>
+          <Button danger onClick={() => setRejecting(row)} aria-label={`Reject ${nameOf(row)}`}>
+            Reject
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <section aria-labelledby='pending-registrations'>
+      <Flex align='center' justify='space-between' wrap gap={8}>
+        <Typography.Title level={2} id='pending-registrations' className='section-heading'>
+          Pending Registrations
+        </Typography.Title>
+        <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>
+          Refresh
+        </Button>
+      </Flex>
+      {loadError
+        ? (
+          <Alert
+            type='error'
+            showIcon
+            title={loadError}
+            action={
+              <Button size='small' danger onClick={() => void load()}>
+                Retry
+              </Button>
+            }
+          />
+        )
+        : (
+          <Table<PendingRegistration>
+            rowKey='id'
+            columns={columns}
+            dataSource={registrations}
+            loading={loading}
+            pagination={{ hideOnSinglePage: true }}
+            locale={{ emptyText: <Empty description={APPROVER_TEXTS.empty} /> }}
+            scroll={{ x: true }}
+          />
+        )}
+      <ApproveModal
+        registration={approving}
+        name={approving ? nameOf(approving) : ''}
+        busy={busy}
+        onConfirm={approve}
+        onCancel={() => setApproving(null)}
+      />
+      <RejectModal
+        registration={rejecting}
+        name={rejecting ? nameOf(rejecting) : ''}
+        busy={busy}
+        onConfirm={reject}
+        onCancel={() => setRejecting(null)}
+      />
+      <TemporaryPasswordModal approved={approved} onClose={() => setApproved(null)} />
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * /portal/offender/*: / and /documents show the document list, /view/:fileUrl
+ * the viewer (the parameter is the document id), anything else goes back to
+ * /portal/offender (spec section 2).
+ */
+import { Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { PortalHeader } from '../../components/PortalHeader.tsx';
+import { PortalLayout } from '../../components/PortalLayout.tsx';
+import { useLogOff } from '../../components/useLogOff.ts';
+import { ROLE_HOME } from '../../lib/routing.ts';
+import { storage } from '../../lib/storage.ts';
+import { PdfViewer } from '../../screens/PdfViewer.tsx';
+import { OffenderDocuments } from './OffenderDocuments.tsx';
+
+function OffenderViewer() {
+  const { fileUrl } = useParams();
+  return <PdfViewer documentId={fileUrl} />;
+}
+
+export function OffenderPortal() {
+  const logOff = useLogOff('logout-screen');
+  const header = (
+    <PortalHeader
+      onLogOff={logOff}
+      details={
+        <p className='portal-details'>
+          DOC ID Number: <strong>{storage.getDocId() ?? ''}</strong>
+        </p>
+      }
+    />
+  );
+  return (
+    <PortalLayout header={header}>
+      <Routes>
+        <Route index element={<OffenderDocuments />} />
+        <Route path='documents' element={<OffenderDocuments />} />
+        <Route path='view/:fileUrl' element={<OffenderViewer />} />
+        <Route path='*' element={<Navigate to={ROLE_HOME.offender} replace />} />
+      </Routes>
+    </PortalLayout>
+  );
+}

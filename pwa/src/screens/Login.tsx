@@ -1,0 +1,107 @@
+/**
+ * /login (spec sections 2, 4, 5, 8). One form for everyone: offenders type
+ * their DOC number and PIN, staff their e-mail and password.
+ */
+import { Button, Card, Form, Input, Spin, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Footer } from '../components/Footer.tsx';
+import { useToast } from '../components/useToast.ts';
+import { failureMessage } from '../lib/api.ts';
+import { login } from '../lib/auth.ts';
+import { documentStore } from '../lib/documents.ts';
+import { afterLogin, PATHS } from '../lib/routing.ts';
+import { storage } from '../lib/storage.ts';
+
+interface LoginValues {
+  username: string;
+  password: string;
+}
+
+export const LOGIN_TEXTS = {
+  heading: 'Attorney/Client Secure Mail',
+  success: 'Logged in!',
+  usernameRequired: 'Please provide username!',
+  passwordRequired: 'Please provide password!',
+  refused: 'Please check your login credentials.',
+  failed: 'Login failed. Please try again.',
+  storageFailed:
+    'Your browser did not let this page keep you signed in. Please allow site storage and try again.',
+} as const;
+
+export function Login() {
+  const [loading, setLoading] = useState(false);
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  async function submit({ username, password }: LoginValues) {
+    setLoading(true);
+    try {
+      const result = await login(username.trim(), password);
+      if (!result.ok) {
+        toast.error(result.message ?? LOGIN_TEXTS.refused);
+        setLoading(false);
+        return;
+      }
+      documentStore.clear();
+      const saved = storage.saveSession({ token: result.token, user: result.user, docId: username.trim() });
+      if (!saved.ok) {
+        storage.clearAll();
+        toast.error(LOGIN_TEXTS.storageFailed);
+        setLoading(false);
+        return;
+      }
+      toast.success(LOGIN_TEXTS.success);
+      navigate(afterLogin(result.user), { replace: true });
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: LOGIN_TEXTS.failed }));
+      setLoading(false);
+    }
+  }
+
+  return (
+    <div className='page page-centered'>
+      <main className='page-main'>
+        <Card className='auth-card'>
+          <Typography.Title level={1} className='auth-heading'>
+            {LOGIN_TEXTS.heading}
+          </Typography.Title>
+          <Spin spinning={loading} description='Signing in...'>
+            <Form<LoginValues>
+              layout='vertical'
+              name='login'
+              onFinish={submit}
+              disabled={loading}
+              requiredMark={false}
+              initialValues={{ username: '', password: '' }}
+            >
+              <Form.Item
+                label='facility ID number'
+                name='username'
+                rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.usernameRequired }]}
+              >
+                <Input placeholder='Enter DOC ID' autoComplete='username' autoFocus />
+              </Form.Item>
+              <Form.Item
+                label='Pin Number'
+                name='password'
+                rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.passwordRequired }]}
+              >
+                <Input.Password placeholder='Enter Pin' autoComplete='current-password' />
+              </Form.Item>
+              <Form.Item>
+                <Button type='primary' htmlType='submit' block loading={loading}>
+                  View Mail
+                </Button>
+              </Form.Item>
+            </Form>
+          </Spin>
+          <Typography.Paragraph className='auth-link'>
+            <Link to={PATHS.register}>New Attorney? Register here</Link>
+          </Typography.Paragraph>
+        </Card>
+      </main>
+      <Footer />
+    </div>
+  );
+}

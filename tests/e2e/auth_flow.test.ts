@@ -1,0 +1,449 @@
+/**
+ * The sign-in, registration, approval and logout flows in headless Chromium
+ * against the real server (API + built PWA on one origin, fresh seeded
+ * database). Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts
+ */
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const DIST_INDEX = new URL('../../pwa/dist/index.html', import.meta.url);
+
+const DEMO = {
+  admin: { username: 'admin@demo.test', secret: 'Demo-Admin-2026!', home: '/portal/admin' },
+  approver: { username: 'approver@demo.test', secret: 'Demo-Approver-2026!', home: '/portal/approver' },
+  attorney: { username: 'attorney@demo.test', secret: 'Demo-Attorney-2026!', home: '/portal/attorney' },
+  representative: { username: 'representative@demo.test', secret: 'Demo-Rep-2026!', home: '/representative' },
+  offender: { username: '100001', secret: '246810', home: '/portal/offender' },
+  offender2: { username: '100002', secret: '135790', home: '/portal/offender' },
+} as const;
+
+const TITLE = 'DOC Attorney/Client Mail';
+
+function distBuilt(): boolean {
+  try {
+    return Deno.statSync(DIST_INDEX).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens fresh browser contexts (own storage each) and records requests leaving
+ * the app's origin, uncaught page errors and Content-Security-Policy violations.
+ */
+class Session {
+  private contexts: BrowserContext[] = [];
+  readonly foreign: string[] = [];
+  readonly pageErrors: string[] = [];
+  constructor(private browser: Browser, readonly url: string) {}
+
+  async page(): Promise<Page> {
+    const { context, page, foreignRequests } = await newRecordedContext(this.browser, this.url);
+    this.contexts.push(context);
+    context.on('close', () => this.foreign.push(...foreignRequests));
+    page.on('pageerror', (error) => this.pageErrors.push(`${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text())) {
+        this.pageErrors.push(`${page.url()}: ${message.text()}`);
+      }
+    });
+    page.setDefaultTimeout(10_000);
+    return page;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.contexts.map((c) => c.close()));
+    this.contexts = [];
+  }
+}
+
+async function signIn(page: Page, url: string, username: string, secret: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByRole('heading', { name: 'Attorney/Client Secure Mail' }).waitFor();
+  await page.getByLabel('facility ID number').fill(username);
+  await page.getByLabel('Pin Number').fill(secret);
+  await page.getByRole('button', { name: 'View Mail' }).click();
+}
+
+function path(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+async function waitForPath(page: Page, url: string, expected: string): Promise<void> {
+  await page.waitForURL(`${url}${expected}`, { timeout: 10_000 });
+}
+
+function localStorageKeys(page: Page): Promise<string[]> {
+  return page.evaluate(() => Object.keys(localStorage));
+}
+
+function activeId(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.id ?? '');
+}
+
+interface Registrant {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+/** Fills every required registration field with valid values (ZIP may be overridden). */
+async function fillRegistration(page: Page, who: Registrant, zip = '65101'): Promise<void> {
+  await page.getByLabel('First Name', { exact: true }).fill(who.firstName);
+  await page.getByLabel('Last Name', { exact: true }).fill(who.lastName);
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
+  await page.getByLabel('Bar Number', { exact: true }).fill('MO7788');
+  await page.getByLabel('Bar State', { exact: true }).fill('mo');
+  await page.getByLabel('Address Line 1', { exact: true }).fill('1 Capitol Ave');
+  await page.getByLabel('City', { exact: true }).fill('Jefferson City');
+  await page.getByLabel('State', { exact: true }).fill('mo');
+  await page.getByLabel('ZIP Code', { exact: true }).fill(zip);
+}
+
+const options = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  name: 'sign-in, registration, approval and logout work end to end in the browser',
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn(t) {
+    assert.ok(
+      distBuilt(),
+      'pwa/dist is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first',
+    );
+    const server: TestServer = await startTestServer();
+    const browser = await launchBrowser();
+    const session = new Session(browser, server.url);
+    const url = server.url;
+    const run = Date.now();
+    const attorney: Registrant = {
+      firstName: 'Atlas',
+      lastName: `Newcomer${run}`,
+      email: `attorney-${run}@e2e.test`,
+      password: 'First-Pass-2026!',
+    };
+    const representative: Registrant = {
+      firstName: 'Robin',
+      lastName: `Helper${run}`,
+      email: `rep-${run}@e2e.test`,
+      password: 'Rep-Pass-2026!',
+    };
+    let temporaryPassword = '';
+
+    try {
+      await t.step('each role signs in with the one login form and lands on its own portal', async () => {
+        for (const account of Object.values(DEMO)) {
+          const page = await session.page();
+          await signIn(page, url, account.username, account.secret);
+          await waitForPath(page, url, account.home);
+          await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+          await page.getByText('Logged in!').waitFor();
+          assert.deepEqual((await localStorageKeys(page)).sort(), ['docId', 'guid', 'user']);
+        }
+        await session.closeAll();
+      });
+
+      await t.step('each portal shows its header details', async () => {
+        const offender = await session.page();
+        await signIn(offender, url, DEMO.offender.username, DEMO.offender.secret);
+        await waitForPath(offender, url, DEMO.offender.home);
+        await offender.getByText('DOC ID Number:').waitFor();
+        assert.equal(await offender.locator('.portal-details strong').textContent(), '100001');
+
+        const attorneyPage = await session.page();
+        await signIn(attorneyPage, url, DEMO.attorney.username, DEMO.attorney.secret);
+        await attorneyPage.getByRole('heading', { level: 2, name: 'Attorney Portal' }).waitFor();
+
+        const rep = await session.page();
+        await signIn(rep, url, DEMO.representative.username, DEMO.representative.secret);
+        await rep.getByRole('heading', { level: 2, name: 'Representative Portal' }).waitFor();
+
+        const admin = await session.page();
+        await signIn(admin, url, DEMO.admin.username, DEMO.admin.secret);
+        await admin.getByRole('heading', { name: 'Welcome, Ada Admin' }).waitFor();
+        const nav = admin.getByRole('navigation', { name: 'Admin sections' });
+        for (const label of ['Users', 'Entities', 'Audit Logs', 'Settings', 'IP Whitelist']) {
+          await nav.getByRole('menuitem', { name: label }).waitFor();
+        }
+
+        const approver = await session.page();
+        await signIn(approver, url, DEMO.approver.username, DEMO.approver.secret);
+        await approver.getByRole('heading', { name: 'Attorney Registration System' }).waitFor();
+        await approver.getByRole('heading', { name: 'Pending Registrations' }).waitFor();
+        await approver.getByRole('button', { name: 'Refresh' }).waitFor();
+        await session.closeAll();
+      });
+
+      await t.step('wrong credentials show the server message and keep the visitor on /login', async () => {
+        const page = await session.page();
+        await signIn(page, url, DEMO.offender2.username, '000000');
+        await page.getByText('Please check your login credentials.').waitFor();
+        assert.equal(path(page), '/login');
+        assert.deepEqual(await localStorageKeys(page), []);
+        await page.getByLabel('facility ID number').fill('');
+        await page.getByRole('button', { name: 'View Mail' }).click();
+        await page.getByText('Please provide username!').waitFor();
+        await session.closeAll();
+      });
+
+      await t.step(
+        'the route guard sends visitors to /login and a signed-in offender back to the offender portal',
+        async () => {
+          const anonymous = await session.page();
+          await anonymous.goto(`${url}/portal/approver`);
+          await waitForPath(anonymous, url, '/login');
+          await anonymous.goto(`${url}/portal`);
+          await waitForPath(anonymous, url, '/login');
+
+          const page = await session.page();
+          await signIn(page, url, DEMO.offender.username, DEMO.offender.secret);
+          await waitForPath(page, url, DEMO.offender.home);
+          await page.goto(`${url}/portal/admin`);
+          await waitForPath(page, url, '/portal/offender');
+          await page.goto(`${url}/portal/attorney/documents`);
+          await waitForPath(page, url, '/portal/offender');
+          await page.goto(`${url}/portal`);
+          await waitForPath(page, url, '/portal/offender');
+          await page.goto(`${url}/portal/offender/no-such-screen`);
+          await waitForPath(page, url, '/portal/offender');
+          await page.goto(`${url}/files`);
+          await page.getByRole('heading', { name: 'My documents' }).waitFor();
+          await session.closeAll();
+        },
+      );
+
+      await t.step(
+        'an attorney registers through the form after fixing its validation messages',
+        async () => {
+          const page = await session.page();
+          await page.goto(`${url}/login`);
+          await page.getByRole('link', { name: 'New Attorney? Register here' }).click();
+          await waitForPath(page, url, '/register');
+          await page.getByRole('heading', { name: 'Attorney Registration' }).waitFor();
+          assert.equal(await page.getByLabel('Bar State', { exact: true }).getAttribute('placeholder'), 'MO');
+          assert.equal(
+            await page.getByLabel('ZIP Code', { exact: true }).getAttribute('placeholder'),
+            '12345 or 12345-6789',
+          );
+
+          await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+          await page.locator('.ant-message').getByText('Please fill in all required fields!').waitFor();
+          assert.equal(await activeId(page), 'firstName');
+          await page.getByLabel('First Name', { exact: true }).fill('A');
+          // Editing the field clears its error (antd fades it out, hence the wait).
+          await page.locator('#firstName-error').waitFor({ state: 'detached' });
+
+          await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+          await page.getByLabel('Email', { exact: true }).blur();
+          await page.locator('#email-error').getByText('Please enter a valid email address').waitFor();
+          await page.getByLabel('Phone (optional)').fill('12345');
+          await page.getByLabel('Phone (optional)').blur();
+          await page.getByText('Please enter a valid phone number (e.g., 555-123-4567)').waitFor();
+          await page.getByLabel('Phone (optional)').fill('573-555-0100');
+
+          await fillRegistration(page, attorney, '1234');
+          assert.equal(await page.getByLabel('Bar State', { exact: true }).inputValue(), 'MO');
+          assert.equal(await page.getByLabel('State', { exact: true }).inputValue(), 'MO');
+          assert.equal(await page.locator('[data-strength]').textContent(), 'Strong');
+          await page.getByLabel('Password', { exact: true }).fill(`${attorney.password}x`);
+          await page.locator('#confirmPassword-error').getByText('Passwords do not match').waitFor();
+          await page.getByLabel('Password', { exact: true }).fill(attorney.password);
+          await page.locator('#confirmPassword-error').waitFor({ state: 'detached' });
+
+          await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+          await page.locator('#zipCode-error').getByText('ZIP Code must be in format 12345 or 12345-6789!')
+            .waitFor();
+          assert.equal(await activeId(page), 'zipCode');
+          await page.getByLabel('ZIP Code', { exact: true }).fill('65101-1234');
+          await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+          await page.getByText(
+            'Registration submitted successfully! You will receive an email once approved.',
+          ).waitFor();
+          await waitForPath(page, url, '/login');
+
+          // The same e-mail again: the server's message is shown.
+          await page.goto(`${url}/register`);
+          await fillRegistration(page, attorney);
+          await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+          await page.getByText('A registration for this email address already exists.').waitFor();
+          assert.equal(path(page), '/register');
+          await session.closeAll();
+        },
+      );
+
+      await t.step('a representative registers with supervising attorney details', async () => {
+        const page = await session.page();
+        await page.goto(`${url}/register`);
+        await fillRegistration(page, representative);
+        const box = page.getByLabel('I am an Authorized Representative');
+        await box.check();
+        await page.getByRole('heading', { name: 'Supervising Attorney Information' }).waitFor();
+        await page.getByLabel('Supervising Attorney Name').fill('Temporary Name');
+        await box.uncheck();
+        await page.getByLabel('Supervising Attorney Name').waitFor({ state: 'detached' });
+        await box.check();
+        assert.equal(
+          await page.getByLabel('Supervising Attorney Name').inputValue(),
+          '',
+          'unticking cleared it',
+        );
+
+        await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+        await page.locator('.ant-message').getByText('Please fill in all supervising attorney fields!')
+          .waitFor();
+        assert.equal(await activeId(page), 'supervisingAttorneyName');
+        await page.getByLabel('Supervising Attorney Name').fill('Atticus Counsel');
+        await page.getByLabel('Supervising Attorney Bar Number').fill('MO12345');
+        await page.getByLabel('Supervising Attorney Email').fill('attorney@demo.test');
+        await page.getByRole('button', { name: 'Register Attorney Account' }).click();
+        await page.getByText('Registration submitted successfully! You will receive an email once approved.')
+          .waitFor();
+        await waitForPath(page, url, '/login');
+        await session.closeAll();
+      });
+
+      await t.step('the approver approves the attorney and sees the temporary password', async () => {
+        const page = await session.page();
+        await signIn(page, url, DEMO.approver.username, DEMO.approver.secret);
+        await waitForPath(page, url, DEMO.approver.home);
+        const name = `${attorney.firstName} ${attorney.lastName}`;
+        const row = page.getByRole('row').filter({ hasText: attorney.email });
+        await row.getByText('MO7788 (MO)').waitFor();
+        await page.getByRole('button', { name: `Approve ${name}` }).click();
+        const confirm = page.getByRole('dialog', { name: 'Approve Registration' });
+        await confirm.getByText(attorney.email).waitFor();
+        await confirm.getByRole('button', { name: 'Approve' }).click();
+        const result = page.getByRole('dialog', { name: 'Registration approved' });
+        const alert = await result.getByRole('alert').textContent();
+        const match = /Registration approved successfully! Temporary password: (\S+)/.exec(alert ?? '');
+        assert.ok(match, `no temporary password in: ${alert}`);
+        temporaryPassword = match[1];
+        await result.getByRole('button', { name: 'Done' }).click();
+        await row.waitFor({ state: 'detached' });
+        await session.closeAll();
+      });
+
+      await t.step(
+        'the first sign-in with the temporary password forces a new password, which then works',
+        async () => {
+          assert.ok(temporaryPassword, 'the approval step must have produced a temporary password');
+          const page = await session.page();
+          await signIn(page, url, attorney.email, temporaryPassword);
+          await waitForPath(page, url, '/set-password');
+          await page.goto(`${url}/portal/attorney`);
+          await waitForPath(page, url, '/set-password');
+
+          const newPassword = 'Chosen-Pass-2026!';
+          await page.getByLabel('Current (temporary) password').fill(temporaryPassword);
+          await page.getByLabel('New password', { exact: true }).fill('short');
+          await page.getByLabel('Confirm new password').fill('short');
+          await page.getByRole('button', { name: 'Save new password' }).click();
+          await page.locator('#newPassword-error').getByText('Password must be at least 8 characters long')
+            .waitFor();
+          await page.getByLabel('New password', { exact: true }).fill(newPassword);
+          assert.equal(await page.locator('[data-strength]').textContent(), 'Strong');
+          await page.getByRole('button', { name: 'Save new password' }).click();
+          await page.locator('#confirmPassword-error').getByText('Passwords do not match').waitFor();
+          await page.getByLabel('Confirm new password').fill(newPassword);
+          await page.getByRole('button', { name: 'Save new password' }).click();
+          await page.getByText('Password changed successfully').waitFor();
+          await waitForPath(page, url, '/portal/attorney');
+          await page.getByRole('heading', { level: 2, name: 'Attorney Portal' }).waitFor();
+
+          const again = await session.page();
+          await signIn(again, url, attorney.email, newPassword);
+          await waitForPath(again, url, '/portal/attorney');
+          await session.closeAll();
+        },
+      );
+
+      await t.step('the approver rejects the representative with a required reason', async () => {
+        const page = await session.page();
+        await signIn(page, url, DEMO.approver.username, DEMO.approver.secret);
+        await waitForPath(page, url, DEMO.approver.home);
+        const name = `${representative.firstName} ${representative.lastName}`;
+        const row = page.getByRole('row').filter({ hasText: representative.email });
+        await row.getByText('Supervising attorney: Atticus Counsel').waitFor();
+        await page.getByRole('button', { name: `Reject ${name}` }).click();
+        const dialog = page.getByRole('dialog', { name: 'Reject Registration' });
+        const reject = dialog.getByRole('button', { name: 'Reject' });
+        assert.equal(await reject.isDisabled(), true, 'Reject is disabled while the reason is blank');
+        const reason = dialog.getByLabel('Rejection reason');
+        await reason.fill('   ');
+        await dialog.getByText('Please provide a rejection reason').waitFor();
+        assert.equal(await reject.isDisabled(), true);
+        await reason.fill('Bar number could not be verified.');
+        await reject.click();
+        await page.getByText('Registration rejected successfully').waitFor();
+        await row.waitFor({ state: 'detached' });
+        await session.closeAll();
+      });
+
+      await t.step('logging out clears browser storage', async () => {
+        const page = await session.page();
+        await signIn(page, url, DEMO.attorney.username, DEMO.attorney.secret);
+        await waitForPath(page, url, DEMO.attorney.home);
+        await page.getByRole('button', { name: 'Log Off' }).click();
+        await waitForPath(page, url, '/logout');
+        await page.getByText('Please wait! Logging you out securely.').waitFor();
+        await waitForPath(page, url, '/login');
+        assert.deepEqual(await localStorageKeys(page), []);
+        await page.goto(`${url}/portal/attorney`);
+        await waitForPath(page, url, '/login');
+
+        const admin = await session.page();
+        await signIn(admin, url, DEMO.admin.username, DEMO.admin.secret);
+        await waitForPath(admin, url, DEMO.admin.home);
+        await admin.getByRole('button', { name: 'Log Off' }).click();
+        await waitForPath(admin, url, '/login');
+        assert.deepEqual(await localStorageKeys(admin), []);
+
+        const rep = await session.page();
+        await signIn(rep, url, DEMO.representative.username, DEMO.representative.secret);
+        await waitForPath(rep, url, DEMO.representative.home);
+        await rep.goto(`${url}/portal/representative/documents`);
+        await rep.getByRole('heading', { level: 2, name: 'Representative Portal' }).waitFor();
+        await rep.getByRole('button', { name: 'Log Off' }).click();
+        await waitForPath(rep, url, '/login');
+        assert.deepEqual(await localStorageKeys(rep), []);
+        await session.closeAll();
+      });
+
+      await t.step('the service worker caches the app shell but never an /api answer', async () => {
+        const page = await session.page();
+        await signIn(page, url, DEMO.approver.username, DEMO.approver.secret);
+        await waitForPath(page, url, DEMO.approver.home);
+        await page.getByRole('heading', { name: 'Pending Registrations' }).waitFor();
+        const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+        assert.equal(scope, `${url}/`);
+        // A reload goes through the now-active worker; the API calls it makes must pass it by.
+        await page.reload();
+        await page.getByRole('heading', { name: 'Pending Registrations' }).waitFor();
+        const cached = await page.evaluate(async () => {
+          const urls: string[] = [];
+          for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+          }
+          return urls;
+        });
+        assert.ok(cached.some((u) => u.includes('/index.html')), 'the shell is precached');
+        assert.deepEqual(cached.filter((u) => new URL(u).pathname.startsWith('/api')), []);
+        await session.closeAll();
+      });
+
+      await t.step('no request left the app origin and no page broke the content security policy', () => {
+        assert.deepEqual(session.foreign, []);
+        assert.deepEqual(session.pageErrors, []);
+      });
+    } finally {
+      await session.closeAll();
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
