@@ -26,7 +26,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     // A server that never prints must still fail at the deadline, not hang on read().
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<{ value: undefined; done: true }>((resolve) => {
       timer = setTimeout(() => resolve({ value: undefined, done: true }), Math.max(0, deadline - Date.now()));
     });
