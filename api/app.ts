@@ -9,6 +9,8 @@ import type { AppEnv } from './http/context.ts';
 import { handleError, notFound } from './http/errors.ts';
 import { pwaStatic } from './http/pwa_static.ts';
 import { securityHeaders } from './http/security_headers.ts';
+import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
+import { adminEmailOutboxRoutes } from './routes/admin_email_outbox.ts';
 import { approverRoutes } from './routes/approver.ts';
 import { authRoutes } from './routes/auth.ts';
 import { publicRoutes } from './routes/public.ts';
@@ -27,6 +29,8 @@ export function createApp(deps: AppDeps) {
     .route('/', publicRoutes)
     .route('/auth', authRoutes)
     .route('/approver', approverRoutes)
+    .route('/admin/audit-logs', adminAuditLogRoutes)
+    .route('/admin/email-outbox', adminEmailOutboxRoutes)
     .all('*', () => {
       throw notFound('No such API endpoint.');
     });

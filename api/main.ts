@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
+import { startEmailWorker } from './email/worker.ts';
 import { DEMO_ACCOUNTS } from '../db/seeds/demo.ts';
 
 const config = loadConfig();
@@ -16,6 +17,8 @@ if (config.databaseUrl && !config.sessionSecret) {
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 const app = createApp({ sql: db.sql, config, signingKey });
+// Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
+const emailWorker = startEmailWorker(db.sql);
 
 const server = Deno.serve({
   port: config.port,
@@ -34,6 +37,7 @@ const server = Deno.serve({
 
 const shutdown = async () => {
   await server.shutdown();
+  await emailWorker.stop();
   await db.close();
   Deno.exit(0);
 };

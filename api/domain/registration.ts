@@ -2,9 +2,11 @@
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
+import { enqueue_email } from '../db/email_outbox.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import * as registrations from '../db/registrations.ts';
 import { email_in_use, find_attorney_by_bar_or_email, insert_user } from '../db/users.ts';
+import { registrationApprovedEmail, registrationReceivedEmail, registrationRejectedEmail } from '../email/messages.ts';
 import { generateTemporaryPassword, hashSecret } from './passwords.ts';
 import { checkRegistration, type RegistrationInput } from './registration_rules.ts';
 
@@ -71,6 +73,10 @@ export async function submitRegistration(
       userId: null, eventType: 'registration_submitted', resourceType: 'registration', resourceId: stored.id,
       ipAddress, eventData: { email, userType: representative ? 'representative' : 'attorney' },
     });
+    await enqueue_email(
+      tx,
+      registrationReceivedEmail({ email, firstName: input.firstName.trim(), lastName: input.lastName.trim() }),
+    );
     return { ok: true };
   });
 }
@@ -124,6 +130,7 @@ export async function approveRegistration(
       userId: reviewer.id, eventType: 'registration_approved', resourceType: 'registration', resourceId: id,
       ipAddress, eventData: { email: r.email, createdUserId: created.id, role: r.userType, supervisingAttorneyId },
     });
+    await enqueue_email(tx, registrationApprovedEmail(r));
     return { ok: true, temporaryPassword };
   });
 }
@@ -143,6 +150,7 @@ export async function rejectRegistration(
       userId: reviewer.id, eventType: 'registration_rejected', resourceType: 'registration', resourceId: id,
       ipAddress: decision.ipAddress, eventData: { email: found.registration.email, reason: decision.reason },
     });
+    await enqueue_email(tx, registrationRejectedEmail(found.registration, decision.reason));
     return { ok: true };
   });
 }

@@ -23,6 +23,9 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/approver/registrations': ['approver'],
   'POST /api/approver/registrations/:id/approve': ['approver'],
   'POST /api/approver/registrations/:id/reject': ['approver'],
+  'GET /api/admin/audit-logs': ['admin'],
+  'GET /api/admin/audit-logs/export.csv': ['admin'],
+  'GET /api/admin/email-outbox': ['admin'],
 };
 
 let t: TestApp;

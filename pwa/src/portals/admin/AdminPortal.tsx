@@ -20,6 +20,7 @@ import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminSectionPlaceholder } from './AdminSectionPlaceholder.tsx';
+import { AuditLogsScreen } from './audit/AuditLogsScreen.tsx';
 import { ADMIN_SECTIONS, type AdminSectionKey, sectionForPath } from './sections.ts';
 
 const ICONS: Record<AdminSectionKey, ReactNode> = {
@@ -28,6 +29,11 @@ const ICONS: Record<AdminSectionKey, ReactNode> = {
   'audit-logs': <AuditOutlined />,
   settings: <SettingOutlined />,
   'ip-whitelist': <GlobalOutlined />,
+};
+
+/** The sections built so far; the others show the placeholder. */
+const SCREENS: Partial<Record<AdminSectionKey, ReactNode>> = {
+  'audit-logs': <AuditLogsScreen />,
 };
 
 const DASHBOARD_KEY = 'dashboard';
@@ -67,7 +73,7 @@ export function AdminPortal() {
               <Route
                 key={section.key}
                 path={`${section.key}/*`}
-                element={<AdminSectionPlaceholder title={section.label} />}
+                element={SCREENS[section.key] ?? <AdminSectionPlaceholder title={section.label} />}
               />
             ))}
             <Route path='*' element={<Navigate to={ROLE_HOME.admin} replace />} />

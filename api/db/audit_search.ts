@@ -1,0 +1,107 @@
+/**
+ * Reading the audit log: filtered pages for the admin screen and batches for the CSV export.
+ * Pages use keyset pagination on (created_at, id), newest first, so a page costs the same at any depth
+ * and rows appended while an admin pages never shift or repeat entries.
+ */
+import type { Tx } from './client.ts';
+
+export interface AuditFilter {
+  /** Inclusive lower bound. */
+  from?: Date;
+  /** Exclusive upper bound. */
+  before?: Date;
+  eventType?: string;
+  userId?: string;
+}
+
+export interface AuditLogRow {
+  id: string;
+  created_at: Date;
+  user_id: string | null;
+  user_name: string | null;
+  event_type: string;
+  resource_type: string;
+  resource_id: string | null;
+  ip_address: string | null;
+  event_data: Record<string, unknown>;
+}
+
+/**
+ * One page of events matching `filter`, newest first, strictly after the row `afterId` (the last row of the
+ * previous page). Ids are bigints, returned as strings so they survive JSON.
+ */
+export function list_audit_logs(
+  sql: Tx,
+  filter: AuditFilter,
+  page: { afterId?: string; limit: number },
+): Promise<AuditLogRow[]> {
+  // The cursor names a row; comparing with that row's own (created_at, id) keeps the timestamp's full
+  // microsecond precision, which a JavaScript Date would lose.
+  const after = page.afterId
+    ? sql`and (a.created_at, a.id) < (select c.created_at, c.id from audit_logs c where c.id = ${page.afterId})`
+    : sql``;
+  return sql<AuditLogRow[]>`
+    select a.id::text as id, a.created_at, a.user_id, a.event_type, a.resource_type, a.resource_id, a.ip_address,
+           a.event_data, nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') as user_name
+    from audit_logs a
+    left join users u on u.id = a.user_id
+    where true
+      ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
+      ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
+      ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}
+      ${filter.userId ? sql`and a.user_id = ${filter.userId}` : sql``}
+      ${after}
+    order by a.created_at desc, a.id desc
+    limit ${page.limit}`;
+}
+
+/**
+ * The distinct event types in the whole log, for the filter list. A recursive "skip scan" over the
+ * (event_type, created_at) index reads one index entry per type instead of every row.
+ */
+export async function list_audit_event_types(sql: Tx): Promise<string[]> {
+  const rows = await sql<{ t: string }[]>`
+    with recursive types (t) as (
+      (select event_type from audit_logs order by event_type limit 1)
+      union all
+      select (select a.event_type from audit_logs a where a.event_type > types.t order by a.event_type limit 1)
+      from types where types.t is not null
+    )
+    select t from types where t is not null`;
+  return rows.map((r) => r.t);
+}
+
+/** A row of the CSV export, every column already text (no JSON parse and re-stringify per row). */
+export interface AuditExportRow {
+  id: string;
+  created_at: string;
+  user_id: string | null;
+  event_type: string;
+  resource_type: string;
+  ip_address: string | null;
+  event_data: string;
+}
+
+/** One export batch: like list_audit_logs, but the columns of the CSV only, as text, timestamps in UTC ISO form. */
+export function list_audit_export_batch(
+  sql: Tx,
+  filter: AuditFilter,
+  page: { afterId?: string; limit: number },
+): Promise<AuditExportRow[]> {
+  const after = page.afterId
+    ? sql`and (a.created_at, a.id) < (select c.created_at, c.id from audit_logs c where c.id = ${page.afterId})`
+    : sql``;
+  return sql<AuditExportRow[]>`
+    select a.id::text as id,
+           to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+           a.user_id::text as user_id, a.event_type, a.resource_type, a.ip_address, a.event_data::text as event_data
+    from audit_logs a
+    where true
+      ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
+      ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
+      ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}
+      ${filter.userId ? sql`and a.user_id = ${filter.userId}` : sql``}
+      ${after}
+    order by a.created_at desc, a.id desc
+    limit ${page.limit}`;
+}

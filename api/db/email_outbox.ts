@@ -1,0 +1,95 @@
+/**
+ * The e-mail outbox: messages are written in the transaction of the change they announce and delivered later
+ * by the worker (api/email/worker.ts). Claiming takes a lease (next_attempt_at pushed forward) under
+ * `for update skip locked`, so several API instances never send the same message twice, and a message whose
+ * sender died mid-delivery is retried once its lease runs out.
+ */
+import type { Tx } from './client.ts';
+
+export interface OutgoingEmail {
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export interface OutboxRow {
+  id: string;
+  created_at: Date;
+  kind: string;
+  to_address: string;
+  subject: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  sent_at: Date | null;
+}
+
+export interface ClaimedEmail {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  attempts: number;
+}
+
+/** Queues one message; call it inside the transaction of the change it announces. */
+export async function enqueue_email(sql: Tx, email: OutgoingEmail): Promise<void> {
+  await sql`
+    insert into email_outbox (kind, to_address, subject, body)
+    values (${email.kind}, ${email.to}, ${email.subject}, ${email.body})`;
+}
+
+/**
+ * Claims up to `limit` due messages for `leaseSeconds`, counting the attempt now (so a crash mid-send still
+ * counts). Returns them with the attempt number they are on.
+ */
+export function claim_due_emails(sql: Tx, options: { limit: number; leaseSeconds: number }): Promise<ClaimedEmail[]> {
+  // UPDATE ... RETURNING has no order: the CTE puts messages back in queue order (received before approved).
+  return sql<ClaimedEmail[]>`
+    with claimed as (
+      update email_outbox o
+      set attempts = o.attempts + 1, next_attempt_at = now() + make_interval(secs => ${options.leaseSeconds})
+      where o.id in (
+        select id from email_outbox
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, id
+        limit ${options.limit}
+        for update skip locked
+      )
+      returning o.id, o.to_address, o.subject, o.body, o.attempts
+    )
+    select id::text as id, to_address, subject, body, attempts from claimed order by id`;
+}
+
+/** Records a delivery. */
+export async function mark_email_sent(sql: Tx, id: string): Promise<void> {
+  await sql`update email_outbox set status = 'sent', sent_at = now(), last_error = null where id = ${id}`;
+}
+
+/** Records a failed attempt: retried after `retryInSeconds`, or given up (status failed) when that is null. */
+export async function mark_email_failed(
+  sql: Tx,
+  id: string,
+  failure: { error: string; retryInSeconds: number | null },
+): Promise<void> {
+  const error = failure.error.slice(0, 1000);
+  if (failure.retryInSeconds === null) {
+    await sql`update email_outbox set status = 'failed', last_error = ${error} where id = ${id}`;
+  } else {
+    await sql`
+      update email_outbox set last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${failure.retryInSeconds})
+      where id = ${id}`;
+  }
+}
+
+/** The newest messages first, without their bodies (which may hold personal details). */
+export function list_outbox(sql: Tx, options: { status?: OutboxRow['status']; limit: number }): Promise<OutboxRow[]> {
+  return sql<OutboxRow[]>`
+    select id::text as id, created_at, kind, to_address, subject, status, attempts, next_attempt_at, last_error, sent_at
+    from email_outbox
+    ${options.status ? sql`where status = ${options.status}` : sql``}
+    order by created_at desc, id desc
+    limit ${options.limit}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Delivers the e-mail outbox over SMTP. Reads the email settings fresh on every round, so enabling SMTP or
+ * changing the host takes effect without a restart; while SMTP is disabled or has no host, messages wait.
+ * A failed attempt is retried with exponential back-off (30 s, 1 min, 2 min … capped at 1 hour); after
+ * MAX_ATTEMPTS, or at once on a permanent (5xx) refusal, the message is marked failed with its last error.
+ */
+import type { Sql } from '../db/client.ts';
+import { claim_due_emails, mark_email_failed, mark_email_sent } from '../db/email_outbox.ts';
+import { list_settings } from '../db/settings.ts';
+import { sendMail, SmtpError, type SmtpSettings } from './smtp_client.ts';
+
+/** Ten attempts with the default back-off span about four and a half hours: a relay outage of an afternoon. */
+export const MAX_ATTEMPTS = 10;
+
+export interface DeliveryOptions {
+  /** First retry delay; doubled on each further attempt. */
+  backoffBaseSeconds?: number;
+  backoffMaxSeconds?: number;
+  maxAttempts?: number;
+  /** Messages per round. */
+  batch?: number;
+  /** How long a claimed message is reserved for this sender before another may retry it. */
+  leaseSeconds?: number;
+  smtpTimeoutMs?: number;
+}
+
+/** The SMTP settings, or null when e-mail is disabled or not configured. */
+export async function readSmtpSettings(sql: Sql): Promise<SmtpSettings | null> {
+  const values = new Map((await list_settings(sql)).map((s) => [s.key, s.value.value]));
+  const host = String(values.get('smtp_host') ?? '').trim();
+  if (values.get('smtp_enabled') !== true || !host) return null;
+  const port = Number(values.get('smtp_port') ?? 25);
+  return { host, port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 25, from: String(values.get('smtp_from') ?? '') };
+}
+
+/** The delay before retry number `attempt + 1`. */
+export function backoffSeconds(attempt: number, base = 30, max = 3600): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempt - 1));
+}
+
+/** One round: claims the due messages and tries each once. Returns how many were sent and how many failed. */
+export async function deliverDueEmails(sql: Sql, options: DeliveryOptions = {}): Promise<{ sent: number; failed: number }> {
+  const smtp = await readSmtpSettings(sql);
+  if (!smtp) return { sent: 0, failed: 0 };
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const claimed = await claim_due_emails(sql, { limit: options.batch ?? 20, leaseSeconds: options.leaseSeconds ?? 300 });
+  let sent = 0;
+  let failed = 0;
+  for (const email of claimed) {
+    try {
+      await sendMail({ ...smtp, timeoutMs: options.smtpTimeoutMs }, { to: email.to_address, subject: email.subject, body: email.body });
+      await mark_email_sent(sql, email.id);
+      sent++;
+    } catch (error) {
+      failed++;
+      const permanent = error instanceof SmtpError && error.permanent;
+      const giveUp = permanent || email.attempts >= maxAttempts;
+      await mark_email_failed(sql, email.id, {
+        error: error instanceof Error ? error.message : String(error),
+        retryInSeconds: giveUp
+          ? null
+          : backoffSeconds(email.attempts, options.backoffBaseSeconds, options.backoffMaxSeconds),
+      });
+    }
+  }
+  return { sent, failed };
+}
+
+/** Polls the outbox every `intervalMs` until stopped. Errors (a database hiccup) are logged, not fatal. */
+export function startEmailWorker(
+  sql: Sql,
+  options: DeliveryOptions & { intervalMs?: number; log?: boolean } = {},
+): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const round = () => {
+    running = (async () => {
+      try {
+        await deliverDueEmails(sql, options);
+      } catch (error) {
+        if (options.log !== false) console.error('[email] delivery round failed:', (error as Error).message);
+      }
+      if (!stopped) timer = setTimeout(round, options.intervalMs ?? 5000);
+    })();
+  };
+  timer = setTimeout(round, options.intervalMs ?? 5000);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** /api/admin/email-outbox: the queued, sent and failed e-mails, read-only (admins only). */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { list_outbox } from '../db/email_outbox.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireRole } from '../http/guard.ts';
+import { valid } from '../http/validate.ts';
+
+const query = z.object({
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['pending', 'sent', 'failed'], { error: 'Status must be pending, sent or failed.' }).optional(),
+  ),
+});
+
+/** The screen shows the latest messages; older ones stay in the table. */
+const OUTBOX_LIST_LIMIT = 200;
+
+export const adminEmailOutboxRoutes = new Hono<AppEnv>()
+  .use(requireRole(['admin']))
+  .get('/', valid('query', query), async (c) => {
+    const { status } = c.req.valid('query');
+    const emails = await list_outbox(c.var.deps.sql, { status, limit: OUTBOX_LIST_LIMIT });
+    return c.json({ success: true, data: { emails } });
+  });

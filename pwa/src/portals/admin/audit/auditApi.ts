@@ -1,0 +1,74 @@
+/** The audit-log and e-mail-outbox calls of the admin portal (through the one API client). */
+import { apiDownload, apiRequest } from '../../../lib/api.ts';
+import { auditQuery, type AuditFilters, defaultExportName } from './auditFilters.ts';
+
+export interface AuditLog {
+  id: string;
+  created_at: string;
+  user_id: string | null;
+  user_name: string | null;
+  event_type: string;
+  resource_type: string;
+  resource_id: string | null;
+  ip_address: string | null;
+  event_data: Record<string, unknown>;
+}
+
+export interface AuditPage {
+  logs: AuditLog[];
+  nextCursor: string | null;
+  eventTypes: string[];
+}
+
+/** One page (50 rows) of the filtered log, newest first. */
+export async function fetchAuditLogs(filters: AuditFilters, cursor?: string | null, signal?: AbortSignal): Promise<AuditPage> {
+  const body = await apiRequest<{ data?: Partial<AuditPage> }>(`/admin/audit-logs${auditQuery(filters, cursor)}`, { signal });
+  return {
+    logs: body.data?.logs ?? [],
+    nextCursor: body.data?.nextCursor ?? null,
+    eventTypes: body.data?.eventTypes ?? [],
+  };
+}
+
+/**
+ * Downloads the whole filtered log as CSV (streamed by the server) and saves it through a temporary object
+ * URL; returns the file name.
+ */
+export async function downloadAuditCsv(filters: AuditFilters): Promise<string> {
+  const { blob, filename } = await apiDownload(`/admin/audit-logs/export.csv${auditQuery(filters)}`);
+  const name = filename ?? defaultExportName();
+  const url = URL.createObjectURL(blob);
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } finally {
+    // The click has started the download; the browser keeps its own copy.
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  }
+  return name;
+}
+
+export interface OutboxEmail {
+  id: string;
+  created_at: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  sent_at: string | null;
+}
+
+/** The latest outbox messages, optionally of one status. */
+export async function fetchEmailOutbox(status?: OutboxEmail['status']): Promise<OutboxEmail[]> {
+  const body = await apiRequest<{ data?: { emails?: OutboxEmail[] } }>(
+    `/admin/email-outbox${status ? `?status=${status}` : ''}`,
+  );
+  return body.data?.emails ?? [];
+}
