@@ -4,21 +4,25 @@
  */
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.ts';
-import { clientAddress } from './http/client_address.ts';
+import { clientAddress, trustedProxyMatcher } from './http/client_address.ts';
 import type { AppEnv } from './http/context.ts';
 import { handleError, notFound } from './http/errors.ts';
 import { pwaStatic } from './http/pwa_static.ts';
 import { securityHeaders } from './http/security_headers.ts';
 import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
 import { adminEmailOutboxRoutes } from './routes/admin_email_outbox.ts';
+import { adminEntityRoutes } from './routes/admin_entities.ts';
+import { adminIpWhitelistRoutes } from './routes/admin_ip_whitelist.ts';
+import { adminOffenderRoutes } from './routes/admin_offenders.ts';
+import { adminSettingRoutes } from './routes/admin_settings.ts';
+import { adminUserRoutes } from './routes/admin_users.ts';
 import { approverRoutes } from './routes/approver.ts';
 import { authRoutes } from './routes/auth.ts';
 import { publicRoutes } from './routes/public.ts';
 
 /** Builds the application around its dependencies (a test passes its own). */
 export function createApp(deps: AppDeps) {
-  const trusted = new Set(deps.config.trustedProxies);
-  const isTrustedProxy = (address: string) => trusted.has(address);
+  const isTrustedProxy = trustedProxyMatcher(deps.config.trustedProxies);
 
   const api = new Hono<AppEnv>()
     .use(async (c, next) => {
@@ -31,6 +35,11 @@ export function createApp(deps: AppDeps) {
     .route('/approver', approverRoutes)
     .route('/admin/audit-logs', adminAuditLogRoutes)
     .route('/admin/email-outbox', adminEmailOutboxRoutes)
+    .route('/admin/users', adminUserRoutes)
+    .route('/admin/offenders', adminOffenderRoutes)
+    .route('/admin/entities', adminEntityRoutes)
+    .route('/admin/settings', adminSettingRoutes)
+    .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
     .all('*', () => {
       throw notFound('No such API endpoint.');
     });

@@ -17,3 +17,22 @@ export async function insert_audit_event(sql: Tx, event: AuditEvent): Promise<vo
     values (${event.userId}, ${event.eventType}, ${event.resourceType}, ${event.resourceId ?? null},
             ${event.ipAddress}, ${sql.json((event.eventData ?? {}) as never)})`;
 }
+
+/** An audit event as a user's activity list shows it. */
+export interface ActivityEvent {
+  id: string;
+  created_at: Date;
+  event_type: string;
+  resource_type: string;
+  ip_address: string | null;
+  event_data: Record<string, unknown>;
+}
+
+/** The user's latest `limit` events, newest first (served by the (user_id, created_at) index). */
+export function list_user_activity(sql: Tx, userId: string, limit: number): Promise<ActivityEvent[]> {
+  return sql<ActivityEvent[]>`
+    select id::text as id, created_at, event_type, resource_type, ip_address, event_data
+    from audit_logs where user_id = ${userId}
+    order by created_at desc, id desc
+    limit ${limit}`;
+}

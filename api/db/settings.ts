@@ -31,3 +31,16 @@ export async function get_text_setting(sql: Tx, key: string, fallback: string): 
   const [row] = await sql<{ value: SettingValue }[]>`select value from settings where key = ${key}`;
   return row && typeof row.value.value === 'string' ? row.value.value : fallback;
 }
+
+/** One setting, locked for an update; undefined for an unknown key. */
+export async function lock_setting(sql: Tx, key: string): Promise<SettingRow | undefined> {
+  const [row] = await sql<SettingRow[]>`
+    select key, category, description, value, updated_at from settings where key = ${key} for update`;
+  return row;
+}
+
+/** Stores a new value and who set it. */
+export async function update_setting(sql: Tx, key: string, change: { value: SettingValue; userId: string }): Promise<void> {
+  await sql`update settings set value = ${sql.json(change.value as never)}, updated_at = now(), updated_by = ${change.userId}
+            where key = ${key}`;
+}

@@ -126,3 +126,90 @@ export async function find_attorney_by_bar_or_email(
     limit 1`;
   return row?.id;
 }
+
+/** A user as the admin screens show it. */
+export interface AdminUserRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  doc_number: string | null;
+  role: Role;
+  status: UserStatus;
+  entity_name: string | null;
+  created_at: Date;
+}
+
+const ADMIN_USER_COLUMNS =
+  'u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.created_at';
+
+/** Every user of every entity, newest first. */
+export function list_users_for_admin(sql: Tx): Promise<AdminUserRow[]> {
+  return sql<AdminUserRow[]>`
+    select ${sql.unsafe(ADMIN_USER_COLUMNS)}
+    from users u left join entities e on e.id = u.entity_id
+    order by u.created_at desc, u.id desc`;
+}
+
+/** One user as the admin screens show it. */
+export async function find_admin_user(sql: Tx, id: string): Promise<AdminUserRow | undefined> {
+  const [row] = await sql<AdminUserRow[]>`
+    select ${sql.unsafe(ADMIN_USER_COLUMNS)} from users u left join entities e on e.id = u.entity_id where u.id = ${id}`;
+  return row;
+}
+
+/** Locks a user row for a change of status or secret; undefined when there is none. */
+export async function lock_user(sql: Tx, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    select ${sql.unsafe(USER_COLUMNS)} from users u join entities e on e.id = u.entity_id where u.id = ${id}
+    for update of u`;
+  return row;
+}
+
+/** Sets a user's status. */
+export async function update_user_status(sql: Tx, id: string, status: UserStatus): Promise<void> {
+  await sql`update users set status = ${status}, updated_at = now() where id = ${id}`;
+}
+
+/** Which of these DOC numbers the entity already has. */
+export async function find_existing_doc_numbers(sql: Tx, entityId: string, docNumbers: string[]): Promise<Set<string>> {
+  if (docNumbers.length === 0) return new Set();
+  const rows = await sql<{ doc_number: string }[]>`
+    select doc_number from users where entity_id = ${entityId} and doc_number = any(${docNumbers}::text[])`;
+  return new Set(rows.map((r) => r.doc_number));
+}
+
+export interface RosterOffender {
+  entityId: string;
+  docNumber: string;
+  firstName: string;
+  lastName: string;
+  /** Null keeps the current PIN of an existing offender. */
+  pinHash: string | null;
+}
+
+/**
+ * Adds the offender, or updates the names (and the PIN when given) of the one with this DOC number. Returns
+ * what happened and the user id; undefined when the offender is new and no PIN was given.
+ */
+export async function upsert_offender(
+  sql: Tx,
+  o: RosterOffender,
+): Promise<{ outcome: 'added' | 'updated'; id: string } | undefined> {
+  if (o.pinHash === null) {
+    const [row] = await sql<{ id: string }[]>`
+      update users set first_name = ${o.firstName}, last_name = ${o.lastName}, updated_at = now()
+      where entity_id = ${o.entityId} and doc_number = ${o.docNumber}
+      returning id`;
+    return row ? { outcome: 'updated', id: row.id } : undefined;
+  }
+  // xmax is 0 on a freshly inserted row version and set on one the conflict clause updated.
+  const [row] = await sql<{ id: string; inserted: boolean }[]>`
+    insert into users (entity_id, role, doc_number, first_name, last_name, password_hash)
+    values (${o.entityId}, 'offender', ${o.docNumber}, ${o.firstName}, ${o.lastName}, ${o.pinHash})
+    on conflict (entity_id, doc_number) where doc_number is not null do update
+      set first_name = excluded.first_name, last_name = excluded.last_name, password_hash = excluded.password_hash,
+          temp_password_hash = null, temp_password_expires_at = null, temp_password_used_at = null, updated_at = now()
+    returning id, (xmax = 0) as inserted`;
+  return { outcome: row.inserted ? 'added' : 'updated', id: row.id };
+}

@@ -11,6 +11,7 @@ import { insert_session, clear_session_password_flag, revoke_session, revoke_use
 import type { ActiveSession } from '../db/sessions.ts';
 import { get_number_setting } from '../db/settings.ts';
 import { find_login_candidate, find_password_hashes, mark_temporary_password_used, update_password } from '../db/users.ts';
+import { offenderAddressAllowed } from './ip_whitelist.ts';
 import { dummySecretHash, hashSecret, verifySecret } from './passwords.ts';
 import { type PublicUser, toPublicUser } from './public_user.ts';
 import { signSessionToken } from './tokens.ts';
@@ -32,7 +33,7 @@ export interface LoginAttempt {
 
 export type LoginResult =
   | { ok: true; token: string; user: PublicUser }
-  | { ok: false; reason: 'bad_credentials' | 'throttled' };
+  | { ok: false; reason: 'bad_credentials' | 'throttled' | 'ip_not_allowed' };
 
 /** Checks credentials and opens a session. */
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
@@ -76,6 +77,12 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
     }
     await audit('login_failed', candidate?.id ?? null, { username, reason });
     return { ok: false, reason: 'bad_credentials' };
+  }
+
+  // Checked only once the PIN is proven, so the refusal never tells a stranger whether a DOC number exists.
+  if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, attempt.ipAddress))) {
+    await audit('login_blocked_ip', candidate.id, { username });
+    return { ok: false, reason: 'ip_not_allowed' };
   }
 
   const usedTemporary = !passwordOk;

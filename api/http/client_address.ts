@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import { getConnInfo } from 'hono/deno';
+import { rangeMatcher } from '../domain/ip_ranges.ts';
 
 /** `::ffff:10.1.2.3` is an IPv4 client on a dual-stack socket: treat it as 10.1.2.3. */
 export function normalizeAddress(address: string): string {
@@ -34,4 +35,13 @@ export function clientAddress(c: Context, isTrustedProxy: (address: string) => b
     if (!isTrustedProxy(forwarded[i])) return forwarded[i];
   }
   return peer;
+}
+
+/**
+ * Which direct peers are trusted proxies: exact addresses and CIDR blocks (`10.0.0.5`, `10.0.0.0/24`,
+ * `fd00::/8`), read by the whitelist's strict parser. An invalid entry throws, so a typo in TRUSTED_PROXIES
+ * stops start-up instead of silently trusting nobody, or somebody else.
+ */
+export function trustedProxyMatcher(entries: readonly string[]): (address: string) => boolean {
+  return rangeMatcher(entries, 'TRUSTED_PROXIES entry');
 }

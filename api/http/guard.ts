@@ -9,6 +9,7 @@ import { touch_active_session } from '../db/sessions.ts';
 import { verifySessionToken } from '../domain/tokens.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
+import { enforceOffenderNetwork } from './ip_whitelist.ts';
 
 export const ALL_ROLES: readonly Role[] = ['offender', 'attorney', 'representative', 'admin', 'approver'];
 
@@ -17,17 +18,31 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+export interface GuardOptions {
+  /** The route is allowed while a temporary password must still be replaced. */
+  duringPasswordChange?: boolean;
+  /** The route skips the offender IP whitelist (only sign-out). */
+  fromAnyNetwork?: boolean;
+}
+
 /**
  * Requires a live session whose user has one of `roles`. A session opened with a
  * temporary password may only reach routes marked `duringPasswordChange`.
  */
-export function requireRole(roles: readonly Role[], options: { duringPasswordChange?: boolean } = {}) {
+export function requireRole(roles: readonly Role[], options: GuardOptions = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const { deps } = c.var;
     const token = bearerToken(c.req.header('authorization'));
     const sessionId = token ? await verifySessionToken(deps.signingKey, token) : undefined;
     const session = sessionId ? await touch_active_session(deps.sql, sessionId) : undefined;
     if (!session) throw unauthorized();
+    // An offender outside every active whitelist range is refused whatever the route (docs/api.md), except
+    // signing out: ending a session from anywhere only ever reduces access.
+    if (!options.fromAnyNetwork) {
+      await enforceOffenderNetwork(deps, session, {
+        ipAddress: c.var.clientAddress, method: c.req.method, path: c.req.path,
+      });
+    }
     if (session.must_change_password && !options.duringPasswordChange) {
       throw new AppError(403, MESSAGES.passwordChangeRequired, 'password_change_required');
     }
@@ -38,4 +53,4 @@ export function requireRole(roles: readonly Role[], options: { duringPasswordCha
 }
 
 /** Any signed-in user. */
-export const requireSignedIn = (options: { duringPasswordChange?: boolean } = {}) => requireRole(ALL_ROLES, options);
+export const requireSignedIn = (options: GuardOptions = {}) => requireRole(ALL_ROLES, options);

@@ -8,6 +8,7 @@ import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../domain/registrati
 import type { AppEnv } from '../http/context.ts';
 import { AppError, MESSAGES } from '../http/errors.ts';
 import { requireSignedIn } from '../http/guard.ts';
+import { ipNotAllowed } from '../http/ip_whitelist.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
 /** Long enough for any real name or address line; short enough to bound the work. */
@@ -63,11 +64,12 @@ export const authRoutes = new Hono<AppEnv>()
     });
     if (!result.ok) {
       if (result.reason === 'throttled') throw new AppError(429, MESSAGES.tooManyAttempts, 'throttled');
+      if (result.reason === 'ip_not_allowed') throw ipNotAllowed();
       throw new AppError(401, MESSAGES.badCredentials, 'bad_credentials');
     }
     return c.json({ success: true, message: 'Logged in!', token: result.token, user: result.user });
   })
-  .post('/logout', requireSignedIn({ duringPasswordChange: true }), async (c) => {
+  .post('/logout', requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true }), async (c) => {
     await logout(c.var.deps, c.var.session, c.var.clientAddress);
     c.header('Clear-Site-Data', '"storage"');
     return c.json({ success: true, message: 'Logged out' });

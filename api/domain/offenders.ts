@@ -1,0 +1,197 @@
+/**
+ * The offender roster: adding one offender, resetting a PIN, and importing a roster file (the API and the
+ * `roster:import` command run the same importRoster).
+ */
+import { insert_audit_event } from '../db/audit.ts';
+import type { Sql } from '../db/client.ts';
+import { reset_login_failures } from '../db/login_throttle.ts';
+import { revoke_user_sessions } from '../db/sessions.ts';
+import {
+  type AdminUserRow,
+  find_admin_user,
+  find_existing_doc_numbers,
+  insert_user,
+  lock_user,
+  update_password,
+  upsert_offender,
+} from '../db/users.ts';
+import { hashSecret } from './passwords.ts';
+import type { Outcome } from './registration.ts';
+import { type OffenderFields, offenderProblem, OFFENDER_RULES, parseRoster, ROSTER_MESSAGES, type RosterRow } from './roster.ts';
+import type { Actor } from './user_admin.ts';
+
+export const OFFENDER_TEXTS = {
+  added: 'Offender added successfully',
+  pinReset: 'PIN reset successfully',
+  duplicate: 'An offender with this DOC number already exists.',
+  notFound: 'Offender not found.',
+  notSaved: 'The row could not be saved',
+} as const;
+
+/**
+ * PINs hashed at once during an import. PBKDF2 at 600,000 iterations costs a core for a fraction of a
+ * second; a few at a time keeps an import moving without starving sign-ins on a small server.
+ */
+export const IMPORT_HASH_CONCURRENCY = 3;
+
+/** A DOC number as echoed in a report: at most this many characters (a 5 MB cell is not echoed back). */
+const REPORT_DOC_MAX = 64;
+
+function trimmed(o: OffenderFields): OffenderFields {
+  return { docNumber: o.docNumber.trim(), firstName: o.firstName.trim(), lastName: o.lastName.trim(), pin: o.pin.trim() };
+}
+
+/** Adds one offender to the actor's entity with an initial PIN. */
+export async function addOffender(sql: Sql, input: OffenderFields, actor: Actor): Promise<Outcome<{ user: AdminUserRow }>> {
+  const o = trimmed(input);
+  const problem = offenderProblem(o, { pinRequired: true });
+  if (problem) return { ok: false, status: 400, message: problem };
+  const passwordHash = await hashSecret(o.pin);
+  return await sql.begin(async (tx): Promise<Outcome<{ user: AdminUserRow }>> => {
+    const created = await insert_user(tx, {
+      entityId: actor.entityId, role: 'offender', docNumber: o.docNumber, firstName: o.firstName,
+      lastName: o.lastName, passwordHash,
+    });
+    if (!created.ok) return { ok: false, status: 409, message: OFFENDER_TEXTS.duplicate };
+    await insert_audit_event(tx, {
+      userId: actor.userId, eventType: 'user_created', resourceType: 'user', resourceId: created.id,
+      ipAddress: actor.ipAddress, eventData: { role: 'offender', docNumber: o.docNumber },
+    });
+    const user = await find_admin_user(tx, created.id);
+    return { ok: true, user: user! };
+  });
+}
+
+/** Sets a new PIN, ends the offender's sessions and lifts any sign-in lock on the DOC number. */
+export async function resetOffenderPin(
+  sql: Sql,
+  change: { userId: string; pin: string },
+  actor: Actor,
+): Promise<Outcome> {
+  const pin = change.pin.trim();
+  if (!OFFENDER_RULES.pin.test(pin)) return { ok: false, status: 400, message: ROSTER_MESSAGES.pin };
+  const passwordHash = await hashSecret(pin);
+  return await sql.begin(async (tx): Promise<Outcome> => {
+    const user = await lock_user(tx, change.userId);
+    if (!user || user.role !== 'offender' || !user.doc_number) {
+      return { ok: false, status: 404, message: OFFENDER_TEXTS.notFound };
+    }
+    await update_password(tx, user.id, passwordHash);
+    await revoke_user_sessions(tx, user.id);
+    // The lock is kept per lower-cased username (api/domain/auth.ts).
+    await reset_login_failures(tx, user.entity_id, user.doc_number.toLowerCase());
+    await insert_audit_event(tx, {
+      userId: actor.userId, eventType: 'user_updated', resourceType: 'user', resourceId: user.id,
+      ipAddress: actor.ipAddress, eventData: { change: 'pin_reset', docNumber: user.doc_number },
+    });
+    return { ok: true };
+  });
+}
+
+export interface ImportReportRow {
+  line: number;
+  docNumber: string;
+  outcome: 'added' | 'updated' | 'rejected';
+  reason?: string;
+}
+
+export interface ImportReport {
+  added: number;
+  updated: number;
+  rejected: number;
+  rows: ImportReportRow[];
+}
+
+/** Who runs an import: an admin through the API, or the command line (no user). */
+export interface ImportActor {
+  userId: string | null;
+  entityId: string;
+  ipAddress: string | null;
+  source: 'api' | 'cli';
+}
+
+/** Runs `work` over `items` with at most `limit` at a time, keeping the order of the results. */
+async function mapPooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function reportDoc(docNumber: string): string {
+  return docNumber.length > REPORT_DOC_MAX ? `${docNumber.slice(0, REPORT_DOC_MAX)}…` : docNumber;
+}
+
+/** The one line summary both the API and the command line print. */
+export function importSummary(report: ImportReport): string {
+  return `Roster imported: ${report.added} added, ${report.updated} updated, ${report.rejected} rejected.`;
+}
+
+/**
+ * Imports a roster file into the actor's entity. A file that is not a roster CSV is refused whole; otherwise
+ * every row is added, updated (names; the PIN only when given, which also ends the offender's sessions) or
+ * rejected with its reason, and a bad row never stops the good ones (each row runs in its own savepoint).
+ * PINs are hashed before the transaction opens, so the writes hold it briefly. The `roster_imported`
+ * audit event commits together with the rows.
+ */
+export async function importRoster(
+  sql: Sql,
+  bytes: Uint8Array,
+  actor: ImportActor,
+): Promise<{ ok: true; report: ImportReport } | { ok: false; message: string }> {
+  const parsed = parseRoster(bytes);
+  if (!parsed.ok) return parsed;
+  const rows: ImportReportRow[] = parsed.rejected.map((r) => ({
+    line: r.line, docNumber: reportDoc(r.docNumber), outcome: 'rejected', reason: r.reason,
+  }));
+  const existing = await find_existing_doc_numbers(sql, actor.entityId, parsed.rows.map((r) => r.docNumber));
+  const writable: RosterRow[] = [];
+  for (const row of parsed.rows) {
+    if (row.pin === '' && !existing.has(row.docNumber)) {
+      rows.push({ line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: ROSTER_MESSAGES.pinRequired });
+    } else writable.push(row);
+  }
+  const hashes = await mapPooled(writable, IMPORT_HASH_CONCURRENCY, (r) => r.pin ? hashSecret(r.pin) : Promise.resolve(null));
+
+  await sql.begin(async (tx) => {
+    for (const [i, row] of writable.entries()) {
+      const pinHash = hashes[i];
+      try {
+        const saved = await tx.savepoint(async (sp) => {
+          const result = await upsert_offender(sp, {
+            entityId: actor.entityId, docNumber: row.docNumber, firstName: row.firstName, lastName: row.lastName, pinHash,
+          });
+          if (result?.outcome === 'updated' && pinHash) await revoke_user_sessions(sp, result.id);
+          return result;
+        });
+        rows.push(
+          saved
+            ? { line: row.line, docNumber: row.docNumber, outcome: saved.outcome }
+            : { line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: ROSTER_MESSAGES.pinRequired },
+        );
+      } catch (error) {
+        console.error(`[roster] line ${row.line} not saved:`, error instanceof Error ? error.message : error);
+        rows.push({ line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: OFFENDER_TEXTS.notSaved });
+      }
+    }
+    rows.sort((a, b) => a.line - b.line);
+    const counts = countOutcomes(rows);
+    await insert_audit_event(tx, {
+      userId: actor.userId, eventType: 'roster_imported', resourceType: 'roster', resourceId: actor.entityId,
+      ipAddress: actor.ipAddress, eventData: { ...counts, rows: rows.length, source: actor.source },
+    });
+  });
+  return { ok: true, report: { ...countOutcomes(rows), rows } };
+}
+
+function countOutcomes(rows: readonly ImportReportRow[]) {
+  const counts = { added: 0, updated: 0, rejected: 0 };
+  for (const r of rows) counts[r.outcome]++;
+  return counts;
+}

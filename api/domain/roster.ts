@@ -1,0 +1,230 @@
+/**
+ * The offender roster file: CSV parsing (RFC 4180) and the rules each row must meet. Pure functions: the
+ * import itself (api/domain/offenders.ts) decides what is added or updated.
+ */
+
+/** Largest roster file accepted, in bytes: a state's whole population fits in well under 5 MB. */
+export const ROSTER_MAX_BYTES = 5 * 1024 * 1024;
+/** Most data rows in one file: above the largest state prison population, so a real roster always fits. */
+export const ROSTER_MAX_ROWS = 50_000;
+
+export const ROSTER_COLUMNS = ['doc_number', 'first_name', 'last_name', 'pin'] as const;
+type Column = typeof ROSTER_COLUMNS[number];
+
+export const OFFENDER_RULES = {
+  docNumber: /^[A-Za-z0-9-]{1,32}$/,
+  pin: /^\d{4,12}$/,
+  nameMax: 100,
+} as const;
+
+export const ROSTER_MESSAGES = {
+  docNumber: 'DOC number must be 1 to 32 letters, digits or hyphens',
+  pin: 'PIN must be 4 to 12 digits',
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  firstNameLong: 'First name must be at most 100 characters',
+  lastNameLong: 'Last name must be at most 100 characters',
+  pinRequired: 'PIN is required for a new offender',
+  empty: 'The file is empty.',
+  tooLarge: 'The file is larger than 5 MB.',
+  binary: 'The file is not a CSV text file.',
+  header: 'The first row must be the header doc_number,first_name,last_name,pin.',
+  tooManyRows: 'The file has more than 50,000 rows.',
+  noRows: 'The file has a header but no offender rows.',
+} as const;
+
+export interface OffenderFields {
+  docNumber: string;
+  firstName: string;
+  lastName: string;
+  /** Empty when the row gives none (an update keeps the current PIN). */
+  pin: string;
+}
+
+/** Checks the fields of one offender (API form or roster row); returns the first broken rule's message. */
+export function offenderProblem(o: OffenderFields, options: { pinRequired: boolean }): string | undefined {
+  if (!OFFENDER_RULES.docNumber.test(o.docNumber)) return ROSTER_MESSAGES.docNumber;
+  if (!o.firstName) return ROSTER_MESSAGES.firstName;
+  if (o.firstName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.firstNameLong;
+  if (!o.lastName) return ROSTER_MESSAGES.lastName;
+  if (o.lastName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.lastNameLong;
+  if (o.pin === '' && options.pinRequired) return ROSTER_MESSAGES.pinRequired;
+  if (o.pin !== '' && !OFFENDER_RULES.pin.test(o.pin)) return ROSTER_MESSAGES.pin;
+  return undefined;
+}
+
+/** A CSV record and the line of the file it starts on. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+export type CsvResult = { ok: true; records: CsvRecord[] } | { ok: false; message: string; tooMany?: true };
+
+/**
+ * Parses RFC 4180 CSV: fields separated by commas, records by CRLF or LF, a field in double quotes may hold
+ * commas, line breaks and doubled quotes. A quote inside an unquoted field is kept as a character (lenient,
+ * as spreadsheets are). Stops with a message at an unclosed quote, text after a closing quote, or when
+ * there are more than `maxRecords` records. Entirely blank lines are skipped.
+ */
+export function parseCsv(text: string, options: { maxRecords: number }): CsvResult {
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let line = 1;
+  let recordLine = 1;
+  let i = 0;
+  let atFieldStart = true;
+  let recordTouched = false;
+  const endRecord = () => {
+    fields.push(field);
+    if (recordTouched) records.push({ line: recordLine, fields });
+    fields = [];
+    field = '';
+    atFieldStart = true;
+    recordTouched = false;
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '"' && atFieldStart) {
+      // A quoted field: runs to the next quote that is not doubled.
+      atFieldStart = false;
+      recordTouched = true;
+      const openedOn = line;
+      i++;
+      while (true) {
+        if (i >= text.length) return { ok: false, message: `A quoted field opened on line ${openedOn} is never closed.` };
+        const c = text[i];
+        if (c === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        if (c === '\n') line++;
+        field += c;
+        i++;
+      }
+      const next = text[i];
+      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
+        return { ok: false, message: `Line ${line}: a closing quote must end its field.` };
+      }
+      continue;
+    }
+    if (ch === ',') {
+      fields.push(field);
+      field = '';
+      atFieldStart = true;
+      recordTouched = true;
+      i++;
+      continue;
+    }
+    if (ch === '\r' || ch === '\n') {
+      endRecord();
+      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      line++;
+      recordLine = line;
+      if (records.length > options.maxRecords) return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+      continue;
+    }
+    field += ch;
+    atFieldStart = false;
+    recordTouched = true;
+    i++;
+  }
+  if (recordTouched) endRecord();
+  if (records.length > options.maxRecords) return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+  return { ok: true, records };
+}
+
+/** 'DOC Number', 'doc_number' and 'Doc-Number' all name the same column. */
+function columnKey(header: string): string {
+  return header.trim().toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const COLUMN_BY_KEY = new Map<string, Column>(ROSTER_COLUMNS.map((c) => [columnKey(c), c]));
+
+export interface RosterRow extends OffenderFields {
+  line: number;
+}
+
+export interface RejectedRow {
+  line: number;
+  docNumber: string;
+  reason: string;
+}
+
+export type RosterParse =
+  | { ok: true; rows: RosterRow[]; rejected: RejectedRow[] }
+  | { ok: false; message: string };
+
+/** Decodes the bytes as UTF-8 text (without a BOM); undefined when they are not text. */
+export function decodeRosterBytes(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  // A NUL or other control characters (tab, CR, LF aside) mean a binary file, not a spreadsheet export.
+  // deno-lint-ignore no-control-regex -- matching control characters is the point here
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * Reads a roster file into rows that meet the field rules and rows rejected with their reason. A file that
+ * is not such a CSV (empty, binary, too big, no or wrong header, too many rows) is refused as a whole.
+ * A DOC number that appears again later in the file is rejected there, pointing at its first line.
+ */
+export function parseRoster(bytes: Uint8Array): RosterParse {
+  if (bytes.length > ROSTER_MAX_BYTES) return { ok: false, message: ROSTER_MESSAGES.tooLarge };
+  const text = decodeRosterBytes(bytes);
+  if (text === undefined) return { ok: false, message: ROSTER_MESSAGES.binary };
+  if (text.trim() === '') return { ok: false, message: ROSTER_MESSAGES.empty };
+  const csv = parseCsv(text, { maxRecords: ROSTER_MAX_ROWS + 1 });
+  if (!csv.ok) {
+    const message = csv.tooMany ? ROSTER_MESSAGES.tooManyRows : `The file is not a valid CSV. ${csv.message}`;
+    return { ok: false, message };
+  }
+  const [header, ...records] = csv.records;
+  const columns = header.fields.map((f) => COLUMN_BY_KEY.get(columnKey(f)));
+  const complete = columns.length === ROSTER_COLUMNS.length && ROSTER_COLUMNS.every((c) => columns.includes(c));
+  if (!complete) return { ok: false, message: ROSTER_MESSAGES.header };
+  if (records.length === 0) return { ok: false, message: ROSTER_MESSAGES.noRows };
+
+  const rows: RosterRow[] = [];
+  const rejected: RejectedRow[] = [];
+  const firstLine = new Map<string, number>();
+  for (const record of records) {
+    const value = (c: Column) => (record.fields[columns.indexOf(c)] ?? '').trim();
+    const docNumber = value('doc_number');
+    if (record.fields.length !== columns.length) {
+      rejected.push({
+        line: record.line, docNumber,
+        reason: `The row has ${record.fields.length} fields; the header has ${columns.length}`,
+      });
+      continue;
+    }
+    const row: RosterRow = {
+      line: record.line, docNumber, firstName: value('first_name'), lastName: value('last_name'), pin: value('pin'),
+    };
+    // Whether a PIN is needed depends on the offender existing: the import decides that.
+    const problem = offenderProblem(row, { pinRequired: false });
+    if (problem) {
+      rejected.push({ line: record.line, docNumber, reason: problem });
+      continue;
+    }
+    const seen = firstLine.get(docNumber);
+    if (seen !== undefined) {
+      rejected.push({ line: record.line, docNumber, reason: `Duplicate DOC number in the file (first on line ${seen})` });
+      continue;
+    }
+    firstLine.set(docNumber, record.line);
+    rows.push(row);
+  }
+  return { ok: true, rows, rejected };
+}

@@ -1,0 +1,28 @@
+/** Changing a system setting: checked against its rules, stored and audited in one transaction. */
+import { insert_audit_event } from '../db/audit.ts';
+import type { Sql } from '../db/client.ts';
+import { lock_setting, update_setting } from '../db/settings.ts';
+import type { Outcome } from './registration.ts';
+import { checkSettingValue, type SettingValueInput } from './settings_rules.ts';
+import type { Actor } from './user_admin.ts';
+
+export const SETTING_TEXTS = {
+  updated: 'Setting updated successfully',
+  notFound: 'Setting not found.',
+} as const;
+
+/** Stores a new value for `key`; every reader takes it from the next use on (no cache anywhere). */
+export async function changeSetting(sql: Sql, key: string, input: SettingValueInput, actor: Actor): Promise<Outcome> {
+  return await sql.begin(async (tx): Promise<Outcome> => {
+    const current = await lock_setting(tx, key);
+    if (!current) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
+    const checked = checkSettingValue(key, current.value, input);
+    if (!checked.ok) return { ok: false, status: 400, message: checked.message };
+    await update_setting(tx, key, { value: checked.value, userId: actor.userId });
+    await insert_audit_event(tx, {
+      userId: actor.userId, eventType: 'setting_updated', resourceType: 'setting', resourceId: key,
+      ipAddress: actor.ipAddress, eventData: { key, from: current.value.value, to: checked.value.value },
+    });
+    return { ok: true };
+  });
+}

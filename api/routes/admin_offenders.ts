@@ -1,0 +1,55 @@
+/** /api/admin/offenders: the offender roster — add one, reset a PIN, import a CSV file (admins only). */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { addOffender, importRoster, importSummary, OFFENDER_TEXTS, resetOffenderPin } from '../domain/offenders.ts';
+import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../domain/roster.ts';
+import { actorFrom } from '../domain/user_admin.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError, badRequest } from '../http/errors.ts';
+import { requireRole } from '../http/guard.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
+
+const idParam = z.object({ id: z.uuid({ error: OFFENDER_TEXTS.notFound }) });
+const text = (message: string) => z.string({ error: message }).max(1000, message);
+const offenderBody = z.object({
+  docNumber: text(ROSTER_MESSAGES.docNumber),
+  firstName: text(ROSTER_MESSAGES.firstName),
+  lastName: text(ROSTER_MESSAGES.lastName),
+  pin: text(ROSTER_MESSAGES.pin),
+});
+const pinBody = z.object({ pin: text(ROSTER_MESSAGES.pin) });
+
+/** The roster file is refused past 5 MB as it streams in, before it is held in memory. */
+const rosterBodyLimit = bodyLimit({
+  maxSize: ROSTER_MAX_BYTES,
+  onError: () => {
+    throw badRequest(ROSTER_MESSAGES.tooLarge);
+  },
+});
+
+export const adminOffenderRoutes = new Hono<AppEnv>()
+  .use(requireRole(['admin']))
+  .post('/', jsonBodyLimit, valid('json', offenderBody), async (c) => {
+    const result = await addOffender(c.var.deps.sql, c.req.valid('json'), actorFrom(c.var.session, c.var.clientAddress));
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({ success: true, message: OFFENDER_TEXTS.added, data: { user: result.user } }, 201);
+  })
+  .put('/:id/pin', jsonBodyLimit, valid('param', idParam), valid('json', pinBody), async (c) => {
+    const result = await resetOffenderPin(
+      c.var.deps.sql,
+      { userId: c.req.valid('param').id, pin: c.req.valid('json').pin },
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({ success: true, message: OFFENDER_TEXTS.pinReset });
+  })
+  .post('/import', rosterBodyLimit, async (c) => {
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const { session, clientAddress } = c.var;
+    const result = await importRoster(c.var.deps.sql, bytes, {
+      userId: session.id, entityId: session.entity_id, ipAddress: clientAddress, source: 'api',
+    });
+    if (!result.ok) throw badRequest(result.message);
+    return c.json({ success: true, message: importSummary(result.report), data: result.report });
+  });

@@ -1,0 +1,37 @@
+/** /api/admin/settings: the typed system settings and their edits (admins only). */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { list_settings } from '../db/settings.ts';
+import { changeSetting, SETTING_TEXTS } from '../domain/settings.ts';
+import { actorFrom } from '../domain/user_admin.ts';
+import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { requireRole } from '../http/guard.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
+
+const keyParam = z.object({ key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, SETTING_TEXTS.notFound) });
+const VALUE_SHAPE = 'The value must be an object with a type (number, boolean or text) and a value.';
+const settingBody = z.object({
+  value: z.object({
+    type: z.enum(['number', 'boolean', 'text'], { error: VALUE_SHAPE }),
+    value: z.union([z.number(), z.boolean(), z.string().max(2000, 'The value is too long.')], { error: VALUE_SHAPE }),
+    unit: z.string().max(50).optional(),
+  }, { error: VALUE_SHAPE }),
+}, { error: VALUE_SHAPE });
+
+export const adminSettingRoutes = new Hono<AppEnv>()
+  .use(requireRole(['admin']), jsonBodyLimit)
+  .get('/', async (c) => {
+    const settings = await list_settings(c.var.deps.sql);
+    return c.json({ success: true, data: { settings } });
+  })
+  .put('/:key', valid('param', keyParam), valid('json', settingBody), async (c) => {
+    const result = await changeSetting(
+      c.var.deps.sql,
+      c.req.valid('param').key,
+      c.req.valid('json').value,
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw new AppError(result.status, result.message);
+    return c.json({ success: true, message: SETTING_TEXTS.updated });
+  });

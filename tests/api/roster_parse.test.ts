@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { parseCsv, parseRoster, ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../api/domain/roster.ts';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const refused = (text: string | Uint8Array) => {
+  const r = parseRoster(typeof text === 'string' ? bytes(text) : text);
+  assert.equal(r.ok, false);
+  return (r as { message: string }).message;
+};
+
+Deno.test('parseCsv reads quoted fields with commas, doubled quotes and line breaks (RFC 4180)', () => {
+  const r = parseCsv('a,"b,1","say ""hi""","two\r\nlines"\r\nx,y,,z', { maxRecords: 10 });
+  assert.ok(r.ok);
+  assert.deepEqual(r.records, [
+    { line: 1, fields: ['a', 'b,1', 'say "hi"', 'two\r\nlines'] },
+    { line: 3, fields: ['x', 'y', '', 'z'] },
+  ]);
+});
+
+Deno.test('parseCsv skips blank lines, accepts LF and a missing final newline', () => {
+  const r = parseCsv('h1,h2\n\n1,2\n\n3,4', { maxRecords: 10 });
+  assert.ok(r.ok);
+  assert.deepEqual(r.records.map((x) => [x.line, x.fields]), [[1, ['h1', 'h2']], [3, ['1', '2']], [5, ['3', '4']]]);
+});
+
+Deno.test('parseCsv refuses an unclosed quote and text after a closing quote', () => {
+  assert.equal(parseCsv('a,"open\nno end', { maxRecords: 10 }).ok, false);
+  assert.equal(parseCsv('a,"x"y\n', { maxRecords: 10 }).ok, false);
+});
+
+Deno.test('parseRoster normalises headers, strips a BOM and trims values', () => {
+  const r = parseRoster(bytes('\uFEFFDOC Number, First Name ,LAST_NAME,Pin\r\n 200001 , Ann ,Lee,1234\r\n'));
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows, [{ line: 2, docNumber: '200001', firstName: 'Ann', lastName: 'Lee', pin: '1234' }]);
+  assert.deepEqual(r.rejected, []);
+});
+
+Deno.test('parseRoster accepts the columns in any order', () => {
+  const r = parseRoster(bytes('pin,last_name,first_name,doc_number\n4321,Lee,Ann,A-1\n'));
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows[0], { line: 2, docNumber: 'A-1', firstName: 'Ann', lastName: 'Lee', pin: '4321' });
+});
+
+Deno.test('parseRoster rejects bad rows with their reason and keeps the good ones', () => {
+  const csv = [
+    'doc_number,first_name,last_name,pin',
+    '300001,Ann,Lee,1234',
+    'bad doc!,Ann,Lee,1234',
+    '300002,,Lee,1234',
+    '300003,Ann,,1234',
+    '300004,Ann,Lee,12',
+    '300005,Ann,Lee,12ab',
+    '300001,Again,Lee,9999',
+    '300006,Ann,Lee',
+    '"30\n07",Ann,Lee,1234',
+    '300008,Ann,Lee,',
+  ].join('\n');
+  const r = parseRoster(bytes(csv));
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows.map((x) => x.docNumber), ['300001', '300008']);
+  assert.deepEqual(r.rejected.map((x) => [x.line, x.reason]), [
+    [3, ROSTER_MESSAGES.docNumber],
+    [4, 'First name is required'],
+    [5, 'Last name is required'],
+    [6, 'PIN must be 4 to 12 digits'],
+    [7, 'PIN must be 4 to 12 digits'],
+    [8, 'Duplicate DOC number in the file (first on line 2)'],
+    [9, 'The row has 3 fields; the header has 4'],
+    [10, 'DOC number must be 1 to 32 letters, digits or hyphens'],
+  ]);
+  assert.equal(r.rejected[7].docNumber, '30\n07');
+});
+
+Deno.test('parseRoster refuses a file that is not a roster CSV', () => {
+  assert.equal(refused(''), ROSTER_MESSAGES.empty);
+  assert.equal(refused('\uFEFF \r\n'), ROSTER_MESSAGES.empty);
+  assert.equal(refused('name,pin\nAnn,1234\n'), ROSTER_MESSAGES.header);
+  assert.equal(refused('doc_number,first_name,last_name,pin,extra\n1,a,b,1234,x\n'), ROSTER_MESSAGES.header);
+  assert.equal(refused('200001,Ann,Lee,1234\n'), ROSTER_MESSAGES.header);
+  assert.equal(refused('doc_number,first_name,last_name,pin\n'), ROSTER_MESSAGES.noRows);
+  assert.equal(refused(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe, 0x01])), ROSTER_MESSAGES.binary);
+  assert.equal(refused(new Uint8Array(ROSTER_MAX_BYTES + 1).fill(0x61)), ROSTER_MESSAGES.tooLarge);
+  assert.match(refused('doc_number,first_name,last_name,pin\n"1,a,b,1234\n'), /never closed/);
+});
+
+Deno.test('parseRoster refuses more than 50,000 rows but takes exactly 50,000', () => {
+  const header = 'doc_number,first_name,last_name,pin\n';
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `D${i},A,B,`).join('\n');
+  assert.equal(refused(header + rows(50_001)), ROSTER_MESSAGES.tooManyRows);
+  const ok = parseRoster(bytes(header + rows(50_000)));
+  assert.ok(ok.ok);
+  assert.equal(ok.rows.length, 50_000);
+});
