@@ -18,7 +18,9 @@ import { adminSettingRoutes } from './routes/admin_settings.ts';
 import { adminUserRoutes } from './routes/admin_users.ts';
 import { approverRoutes } from './routes/approver.ts';
 import { authRoutes } from './routes/auth.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { publicRoutes } from './routes/public.ts';
+import { representativeRoutes } from './routes/representative.ts';
 
 /** Builds the application around its dependencies (a test passes its own). */
 export function createApp(deps: AppDeps) {
@@ -40,6 +42,8 @@ export function createApp(deps: AppDeps) {
     .route('/admin/entities', adminEntityRoutes)
     .route('/admin/settings', adminSettingRoutes)
     .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
+    .route('/documents', documentRoutes)
+    .route('/representative', representativeRoutes)
     .all('*', () => {
       throw notFound('No such API endpoint.');
     });

@@ -1,4 +1,5 @@
 /** What every route and domain function may use; built once in main.ts (or by a test). */
+import type { BlobStore } from './blobs/store.ts';
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
 
@@ -7,4 +8,6 @@ export interface AppDeps {
   config: Config;
   /** HS256 key for session tokens. */
   signingKey: Uint8Array;
+  /** Where documents' bytes live (BLOB_STORE). */
+  blobs: BlobStore;
 }

@@ -3,11 +3,13 @@
  * demo seed, then the PWA and the API on one origin.
  */
 import { createApp } from './app.ts';
+import { createBlobStore } from './blobs/store.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
 import { startEmailWorker } from './email/worker.ts';
-import { DEMO_ACCOUNTS } from '../db/seeds/demo.ts';
+import { startRetentionPurge } from './domain/retention.ts';
+import { DEMO_ACCOUNTS, seedDemoDocuments } from '../db/seeds/demo.ts';
 
 const config = loadConfig();
 if (config.databaseUrl && !config.sessionSecret) {
@@ -16,7 +18,12 @@ if (config.databaseUrl && !config.sessionSecret) {
 }
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
-const app = createApp({ sql: db.sql, config, signingKey });
+const blobs = createBlobStore(config, db);
+// The demo mail needs the blob store, which the database seed cannot see.
+if (seeded) await seedDemoDocuments(db.sql, blobs);
+const app = createApp({ sql: db.sql, config, signingKey, blobs });
+// Deletes expired documents and then their bytes: now, then every hour.
+const retention = startRetentionPurge({ sql: db.sql, blobs, config });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
 const emailWorker = startEmailWorker(db.sql);
 
@@ -38,6 +45,7 @@ const server = Deno.serve({
 const shutdown = async () => {
   await server.shutdown();
   await emailWorker.stop();
+  await retention.stop();
   await db.close();
   Deno.exit(0);
 };

@@ -2,7 +2,10 @@
  * The demo data: entity `default` and one account per role (README lists them).
  * Runs only on an empty database, in one transaction.
  */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { BlobStore } from '../../api/blobs/store.ts';
 import type { Sql } from '../../api/db/client.ts';
+import { insert_document } from '../../api/db/documents.ts';
 import { insert_user, type NewUser } from '../../api/db/users.ts';
 import { hashSecret } from '../../api/domain/passwords.ts';
 
@@ -44,4 +47,46 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
     }
     return true;
   });
+}
+
+/** The demo mail: what the demo attorney and representative sent to offender 100001. */
+const DEMO_DOCUMENTS = [
+  { from: 'attorney@demo.test', title: 'Case status update', description: 'Summary of the hearing and next steps.', pages: 2 },
+  { from: 'attorney@demo.test', title: 'Plea agreement draft', description: 'Please read before our call.', pages: 4 },
+  { from: 'representative@demo.test', title: 'Visit schedule', description: 'Dates for the next legal visits.', pages: 1 },
+] as const;
+
+/** A small real PDF with a line of text per page. */
+async function demoPdf(title: string, pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.setTitle(title);
+  doc.setAuthor('Demo Law Office');
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([612, 792]);
+    page.drawText(title, { x: 72, y: 720, size: 20, font });
+    page.drawText(`Page ${i} of ${pages}. Demo document: privileged legal mail.`, { x: 72, y: 690, size: 12, font });
+  }
+  return await doc.save();
+}
+
+/** Seeds the demo documents (blob first, row second); call right after `seedDemo` returned true. */
+export async function seedDemoDocuments(sql: Sql, blobs: BlobStore): Promise<void> {
+  const [recipient] = await sql<{ id: string; entity_id: string }[]>`
+    select id, entity_id from users where role = 'offender' and doc_number = '100001'`;
+  if (!recipient) return;
+  for (const d of DEMO_DOCUMENTS) {
+    const [sender] = await sql<{ id: string }[]>`select id from users where email = ${d.from}`;
+    const bytes = await demoPdf(d.title, d.pages);
+    const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
+    await insert_document(sql, {
+      entityId: recipient.entity_id, senderId: sender.id, recipientId: recipient.id, title: d.title,
+      description: d.description, fileName: `${d.title.toLowerCase().replace(/\W+/g, '-')}.pdf`, size: blob.size,
+      sha256: blob.sha256, pages: d.pages, encrypted: false, printAllowed: true,
+      metadata: {
+        title: d.title, author: 'Demo Law Office', subject: null, keywords: null, creator: 'pdf-lib', producer: 'pdf-lib',
+        creationDate: new Date().toISOString(), modDate: new Date().toISOString(), pdfVersion: '1.7',
+      },
+    });
+  }
 }

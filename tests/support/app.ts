@@ -3,6 +3,7 @@
  * `app.request` (no socket) with a chosen client address.
  */
 import { createApp } from '../../api/app.ts';
+import { createBlobStore } from '../../api/blobs/store.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { AppDeps } from '../../api/deps.ts';
 import { seedDemo } from '../../db/seeds/demo.ts';
@@ -19,9 +20,20 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   await seedDemo(db.sql);
+  // Blobs (BLOB_STORE=fs, the default) go to a temporary folder removed on close.
+  const blobDir = await Deno.makeTempDir({ prefix: 'lmp-test-blobs-' });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
-  const deps: AppDeps = { sql: db.sql, config, signingKey: new TextEncoder().encode('test-secret-'.repeat(4)) };
-  return { app: createApp(deps), deps, db, close: () => db.drop() };
+  const blobs = createBlobStore({ blobStore: config.blobStore, dataDir: blobDir }, db);
+  const deps: AppDeps = { sql: db.sql, config, signingKey: new TextEncoder().encode('test-secret-'.repeat(4)), blobs };
+  return {
+    app: createApp(deps),
+    deps,
+    db,
+    close: async () => {
+      await db.drop();
+      await Deno.remove(blobDir, { recursive: true }).catch(() => {});
+    },
+  };
 }
 
 export interface CallOptions {

@@ -1,0 +1,135 @@
+/**
+ * Blobs as files: DATA_DIR/blobs/ab/cd/<sha256>. A put writes to blobs/tmp/<uuid>, fsyncs
+ * and renames, so a real name always holds complete bytes (rename is atomic on POSIX).
+ */
+import { sha256Hasher } from './hashing.ts';
+import type { ByteRange } from './range.ts';
+import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './store.ts';
+
+/** Read size of a ranged read; Deno's own file stream uses the same order of magnitude. */
+const READ_CHUNK = 64 * 1024;
+
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private path(sha256: string): string {
+    if (!SHA256_PATTERN.test(sha256)) throw new Error('not a blob name');
+    return `${this.root}/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+  }
+
+  async put(stream: ReadableStream<Uint8Array>): Promise<StoredBlob> {
+    await Deno.mkdir(`${this.root}/tmp`, { recursive: true });
+    const tmp = `${this.root}/tmp/${crypto.randomUUID()}`;
+    const hasher = sha256Hasher();
+    const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    try {
+      try {
+        for await (const chunk of stream) {
+          hasher.update(chunk);
+          for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+        }
+        await file.sync();
+      } finally {
+        file.close();
+      }
+      const blob = hasher.digest();
+      const final = this.path(blob.sha256);
+      await Deno.mkdir(final.slice(0, final.lastIndexOf('/')), { recursive: true });
+      if (await this.stat(blob.sha256)) {
+        // Same bytes already stored: keep them, refresh their age for the GC's grace period.
+        const now = new Date();
+        await Deno.utime(final, now, now);
+        await Deno.remove(tmp);
+      } else {
+        await Deno.rename(tmp, final);
+      }
+      return blob;
+    } catch (error) {
+      await Deno.remove(tmp).catch(() => {});
+      throw error;
+    }
+  }
+
+  async open(sha256: string, range?: ByteRange): Promise<ReadableStream<Uint8Array> | undefined> {
+    if (!SHA256_PATTERN.test(sha256)) return undefined;
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(this.path(sha256), { read: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+    if (!range) return file.readable;
+    await file.seek(range.start, Deno.SeekMode.Start);
+    let remaining = range.end - range.start + 1;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const buffer = new Uint8Array(Math.min(READ_CHUNK, remaining));
+        const n = remaining > 0 ? await file.read(buffer) : null;
+        if (n === null) {
+          file.close();
+          controller.close();
+          return;
+        }
+        remaining -= n;
+        controller.enqueue(buffer.subarray(0, n));
+      },
+      cancel() {
+        file.close();
+      },
+    });
+  }
+
+  async stat(sha256: string): Promise<{ size: number } | undefined> {
+    if (!SHA256_PATTERN.test(sha256)) return undefined;
+    try {
+      return { size: (await Deno.stat(this.path(sha256))).size };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(sha256: string): Promise<void> {
+    if (!SHA256_PATTERN.test(sha256)) return;
+    await Deno.remove(this.path(sha256)).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+
+  async *list(): AsyncIterable<BlobListing> {
+    for (const a of await this.dirs(this.root)) {
+      for (const b of await this.dirs(`${this.root}/${a}`)) {
+        for await (const entry of Deno.readDir(`${this.root}/${a}/${b}`)) {
+          if (!entry.isFile || !SHA256_PATTERN.test(entry.name)) continue;
+          const info = await Deno.stat(`${this.root}/${a}/${b}/${entry.name}`).catch(() => undefined);
+          if (info) yield { sha256: entry.name, touchedAt: info.mtime ?? new Date(0) };
+        }
+      }
+    }
+  }
+
+  private async dirs(path: string): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(path)) {
+        if (entry.isDirectory && /^[0-9a-f]{2}$/.test(entry.name)) names.push(entry.name);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return names;
+  }
+
+  async sweepTemporary(olderThan: Date): Promise<void> {
+    try {
+      for await (const entry of Deno.readDir(`${this.root}/tmp`)) {
+        const path = `${this.root}/tmp/${entry.name}`;
+        const info = await Deno.stat(path).catch(() => undefined);
+        if (info?.mtime && info.mtime < olderThan) await Deno.remove(path).catch(() => {});
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Documents: all their SQL. A document's delete date is its upload time plus the
+ * `document_retention_days` setting read at query time, so a change of the setting takes
+ * effect at once, and no query here ever returns an expired document.
+ */
+import type { Tx } from './client.ts';
+import type { PdfMetadata } from '../pdf/inspect.ts';
+
+/** 90 days: the setting's default (migration 0001), used if the row is missing. */
+const DEFAULT_RETENTION_DAYS = 90;
+
+/** The delete date of document `d`, as a SQL fragment. */
+function deleteAt(sql: Tx) {
+  return sql`(d.uploaded_at + coalesce((select (value->>'value')::numeric from settings
+    where key = 'document_retention_days'), ${DEFAULT_RETENTION_DAYS}) * interval '1 day')`;
+}
+
+export interface DocumentRow {
+  id: string;
+  entity_id: string;
+  sender_id: string;
+  recipient_id: string;
+  title: string;
+  description: string | null;
+  file_name: string;
+  size: number;
+  sha256: string;
+  pages: number;
+  encrypted: boolean;
+  print_allowed: boolean;
+  metadata: PdfMetadata;
+  uploaded_at: Date;
+  viewed_at: Date | null;
+  delete_at: Date;
+  sender_role: 'attorney' | 'representative';
+  sender_first_name: string;
+  sender_last_name: string;
+  /** The sender's supervising attorney (representatives), who may also read. */
+  sender_supervisor_id: string | null;
+  recipient_doc_number: string;
+  recipient_first_name: string;
+  recipient_last_name: string;
+}
+
+function selectDocuments(sql: Tx) {
+  return sql`
+    select d.id, d.entity_id, d.sender_id, d.recipient_id, d.title, d.description, d.file_name, d.size::float8 as size,
+           d.sha256, d.pages, d.encrypted, d.print_allowed, d.metadata, d.uploaded_at, d.viewed_at,
+           ${deleteAt(sql)} as delete_at,
+           s.role as sender_role, s.first_name as sender_first_name, s.last_name as sender_last_name,
+           s.supervising_attorney_id as sender_supervisor_id,
+           r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name
+    from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id`;
+}
+
+/** The active offender of an entity with this DOC number (case as stored). */
+export async function find_active_offender(
+  sql: Tx,
+  entityId: string,
+  docNumber: string,
+): Promise<{ id: string } | undefined> {
+  const [row] = await sql<{ id: string }[]>`
+    select id from users where entity_id = ${entityId} and role = 'offender' and status = 'active'
+      and doc_number = ${docNumber}`;
+  return row;
+}
+
+export interface NewDocument {
+  entityId: string;
+  senderId: string;
+  recipientId: string;
+  title: string;
+  description: string | null;
+  fileName: string;
+  size: number;
+  sha256: string;
+  pages: number;
+  encrypted: boolean;
+  printAllowed: boolean;
+  metadata: PdfMetadata;
+}
+
+/** Inserts a document row (its blob is already stored); returns its id. */
+export async function insert_document(sql: Tx, doc: NewDocument): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    insert into documents (entity_id, sender_id, recipient_id, title, description, file_name, size, sha256, pages,
+                           encrypted, print_allowed, metadata)
+    values (${doc.entityId}, ${doc.senderId}, ${doc.recipientId}, ${doc.title}, ${doc.description}, ${doc.fileName},
+            ${doc.size}, ${doc.sha256}, ${doc.pages}, ${doc.encrypted}, ${doc.printAllowed},
+            ${sql.json(doc.metadata as never)})
+    returning id`;
+  return row.id;
+}
+
+/** One unexpired document by id, whoever asks (the caller applies the access rule). */
+export async function find_document(sql: Tx, id: string): Promise<DocumentRow | undefined> {
+  const [row] = await sql<DocumentRow[]>`${selectDocuments(sql)} where d.id = ${id} and ${
+    deleteAt(sql)
+  } > now()`;
+  return row;
+}
+
+/** Sets the recipient's first-view time; later views keep the first. */
+export async function mark_document_viewed(sql: Tx, id: string): Promise<void> {
+  await sql`update documents set viewed_at = now() where id = ${id} and viewed_at is null`;
+}
+
+/** What an offender received, newest first. */
+export function list_documents_for_recipient(sql: Tx, recipientId: string): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)}
+    where d.recipient_id = ${recipientId} and ${deleteAt(sql)} > now() order by d.uploaded_at desc, d.id`;
+}
+
+/** What a user sent, newest first. */
+export function list_documents_sent_by(sql: Tx, senderId: string): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)}
+    where d.sender_id = ${senderId} and ${deleteAt(sql)} > now() order by d.uploaded_at desc, d.id`;
+}
+
+/** What an attorney sent and what the representatives they supervise sent, newest first. */
+export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)}
+    where (d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}) and ${
+    deleteAt(sql)
+  } > now()
+    order by d.uploaded_at desc, d.id`;
+}
+
+/** Every document a user may read (recipient, sender or the sender's supervising attorney), newest first. */
+export function list_documents_readable_by(sql: Tx, userId: string): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)}
+    where (d.recipient_id = ${userId} or d.sender_id = ${userId} or s.supervising_attorney_id = ${userId})
+      and ${deleteAt(sql)} > now()
+    order by d.uploaded_at desc, d.id`;
+}
+
+/** Deletes every expired document; returns what was deleted (for the audit). */
+export function delete_expired_documents(sql: Tx): Promise<{ id: string; sha256: string; title: string }[]> {
+  return sql<{ id: string; sha256: string; title: string }[]>`
+    delete from documents d where ${deleteAt(sql)} <= now() returning d.id, d.sha256, d.title`;
+}
+
+/** The digests among `sha256s` that some document still refers to. */
+export async function referenced_blobs(sql: Tx, sha256s: string[]): Promise<Set<string>> {
+  if (sha256s.length === 0) return new Set();
+  const rows = await sql<
+    { sha256: string }[]
+  >`select distinct sha256 from documents where sha256 = any(${sha256s})`;
+  return new Set(rows.map((r) => r.sha256));
+}

@@ -1,0 +1,144 @@
+/**
+ * Documents as their readers see them: who may read one (the 404 wall), the list shapes
+ * of spec section 3, and the audit of every reading.
+ */
+import { insert_audit_event } from '../db/audit.ts';
+import type { Tx } from '../db/client.ts';
+import { type DocumentRow, find_document, mark_document_viewed } from '../db/documents.ts';
+import type { UserRow } from '../db/users.ts';
+import type { AppDeps } from '../deps.ts';
+
+export const DOCUMENT_TEXTS = {
+  notFound: 'Document not found.',
+  uploaded: 'Document uploaded successfully!',
+  listed: 'Documents retrieved successfully',
+} as const;
+
+/** The spec has no approval workflow for mail: a stored document is delivered. */
+const APPROVAL_STATUS = 'approved';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Reader = Pick<UserRow, 'id' | 'role'>;
+
+/** The recipient, the sender, and the sender's supervising attorney; nobody else (staff never). */
+export function mayRead(
+  reader: Reader,
+  doc: Pick<DocumentRow, 'recipient_id' | 'sender_id' | 'sender_supervisor_id'>,
+) {
+  if (reader.role === 'admin' || reader.role === 'approver') return false;
+  return reader.id === doc.recipient_id || reader.id === doc.sender_id ||
+    reader.id === doc.sender_supervisor_id;
+}
+
+/** The document if this reader may read it; undefined for a malformed, missing, expired or forbidden id alike. */
+export async function findReadableDocument(
+  sql: Tx,
+  reader: Reader,
+  id: string,
+): Promise<DocumentRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const doc = await find_document(sql, id.toLowerCase());
+  return doc && mayRead(reader, doc) ? doc : undefined;
+}
+
+/** Audits one reading ('document_viewed' / 'document_printed'); the recipient's first one sets viewed_at. */
+export async function recordReading(
+  deps: Pick<AppDeps, 'sql'>,
+  reader: Reader,
+  doc: DocumentRow,
+  options: { kind: 'view' | 'print'; ipAddress: string },
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    // Printing is reading too: either sets the read time the sender sees.
+    if (reader.id === doc.recipient_id) await mark_document_viewed(tx, doc.id);
+    await insert_audit_event(tx, {
+      userId: reader.id,
+      eventType: options.kind === 'view' ? 'document_viewed' : 'document_printed',
+      resourceType: 'document',
+      resourceId: doc.id,
+      ipAddress: options.ipAddress,
+      eventData: { title: doc.title, sha256: doc.sha256 },
+    });
+  });
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const name = (first: string, last: string) => `${first} ${last}`.trim();
+const senderName = (d: DocumentRow) => name(d.sender_first_name, d.sender_last_name);
+const recipientName = (d: DocumentRow) =>
+  `${name(d.recipient_first_name, d.recipient_last_name)} (${d.recipient_doc_number})`;
+
+/** Fields every list row carries. */
+function common(d: DocumentRow) {
+  const deletedate = iso(d.delete_at);
+  return {
+    documentid: d.id,
+    id: d.id,
+    name: d.title,
+    description: d.description ?? '',
+    date: iso(d.uploaded_at),
+    pages: d.pages,
+    deletedate,
+    eformDue: deletedate,
+    viewed_at: iso(d.viewed_at),
+    encrypted: d.encrypted,
+    print_allowed: d.print_allowed,
+  };
+}
+
+/** Offender list row (spec section 3). */
+export function offenderListItem(d: DocumentRow) {
+  return {
+    ...common(d),
+    attorney_name: senderName(d),
+    attorney: senderName(d),
+    approval_status: APPROVAL_STATUS,
+  };
+}
+
+/** Attorney list row: their own and their representatives' documents, marked by sender. */
+export function attorneyListItem(d: DocumentRow) {
+  return {
+    ...common(d),
+    offenderdocnumber: d.recipient_doc_number,
+    approval_status: APPROVAL_STATUS,
+    sent_by: d.sender_role,
+    sender_name: senderName(d),
+  };
+}
+
+/** Representative list row. */
+export function representativeListItem(d: DocumentRow) {
+  return {
+    ...common(d),
+    offenderDocNumber: d.recipient_doc_number,
+    offenderdocnumber: d.recipient_doc_number,
+  };
+}
+
+/** /files row: anything the user may read. */
+export function mineListItem(d: DocumentRow) {
+  return { ...common(d), from: senderName(d), to: recipientName(d) };
+}
+
+/** The Info modal: the delivery receipt (SHA-256, pages) and the PDF's metadata. */
+export function documentInfo(d: DocumentRow) {
+  return {
+    documentid: d.id,
+    name: d.title,
+    description: d.description ?? '',
+    file_name: d.file_name,
+    size: d.size,
+    sha256: d.sha256,
+    pages: d.pages,
+    encrypted: d.encrypted,
+    print_allowed: d.print_allowed,
+    metadata: d.metadata,
+    from: senderName(d),
+    to: recipientName(d),
+    date: iso(d.uploaded_at),
+    deletedate: iso(d.delete_at),
+    viewed_at: iso(d.viewed_at),
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Retention: documents past their delete date (upload + `document_retention_days`, the
+ * setting as it is now) are deleted, each audited as 'document_deleted', then the blobs no
+ * document refers to. Runs at start-up and every hour. Never touches audit_logs rows.
+ */
+import { insert_audit_event } from '../db/audit.ts';
+import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
+import type { AppDeps } from '../deps.ts';
+
+/** An hour: far longer than any upload takes between storing its blob and committing its row. */
+export const BLOB_GRACE_MS = 60 * 60 * 1000;
+export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** Digests asked about per query. */
+const GC_BATCH = 500;
+
+export interface PurgeResult {
+  documents: number;
+  blobs: number;
+}
+
+/** Deletes expired documents, then unreferenced blobs older than `blobGraceMs`. */
+export async function purgeExpiredDocuments(
+  deps: Pick<AppDeps, 'sql' | 'blobs'>,
+  options: { blobGraceMs?: number } = {},
+): Promise<PurgeResult> {
+  const deleted = await deps.sql.begin(async (tx) => {
+    const rows = await delete_expired_documents(tx);
+    for (const row of rows) {
+      await insert_audit_event(tx, {
+        userId: null,
+        eventType: 'document_deleted',
+        resourceType: 'document',
+        resourceId: row.id,
+        ipAddress: null,
+        eventData: { title: row.title, sha256: row.sha256, reason: 'retention' },
+      });
+    }
+    return rows;
+  });
+  const blobs = await collectBlobs(deps, options.blobGraceMs ?? BLOB_GRACE_MS);
+  return { documents: deleted.length, blobs };
+}
+
+/** Removes blobs no document refers to (only the committed rows count: blob first, row second). */
+async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: number): Promise<number> {
+  const before = new Date(Date.now() - graceMs);
+  let removed = 0;
+  let batch: string[] = [];
+  const sweep = async () => {
+    const used = await referenced_blobs(deps.sql, batch);
+    for (const sha of batch) {
+      if (used.has(sha)) continue;
+      await deps.blobs.delete(sha);
+      removed++;
+    }
+    batch = [];
+  };
+  const candidates: string[] = [];
+  for await (const blob of deps.blobs.list()) if (blob.touchedAt <= before) candidates.push(blob.sha256);
+  for (const sha of candidates) {
+    batch.push(sha);
+    if (batch.length >= GC_BATCH) await sweep();
+  }
+  if (batch.length) await sweep();
+  await deps.blobs.sweepTemporary(new Date(Date.now() - Math.max(graceMs, BLOB_GRACE_MS)));
+  return removed;
+}
+
+/** Purges now and every hour; `stop` waits for a purge in progress. */
+export function startRetentionPurge(
+  deps: Pick<AppDeps, 'sql' | 'blobs' | 'config'>,
+): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = () => {
+    running = running.then(() => purgeExpiredDocuments(deps)).then((r) => {
+      if ((r.documents || r.blobs) && deps.config.logLevel !== 'silent') {
+        console.log(`Retention: deleted ${r.documents} document(s) and ${r.blobs} blob(s).`);
+      }
+    }).catch((error) => console.error('[retention] purge failed:', error));
+  };
+  run();
+  const timer = setInterval(run, PURGE_INTERVAL_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

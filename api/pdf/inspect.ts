@@ -1,0 +1,163 @@
+/**
+ * Reads a PDF's page count, encryption, print permission and metadata in an isolated
+ * subprocess (inspect_worker.ts): no permissions, a V8 heap limit and a wall-clock limit,
+ * at most two at a time. Known pdf.js bugs let a 1 KiB file burn minutes of CPU or
+ * gigabytes of memory; here they cost one killed child, and the API keeps answering.
+ */
+
+export interface PdfMetadata {
+  title: string | null;
+  author: string | null;
+  subject: string | null;
+  keywords: string | null;
+  creator: string | null;
+  producer: string | null;
+  creationDate: string | null;
+  modDate: string | null;
+  pdfVersion: string | null;
+}
+
+export interface PdfFacts {
+  pages: number;
+  encrypted: boolean;
+  printAllowed: boolean;
+  metadata: PdfMetadata;
+}
+
+export type InspectResult =
+  | ({ ok: true } & PdfFacts)
+  /** unreadable: damaged or not a PDF; too_complex: the child ran out of time or memory. */
+  | { ok: false; reason: 'unreadable' | 'too_complex' };
+
+export interface InspectLimits {
+  /** Wall-clock time before the child is killed. */
+  timeoutMs: number;
+  /** V8 old-space limit of the child. */
+  heapMb: number;
+}
+
+/**
+ * 15 s: a legitimate 10 MB, 500-page scan parses in about 2 s on one busy core; 192 MB heap:
+ * pdf.js needs about 40 MB for such a file. Both leave a wide margin for honest files only.
+ */
+export const DEFAULT_LIMITS: InspectLimits = { timeoutMs: 15_000, heapMb: 192 };
+
+/** Two at a time: a flood of uploads queues instead of taking every core. */
+const MAX_CONCURRENT = 2;
+/** The worker's answer is one short JSON line; anything longer is not our worker talking. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+const WORKER = new URL('./inspect_worker.ts', import.meta.url).pathname;
+const PROJECT_CONFIG = new URL('../../deno.json', import.meta.url).pathname;
+
+function denoEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: '1' };
+  for (const key of ['DENO_DIR', 'HOME', 'XDG_CACHE_HOME']) {
+    const value = Deno.env.get(key);
+    if (value) env[key] = value;
+  }
+  return env;
+}
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next in line, or free it.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/** Inspects one PDF (its bytes); never throws for anything the file can do. */
+export function inspectPdf(
+  bytes: Uint8Array,
+  limits: InspectLimits = DEFAULT_LIMITS,
+): Promise<InspectResult> {
+  return slot(() => runWorker(bytes, limits));
+}
+
+async function runWorker(bytes: Uint8Array, limits: InspectLimits): Promise<InspectResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    // No --allow-* flag at all: the worker reads stdin and writes stdout, nothing else.
+    // pdfjs-dist is imported statically, which Deno resolves from node_modules without --allow-read.
+    args: [
+      'run',
+      '--no-prompt',
+      '--quiet',
+      `--config=${PROJECT_CONFIG}`,
+      '--cached-only',
+      `--v8-flags=--max-old-space-size=${limits.heapMb}`,
+      WORKER,
+    ],
+    stdin: 'piped',
+    stdout: 'piped',
+    stderr: 'null',
+    // The child sees no environment (no --allow-env); the deno binary itself needs its cache location.
+    env: denoEnv(),
+    clearEnv: true,
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill('SIGKILL');
+    } catch { /* already gone */ }
+  }, limits.timeoutMs);
+  try {
+    const feed = (async () => {
+      const writer = child.stdin.getWriter();
+      try {
+        await writer.write(bytes);
+        await writer.close();
+      } catch { /* the child died early: its exit status tells why */ }
+    })();
+    const [answer, status] = await Promise.all([readCapped(child.stdout), child.status, feed]);
+    if (timedOut || !status.success) return { ok: false, reason: 'too_complex' };
+    return parseAnswer(answer);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+  }
+  return size > MAX_ANSWER_BYTES ? '' : new TextDecoder().decode(concat(chunks));
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+function parseAnswer(answer: string): InspectResult {
+  try {
+    const parsed = JSON.parse(answer);
+    if (parsed?.ok === true && Number.isInteger(parsed.pages) && parsed.pages >= 0) {
+      return {
+        ok: true,
+        pages: parsed.pages,
+        encrypted: parsed.encrypted === true,
+        printAllowed: parsed.printAllowed === true,
+        metadata: parsed.metadata,
+      };
+    }
+  } catch { /* fall through */ }
+  return { ok: false, reason: 'unreadable' };
+}

@@ -1,0 +1,160 @@
+/** Both blob backends pass the same suite: exact round trip, ranges, dedup, delete, list, staging sweep. */
+import assert from 'node:assert/strict';
+import { type BlobStore, createBlobStore } from '../../api/blobs/store.ts';
+import { CHUNK_SIZE } from '../../api/blobs/pg_store.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { DB_TEST } from '../support/app.ts';
+import { sha256Hex, streamOf } from '../support/pdfs.ts';
+
+function randomBytes(n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  for (let at = 0; at < n; at += 65536) crypto.getRandomValues(b.subarray(at, at + 65536));
+  return b;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array> | undefined): Promise<Uint8Array> {
+  assert.ok(stream, 'blob should exist');
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+for (const backend of ['fs', 'postgres'] as const) {
+  let db: TestDatabase;
+  let dir: string;
+  let store: BlobStore;
+  // Spans several chunks of the postgres backend and ends mid-chunk.
+  const bytes = randomBytes(CHUNK_SIZE * 3 + 12_345);
+
+  Deno.test({
+    name: `${backend}: setup`,
+    ...DB_TEST,
+    fn: async () => {
+      db = await createTestDatabase();
+      dir = await Deno.makeTempDir({ prefix: 'lmp-blobs-' });
+      store = createBlobStore({ blobStore: backend, dataDir: dir }, db);
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: bytes round-trip exactly under their SHA-256`,
+    ...DB_TEST,
+    fn: async () => {
+      const blob = await store.put(streamOf(bytes, 70_001));
+      assert.equal(blob.sha256, await sha256Hex(bytes));
+      assert.equal(blob.size, bytes.length);
+      assert.deepEqual(await store.stat(blob.sha256), { size: bytes.length });
+      const back = await readAll(await store.open(blob.sha256));
+      assert.equal(await sha256Hex(back), blob.sha256);
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: ranges return exactly the asked bytes, across chunk boundaries`,
+    ...DB_TEST,
+    fn: async () => {
+      const sha = await sha256Hex(bytes);
+      for (
+        const [start, end] of [
+          [0, 0],
+          [0, 99],
+          [CHUNK_SIZE - 10, CHUNK_SIZE + 10],
+          [12345, CHUNK_SIZE * 2 + 7],
+          [bytes.length - 1, bytes.length - 1],
+          [CHUNK_SIZE, CHUNK_SIZE * 2 - 1],
+        ]
+      ) {
+        const part = await readAll(await store.open(sha, { start, end }));
+        assert.deepEqual(part, bytes.subarray(start, end + 1), `range ${start}-${end}`);
+      }
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: the same bytes twice are stored once; an empty blob works`,
+    ...DB_TEST,
+    fn: async () => {
+      const again = await store.put(streamOf(bytes));
+      assert.equal(again.sha256, await sha256Hex(bytes));
+      const empty = await store.put(streamOf(new Uint8Array(0)));
+      assert.equal(empty.size, 0);
+      assert.equal((await readAll(await store.open(empty.sha256))).length, 0);
+      const names = [];
+      for await (const b of store.list()) names.push(b.sha256);
+      assert.deepEqual(names.sort(), [again.sha256, empty.sha256].sort());
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: missing or malformed names are undefined, delete removes`,
+    ...DB_TEST,
+    fn: async () => {
+      assert.equal(await store.open('0'.repeat(64)), undefined);
+      assert.equal(await store.open('../../etc/passwd'), undefined);
+      assert.equal(await store.stat('nope'), undefined);
+      const sha = await sha256Hex(bytes);
+      await store.delete(sha);
+      assert.equal(await store.open(sha), undefined);
+      assert.equal(await store.stat(sha), undefined);
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: a put whose stream fails leaves nothing under a real name`,
+    ...DB_TEST,
+    fn: async () => {
+      const failing = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(randomBytes(CHUNK_SIZE + 5));
+          controller.error(new Error('client went away'));
+        },
+      });
+      await assert.rejects(store.put(failing));
+      const names = [];
+      for await (const b of store.list()) names.push(b.sha256);
+      assert.equal(names.length, 1, 'only the empty blob of the earlier test');
+      await store.sweepTemporary(new Date(Date.now() + 1000));
+      if (backend === 'postgres') {
+        const [left] = await db.sql`select count(*)::int as n from blob_chunks where sha256 like 'tmp:%'`;
+        assert.equal(left.n, 0);
+      }
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: a slow reader does not hold the database`,
+    ...DB_TEST,
+    fn: async () => {
+      const blob = await store.put(streamOf(bytes));
+      const reader = (await store.open(blob.sha256))!.getReader();
+      await reader.read();
+      // Mid-stream, other queries still run (PGlite has one connection).
+      const [row] = await db.sql`select 1 as ok`;
+      assert.equal(row.ok, 1);
+      await reader.cancel();
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: concurrent reads and other queries share the database without errors`,
+    ...DB_TEST,
+    fn: async () => {
+      const blob = await store.put(streamOf(bytes));
+      const reads = Array.from(
+        { length: 8 },
+        async () => await sha256Hex(await readAll(await store.open(blob.sha256))),
+      );
+      const queries = Array.from({ length: 20 }, async () => (await db.sql`select 1 as ok`)[0].ok);
+      const [digests, oks] = await Promise.all([Promise.all(reads), Promise.all(queries)]);
+      assert.ok(digests.every((d) => d === blob.sha256));
+      assert.ok(oks.every((ok) => ok === 1));
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: teardown`,
+    ...DB_TEST,
+    fn: async () => {
+      await db.drop();
+      await Deno.remove(dir, { recursive: true });
+    },
+  });
+}

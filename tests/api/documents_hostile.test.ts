@@ -1,0 +1,122 @@
+/**
+ * Hostile PDFs: files crafted to exhaust the parser are refused within the inspector's time
+ * limit, and the API keeps answering meanwhile (the parser runs in a separate process).
+ */
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import { createDeflate } from 'node:zlib';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { DEFAULT_LIMITS, inspectPdf } from '../../api/pdf/inspect.ts';
+import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+import { countDocuments, upload } from '../support/documents.ts';
+
+let t: TestApp;
+let attorney: string;
+
+/** `repeat` copies of `piece`, deflated as a stream (the test never holds the inflated form). */
+async function deflated(piece: string, repeat: number): Promise<Uint8Array> {
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (b: Buffer) => out.push(b));
+  const done = new Promise((resolve) => deflate.on('end', resolve));
+  const block = Buffer.from(piece.repeat(Math.ceil((1 << 20) / piece.length)));
+  for (let i = 0; i < repeat; i++) {
+    if (!deflate.write(block)) await new Promise((r) => deflate.once('drain', r));
+  }
+  deflate.end();
+  await done;
+  return new Uint8Array(Buffer.concat(out));
+}
+
+/** A one-page PDF whose content stream is `content`, already Flate-compressed. */
+async function pdfWithContent(content: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([200, 200]);
+  const bomb = doc.context.stream(content, { Filter: 'FlateDecode', Length: content.length });
+  page.node.set(PDFName.of('Contents'), doc.context.register(bomb));
+  return await doc.save({ useObjectStreams: false });
+}
+
+/** Uploads `file` while polling /api/health; returns the upload's answer, its duration and the slowest health answer. */
+async function uploadWhileProbing(file: Uint8Array) {
+  const started = Date.now();
+  let slowest = 0;
+  let probes = 0;
+  let done = false;
+  const probing = (async () => {
+    while (!done) {
+      const t0 = Date.now();
+      const r = await t.app.request('/api/health');
+      assert.equal(r.status, 200);
+      await r.body?.cancel();
+      slowest = Math.max(slowest, Date.now() - t0);
+      probes++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const result = await upload(t, attorney, { file, recipient: '100001', title: 'Hostile' });
+  done = true;
+  await probing;
+  return { result, elapsed: Date.now() - started, slowest, probes };
+}
+
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+    attorney = await signIn(t, ...DEMO.attorney);
+  },
+});
+
+Deno.test({
+  name: 'a decompression bomb in a content stream is refused in time while /api/health answers',
+  ...DB_TEST,
+  fn: async () => {
+    // ~400 MB of path operators inflating from well under 1 MB: the operator list alone outgrows the child's heap.
+    const bomb = await pdfWithContent(await deflated('0 0 m 1 1 l S\n', 400));
+    assert.ok(bomb.length < 2 * 1024 * 1024, `bomb is ${bomb.length} bytes`);
+    const before = await countDocuments(t);
+    const { result, elapsed, slowest, probes } = await uploadWhileProbing(bomb);
+    assert.equal(result.status, 422, JSON.stringify(result.body));
+    assert.equal(result.body.message, 'The PDF is too complex to process safely.');
+    assert.ok(elapsed < DEFAULT_LIMITS.timeoutMs + 5000, `took ${elapsed} ms`);
+    assert.ok(probes >= 1 && slowest < 1000, `health answered ${probes} times, slowest ${slowest} ms`);
+    assert.equal(await countDocuments(t), before);
+  },
+});
+
+Deno.test({
+  name: 'a deeply nested content stream is answered within the limit and the API survives',
+  ...DB_TEST,
+  fn: async () => {
+    const depth = 2_000_000;
+    const nested = await deflated('['.repeat(1000), depth / 1000);
+    const file = await pdfWithContent(nested);
+    const { result, elapsed } = await uploadWhileProbing(file);
+    // pdf.js may shrug it off (an empty page), fail it (unreadable) or hit a limit (too complex): never a hang or a 500.
+    assert.ok([201, 422].includes(result.status), JSON.stringify(result.body));
+    if (result.status === 201) assert.equal(typeof result.body.document.pages, 'number');
+    assert.ok(elapsed < DEFAULT_LIMITS.timeoutMs + 5000, `took ${elapsed} ms`);
+  },
+});
+
+Deno.test({
+  name: 'the wall-clock limit kills a parse that runs too long',
+  ...DB_TEST,
+  fn: async () => {
+    const bomb = await pdfWithContent(await deflated('0 0 m 1 1 l S\n', 400));
+    const started = Date.now();
+    const result = await inspectPdf(bomb, { timeoutMs: 300, heapMb: 512 });
+    assert.deepEqual(result, { ok: false, reason: 'too_complex' });
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  },
+});
+
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});

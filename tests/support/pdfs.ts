@@ -1,0 +1,60 @@
+/** Real PDFs for tests: made with pdf-lib, encrypted with /usr/bin/qpdf. */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+/** A valid PDF of `pages` pages with a line of text on each; `padTo` grows it (in a stream) to about that many bytes. */
+export async function makePdf(
+  options: { pages?: number; title?: string; padTo?: number } = {},
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  if (options.title) doc.setTitle(options.title);
+  doc.setAuthor('Test Suite');
+  for (let i = 1; i <= (options.pages ?? 1); i++) {
+    doc.addPage([612, 792]).drawText(`Page ${i}`, { x: 72, y: 700, size: 18, font });
+  }
+  if (options.padTo) {
+    // Incompressible random bytes in an unreferenced stream object: the size is real, the pages unchanged.
+    const filler = new Uint8Array(options.padTo);
+    for (let at = 0; at < filler.length; at += 65536) crypto.getRandomValues(filler.subarray(at, at + 65536));
+    doc.context.register(doc.context.stream(filler));
+  }
+  return await doc.save({ useObjectStreams: false });
+}
+
+/** Encrypts with qpdf (AES-256): `userPassword` '' opens without a password; printing is refused unless `print`. */
+export async function encryptPdf(
+  bytes: Uint8Array,
+  options: { userPassword: string; print?: boolean },
+): Promise<Uint8Array> {
+  const dir = await Deno.makeTempDir({ prefix: 'lmp-pdf-' });
+  try {
+    await Deno.writeFile(`${dir}/in.pdf`, bytes);
+    const args = ['--encrypt', options.userPassword, 'owner-secret', '256'];
+    if (!options.print) args.push('--print=none');
+    args.push('--', `${dir}/in.pdf`, `${dir}/out.pdf`);
+    const result = await new Deno.Command('/usr/bin/qpdf', { args, stdout: 'null', stderr: 'piped' })
+      .output();
+    if (!result.success) throw new Error(`qpdf failed: ${new TextDecoder().decode(result.stderr)}`);
+    return await Deno.readFile(`${dir}/out.pdf`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The SHA-256 of some bytes in hex. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A stream of the bytes in pieces of `piece` bytes (to exercise chunk boundaries). */
+export function streamOf(bytes: Uint8Array, piece = 100_000): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + piece));
+      at += piece;
+    },
+  });
+}
