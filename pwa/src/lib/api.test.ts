@@ -82,6 +82,15 @@ Deno.test('requests carry the bearer token and a JSON content type only when the
   assert.equal(multipart.get('Content-Type'), null);
 });
 
+Deno.test('a Blob body (the roster CSV) is sent as it is, typed by the Blob', async () => {
+  await withFetch(() => json(200, { success: true }), async (seen) => {
+    await apiRequest('/admin/offenders/import', { body: new Blob(['doc_number\r\n'], { type: 'text/csv' }) });
+    assert.equal(seen[0].method, 'POST');
+    assert.equal(seen[0].headers.get('Content-Type'), 'text/csv');
+    assert.equal(await seen[0].text(), 'doc_number\r\n');
+  });
+});
+
 Deno.test('apiRequest calls the relative /api path with the given token and JSON body', async () => {
   await withFetch(() => json(200, { success: true }), async (seen) => {
     await apiRequest('/approver/registrations/r1/reject', {

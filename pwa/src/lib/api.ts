@@ -47,7 +47,7 @@ export function setApiEvents(next: ApiEvents): void {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Sent as JSON; FormData is sent as multipart. */
+  /** Sent as JSON; FormData is sent as multipart; a Blob is sent as it is, typed by its own `type` (a CSV upload). */
   body?: unknown;
   /** false: send no bearer token (sign-in, registration, public config). */
   auth?: boolean;
@@ -96,7 +96,9 @@ export async function readResponse<T>(response: Response): Promise<T & ApiBody> 
 /** Headers of one call. Exported for tests. */
 export function requestHeaders(body: unknown, token: string | null): Headers {
   const headers = new Headers({ Accept: 'application/json' });
-  if (body !== undefined && !(body instanceof FormData)) headers.set('Content-Type', 'application/json');
+  if (body !== undefined && !(body instanceof FormData) && !(body instanceof Blob)) {
+    headers.set('Content-Type', 'application/json');
+  }
   if (token) headers.set('Authorization', `Bearer ${token}`);
   return headers;
 }
@@ -114,7 +116,7 @@ export async function apiRequest<T = Record<string, never>>(
     response = await fetch(`${API_BASE}${path}`, {
       method,
       headers: requestHeaders(body, token),
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof FormData || body instanceof Blob ? body : JSON.stringify(body),
       credentials: 'same-origin',
       cache: 'no-store',
       signal,

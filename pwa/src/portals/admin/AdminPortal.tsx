@@ -19,8 +19,11 @@ import { PortalLayout } from '../../components/PortalLayout.tsx';
 import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { AdminDashboard } from './AdminDashboard.tsx';
-import { AdminSectionPlaceholder } from './AdminSectionPlaceholder.tsx';
 import { AuditLogsScreen } from './audit/AuditLogsScreen.tsx';
+import { EntitiesScreen } from './entities/EntitiesScreen.tsx';
+import { SettingsSection } from './settings/SettingsSection.tsx';
+import { IpWhitelistScreen } from './ipWhitelist/IpWhitelistScreen.tsx';
+import { UsersScreen } from './users/UsersScreen.tsx';
 import { ADMIN_SECTIONS, type AdminSectionKey, sectionForPath } from './sections.ts';
 
 const ICONS: Record<AdminSectionKey, ReactNode> = {
@@ -31,9 +34,13 @@ const ICONS: Record<AdminSectionKey, ReactNode> = {
   'ip-whitelist': <GlobalOutlined />,
 };
 
-/** The sections built so far; the others show the placeholder. */
-const SCREENS: Partial<Record<AdminSectionKey, ReactNode>> = {
+/** The screen of each section. */
+const SCREENS: Record<AdminSectionKey, ReactNode> = {
   'audit-logs': <AuditLogsScreen />,
+  users: <UsersScreen />,
+  entities: <EntitiesScreen />,
+  settings: <SettingsSection />,
+  'ip-whitelist': <IpWhitelistScreen />,
 };
 
 const DASHBOARD_KEY = 'dashboard';
@@ -73,7 +80,7 @@ export function AdminPortal() {
               <Route
                 key={section.key}
                 path={`${section.key}/*`}
-                element={SCREENS[section.key] ?? <AdminSectionPlaceholder title={section.label} />}
+                element={SCREENS[section.key]}
               />
             ))}
             <Route path='*' element={<Navigate to={ROLE_HOME.admin} replace />} />

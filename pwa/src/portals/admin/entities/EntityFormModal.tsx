@@ -1,0 +1,120 @@
+/** 'Create New Entity' and 'Update Entity': name, slug (follows the name, spec section 4), status, contact details. */
+import { Form, Input, Modal, Select } from 'antd';
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { Entity, EntityPayload } from './entitiesApi.ts';
+import {
+  EMPTY_ENTITY_FORM,
+  ENTITY_STATUSES,
+  entityFormProblem,
+  type EntityFormValues,
+  entityPayload,
+  followSlug,
+  formValuesOf,
+  SIGN_IN_ENTITY_SLUG,
+} from './entityForm.ts';
+
+export function EntityFormModal(props: {
+  open: boolean;
+  /** The entity being edited; null creates a new one. */
+  entity: Entity | null;
+  onSubmit(payload: EntityPayload): Promise<boolean>;
+  onCancel(): void;
+}) {
+  const { open, entity } = props;
+  const [form] = Form.useForm<EntityFormValues>();
+  const [busy, setBusy] = useState(false);
+  const previousName = useRef('');
+
+  // A layout effect: the fields are set before the opened modal is painted, so nothing typed at once is lost.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const initial = entity ? formValuesOf(entity) : EMPTY_ENTITY_FORM;
+    // resetFields also clears the errors left from the last time the modal was open.
+    form.resetFields();
+    form.setFieldsValue(initial);
+    previousName.current = initial.name;
+  }, [open, entity, form]);
+
+  function onValuesChange(changed: Partial<EntityFormValues>, all: EntityFormValues) {
+    if (changed.name === undefined) return;
+    const slug = followSlug({
+      previousName: previousName.current,
+      nextName: changed.name,
+      slug: all.slug ?? '',
+      originalSlug: entity?.slug,
+    });
+    previousName.current = changed.name;
+    if (slug !== all.slug) form.setFieldValue('slug', slug);
+  }
+
+  async function submit(values: EntityFormValues) {
+    setBusy(true);
+    await props.onSubmit(entityPayload({ ...EMPTY_ENTITY_FORM, ...values }));
+    setBusy(false);
+  }
+
+  const id = (field: string) => `entity-${field}`;
+  const signInEntity = entity?.slug === SIGN_IN_ENTITY_SLUG;
+  return (
+    <Modal
+      title={entity ? 'Update Entity' : 'Create New Entity'}
+      open={open}
+      okText={entity ? 'Update Entity' : 'Create Entity'}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={props.onCancel}
+      forceRender
+    >
+      <Form<EntityFormValues>
+        form={form}
+        layout='vertical'
+        initialValues={EMPTY_ENTITY_FORM}
+        onValuesChange={onValuesChange}
+        onFinish={(values) => void submit(values)}
+      >
+        <Form.Item
+          label='Name'
+          name='name'
+          htmlFor={id('name')}
+          required
+          rules={[{
+            validator: (_, value: string | undefined) => {
+              const problem = entityFormProblem({ name: value ?? '' });
+              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+            },
+          }]}
+        >
+          <Input id={id('name')} maxLength={200} autoComplete='organization' />
+        </Form.Item>
+        <Form.Item
+          label='Slug'
+          name='slug'
+          htmlFor={id('slug')}
+          extra={signInEntity
+            ? 'Every sign-in names this entity, so its slug cannot change.'
+            : 'Lower-case letters, digits and hyphens; generated from the name when left blank.'}
+        >
+          <Input id={id('slug')} maxLength={100} autoComplete='off' disabled={signInEntity} />
+        </Form.Item>
+        <Form.Item label='Status' name='status' htmlFor={id('status')}>
+          <Select
+            id={id('status')}
+            options={ENTITY_STATUSES.map((s) => ({
+              value: s,
+              label: s === 'active' ? 'Active' : 'Inactive',
+            }))}
+          />
+        </Form.Item>
+        <Form.Item label='Email' name='email' htmlFor={id('email')}>
+          <Input id={id('email')} type='email' autoComplete='email' maxLength={254} />
+        </Form.Item>
+        <Form.Item label='Phone' name='phone' htmlFor={id('phone')}>
+          <Input id={id('phone')} type='tel' autoComplete='tel' maxLength={40} />
+        </Form.Item>
+        <Form.Item label='Address' name='address' htmlFor={id('address')}>
+          <Input.TextArea id={id('address')} rows={2} autoComplete='street-address' maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

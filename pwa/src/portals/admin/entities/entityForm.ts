@@ -1,0 +1,92 @@
+/** The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested. */
+import { slugify } from '../../../../../api/domain/slug.ts';
+import type { Entity, EntityPayload } from './entitiesApi.ts';
+
+export const ENTITY_TEXTS = {
+  title: 'Entity Management',
+  fetchFailed: 'Failed to fetch entities',
+  loadFailed: 'Failed to load entities',
+  created: 'Entity created successfully',
+  updated: 'Entity updated successfully',
+  createFailed: 'Failed to create entity',
+  updateFailed: 'Failed to update entity',
+  nameRequired: 'Entity name is required',
+  empty: 'No entities found',
+  noSettings: 'No settings configured',
+} as const;
+
+export const ENTITY_STATUSES = ['active', 'inactive'] as const;
+
+export interface EntityFormValues {
+  name: string;
+  slug: string;
+  status: 'active' | 'inactive';
+  email: string;
+  phone: string;
+  address: string;
+}
+
+export const EMPTY_ENTITY_FORM: EntityFormValues = {
+  name: '',
+  slug: '',
+  status: 'active',
+  email: '',
+  phone: '',
+  address: '',
+};
+
+/** The form's starting values for an existing entity (a pending one is offered as active or inactive only). */
+export function formValuesOf(entity: Entity): EntityFormValues {
+  return {
+    name: entity.name,
+    slug: entity.slug,
+    status: entity.status === 'inactive' ? 'inactive' : 'active',
+    email: entity.email ?? '',
+    phone: entity.phone ?? '',
+    address: entity.address ?? '',
+  };
+}
+
+/**
+ * Every sign-in names this entity (api/domain/entities.ts SIGN_IN_ENTITY_SLUG, which the PWA cannot import: that
+ * module holds SQL), so the server refuses to change its slug; the form keeps it fixed rather than let it follow.
+ */
+export const SIGN_IN_ENTITY_SLUG = 'default';
+
+/**
+ * Spec section 4: the slug follows the name while it is empty or still equals the slug generated from the
+ * previous name (on edit, also while it equals the original slug); once typed by hand it stays.
+ */
+export function followSlug(
+  options: { previousName: string; nextName: string; slug: string; originalSlug?: string },
+): string {
+  const { previousName, nextName, slug, originalSlug } = options;
+  if (originalSlug === SIGN_IN_ENTITY_SLUG) return slug;
+  const following = slug === '' || slug === slugify(previousName) ||
+    (originalSlug !== undefined && slug === originalSlug);
+  return following ? slugify(nextName) : slug;
+}
+
+/** The first problem of the form, or null (spec section 5). */
+export function entityFormProblem(values: Pick<EntityFormValues, 'name'>): string | null {
+  return values.name.trim() === '' ? ENTITY_TEXTS.nameRequired : null;
+}
+
+/** Spec section 5: name and slug trimmed; a blank slug is generated from the name; blank optional fields left out. */
+export function entityPayload(values: EntityFormValues): EntityPayload {
+  const name = values.name.trim();
+  const slug = values.slug.trim() || slugify(name);
+  const payload: EntityPayload = { name, slug, status: values.status };
+  for (const key of ['email', 'phone', 'address'] as const) {
+    const value = values[key].trim();
+    if (value) payload[key] = value;
+  }
+  return payload;
+}
+
+/** The details modal's settings: formatted JSON, or the spec's text when there are none. */
+export function settingsText(settings: Record<string, unknown> | null | undefined): string {
+  return settings && typeof settings === 'object' && Object.keys(settings).length > 0
+    ? JSON.stringify(settings, null, 2)
+    : ENTITY_TEXTS.noSettings;
+}

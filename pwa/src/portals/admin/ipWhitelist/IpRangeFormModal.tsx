@@ -1,0 +1,91 @@
+/** 'Add IP Range' and 'Edit IP Range': the range (checked by the server's own parser) and a description. */
+import { Form, Input, Modal } from 'antd';
+import { useEffect, useState } from 'react';
+import type { IpRangeEntry, IpRangePayload } from './ipWhitelistApi.ts';
+import {
+  DESCRIPTION_MAX,
+  EMPTY_IP_RANGE_FORM,
+  formValuesOf,
+  IP_WHITELIST_TEXTS,
+  type IpRangeFormValues,
+  ipRangePayload,
+  ipRangeProblem,
+} from './ipRangeForm.ts';
+
+export function IpRangeFormModal(props: {
+  open: boolean;
+  /** The range being edited; null adds a new one. */
+  entry: IpRangeEntry | null;
+  onSubmit(payload: IpRangePayload): Promise<boolean>;
+  onCancel(): void;
+}) {
+  const { open, entry } = props;
+  const [form] = Form.useForm<IpRangeFormValues>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    // resetFields also clears the errors left from the last time the modal was open.
+    form.resetFields();
+    form.setFieldsValue(entry ? formValuesOf(entry) : EMPTY_IP_RANGE_FORM);
+  }, [open, entry, form]);
+
+  async function submit(values: IpRangeFormValues) {
+    setBusy(true);
+    try {
+      await props.onSubmit(ipRangePayload({ ...EMPTY_IP_RANGE_FORM, ...values }, entry));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      title={entry ? 'Edit IP Range' : 'Add IP Range'}
+      open={open}
+      okText={entry ? 'Save Changes' : 'Add IP Range'}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={props.onCancel}
+      forceRender
+    >
+      <Form<IpRangeFormValues>
+        form={form}
+        layout='vertical'
+        initialValues={EMPTY_IP_RANGE_FORM}
+        onFinish={(values) => void submit(values)}
+      >
+        <Form.Item
+          label='IP Range'
+          name='ipRange'
+          htmlFor='ip-range-value'
+          required
+          extra={IP_WHITELIST_TEXTS.formats}
+          validateTrigger='onSubmit'
+          rules={[{
+            validator: (_, value: string | undefined) => {
+              const problem = ipRangeProblem(value);
+              return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+            },
+          }]}
+        >
+          <Input
+            id='ip-range-value'
+            placeholder='192.168.1.0/24'
+            maxLength={100}
+            autoComplete='off'
+            spellCheck={false}
+          />
+        </Form.Item>
+        <Form.Item label='Description' name='description' htmlFor='ip-range-description'>
+          <Input
+            id='ip-range-description'
+            placeholder='Housing unit A tablets'
+            maxLength={DESCRIPTION_MAX}
+            autoComplete='off'
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

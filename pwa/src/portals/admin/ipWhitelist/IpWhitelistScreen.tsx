@@ -1,0 +1,218 @@
+/**
+ * Admin > IP Whitelist (spec sections 2, 4, 5, 8): the ranges offenders may connect from, with Add, Edit
+ * (keeps isActive), Activate/Deactivate and Delete (after a confirmation).
+ */
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Empty, Flex, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useCallback, useEffect, useState } from 'react';
+import { useToast } from '../../../components/useToast.ts';
+import { failureMessage } from '../../../lib/api.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { IP_WHITELIST_TEXTS, toggleAction } from './ipRangeForm.ts';
+import { IpRangeFormModal } from './IpRangeFormModal.tsx';
+import {
+  addIpRange,
+  deleteIpRange,
+  type IpRangeEntry,
+  type IpRangePayload,
+  listIpRanges,
+  updateIpRange,
+} from './ipWhitelistApi.ts';
+
+/** The form modal: closed, adding, or editing one range. */
+type Editing = { open: false } | { open: true; entry: IpRangeEntry | null };
+
+export function IpWhitelistScreen() {
+  const toast = useToast();
+  const [ranges, setRanges] = useState<IpRangeEntry[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Editing>({ open: false });
+  /** The row whose toggle or delete is in flight. */
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setLoading(true);
+    try {
+      setRanges(await listIpRanges(signal));
+      setLoadError(null);
+    } catch (error) {
+      if (signal?.aborted) return;
+      setLoadError(
+        failureMessage(error, {
+          failed: IP_WHITELIST_TEXTS.fetchFailed,
+          error: IP_WHITELIST_TEXTS.loadFailed,
+        }),
+      );
+    } finally {
+      if (!signal?.aborted) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  async function save(payload: IpRangePayload): Promise<boolean> {
+    if (!editing.open) return false;
+    const existing = editing.entry;
+    try {
+      const message = existing ? await updateIpRange(existing.id, payload) : await addIpRange(payload);
+      toast.success(message ?? (existing ? IP_WHITELIST_TEXTS.updated : IP_WHITELIST_TEXTS.added));
+      setEditing({ open: false });
+      void load();
+      return true;
+    } catch (error) {
+      // A format the server refuses, or a range already listed (409), comes back with its own message.
+      toast.error(
+        failureMessage(error, {
+          failed: existing ? IP_WHITELIST_TEXTS.updateFailed : IP_WHITELIST_TEXTS.addFailed,
+        }),
+      );
+      return false;
+    }
+  }
+
+  async function toggle(entry: IpRangeEntry) {
+    const action = toggleAction(entry);
+    setBusyId(entry.id);
+    try {
+      toast.success((await updateIpRange(entry.id, { isActive: action.isActive })) ?? action.done);
+      await load();
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: IP_WHITELIST_TEXTS.statusFailed }));
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function remove(entry: IpRangeEntry) {
+    setBusyId(entry.id);
+    try {
+      toast.success((await deleteIpRange(entry.id)) ?? IP_WHITELIST_TEXTS.deleted);
+      await load();
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: IP_WHITELIST_TEXTS.deleteFailed }));
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  const columns: ColumnsType<IpRangeEntry> = [
+    {
+      title: 'IP Range',
+      dataIndex: 'ipRange',
+      key: 'ipRange',
+      render: (value: string) => <Typography.Text code>{value}</Typography.Text>,
+    },
+    {
+      title: 'Description',
+      dataIndex: 'description',
+      key: 'description',
+      render: (value: string | null) => value ?? '',
+    },
+    {
+      title: 'Status',
+      dataIndex: 'isActive',
+      key: 'isActive',
+      render: (active: boolean) => (
+        <Tag color={active ? 'green' : 'default'}>{active ? 'Active' : 'Inactive'}</Tag>
+      ),
+    },
+    {
+      title: 'Created',
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      render: (value: string) => formatDate(value),
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, entry) => {
+        const action = toggleAction(entry);
+        const busy = busyId === entry.id;
+        return (
+          <Space wrap size='small'>
+            <Button
+              size='small'
+              aria-label={`Edit ${entry.ipRange}`}
+              onClick={() => setEditing({ open: true, entry })}
+            >
+              Edit
+            </Button>
+            <Button
+              size='small'
+              loading={busy}
+              disabled={busyId !== null && !busy}
+              aria-label={`${action.label} ${entry.ipRange}`}
+              onClick={() => void toggle(entry)}
+            >
+              {action.label}
+            </Button>
+            <Popconfirm
+              title={IP_WHITELIST_TEXTS.confirmDelete}
+              okText='Delete'
+              okButtonProps={{ danger: true }}
+              cancelText='Cancel'
+              onConfirm={() => remove(entry)}
+            >
+              <Button size='small' danger disabled={busyId !== null} aria-label={`Delete ${entry.ipRange}`}>
+                Delete
+              </Button>
+            </Popconfirm>
+          </Space>
+        );
+      },
+    },
+  ];
+
+  return (
+    <section aria-labelledby='ip-whitelist-heading'>
+      <Flex align='center' justify='space-between' wrap gap={8}>
+        <Typography.Title level={2} id='ip-whitelist-heading' className='section-heading'>
+          {IP_WHITELIST_TEXTS.title}
+        </Typography.Title>
+        <Space wrap>
+          <Button
+            type='primary'
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ open: true, entry: null })}
+          >
+            Add IP Range
+          </Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>Refresh</Button>
+        </Space>
+      </Flex>
+      <Typography.Paragraph type='secondary'>{IP_WHITELIST_TEXTS.rule}</Typography.Paragraph>
+      {loadError
+        ? (
+          <Alert
+            type='error'
+            showIcon
+            title={loadError}
+            action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
+          />
+        )
+        : (
+          <Table<IpRangeEntry>
+            rowKey='id'
+            columns={columns}
+            dataSource={ranges}
+            loading={loading}
+            pagination={{ pageSize: 25, hideOnSinglePage: true }}
+            locale={{ emptyText: <Empty description={IP_WHITELIST_TEXTS.empty} /> }}
+            scroll={{ x: true }}
+          />
+        )}
+      <IpRangeFormModal
+        open={editing.open}
+        entry={editing.open ? editing.entry : null}
+        onSubmit={save}
+        onCancel={() => setEditing({ open: false })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import type { IpRangeEntry } from './ipWhitelistApi.ts';
+import {
+  formValuesOf,
+  IP_WHITELIST_TEXTS,
+  ipRangePayload,
+  ipRangeProblem,
+  toggleAction,
+} from './ipRangeForm.ts';
+
+const entry = (overrides: Partial<IpRangeEntry> = {}): IpRangeEntry => ({
+  id: 'a1',
+  ipRange: '10.0.0.0/8',
+  description: null,
+  isActive: false,
+  createdAt: '2026-11-22T10:00:00Z',
+  ...overrides,
+});
+
+Deno.test('a blank range is required, a malformed one is an invalid format, the supported forms pass', () => {
+  for (const blank of ['', '   ', undefined]) {
+    assert.equal(ipRangeProblem(blank), IP_WHITELIST_TEXTS.required);
+  }
+  assert.equal(IP_WHITELIST_TEXTS.required, 'IP range is required');
+  for (const bad of ['10.1', '010.0.0.1', '1::2::3', '10.0.0.0/33', 'fe80::1%eth0', '192.*.1.*']) {
+    assert.equal(ipRangeProblem(bad), IP_WHITELIST_TEXTS.invalid, bad);
+  }
+  for (const good of ['10.1.2.3', ' 2001:db8::1 ', '192.168.*', '10.0.0.0/8', '2001:db8::/32']) {
+    assert.equal(ipRangeProblem(good), null, good);
+  }
+});
+
+Deno.test('an add sends the trimmed range and description; an edit also keeps the current isActive', () => {
+  assert.deepEqual(ipRangePayload({ ipRange: ' 10.1.2.3 ', description: ' Unit A ' }, null), {
+    ipRange: '10.1.2.3',
+    description: 'Unit A',
+  });
+  assert.deepEqual(ipRangePayload({ ipRange: '10.1.2.0/24', description: '' }, entry({ isActive: false })), {
+    ipRange: '10.1.2.0/24',
+    description: '',
+    isActive: false,
+  });
+});
+
+Deno.test('the form starts from the row; the toggle offers the opposite state with its message', () => {
+  assert.deepEqual(formValuesOf(entry({ description: null })), { ipRange: '10.0.0.0/8', description: '' });
+  assert.deepEqual(toggleAction(entry({ isActive: true })), {
+    label: 'Deactivate',
+    isActive: false,
+    done: 'IP range deactivated',
+  });
+  assert.deepEqual(toggleAction(entry({ isActive: false })), {
+    label: 'Activate',
+    isActive: true,
+    done: 'IP range activated',
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The IP whitelist screen's texts and form rules (spec sections 4, 5, 8), free of React so they can be
+ * unit-tested.
+ */
+import { DESCRIPTION_MAX, parseIpRange } from '../../../../../api/domain/ip_ranges.ts';
+import type { IpRangeEntry, IpRangePayload } from './ipWhitelistApi.ts';
+
+export const IP_WHITELIST_TEXTS = {
+  title: 'IP Whitelist',
+  fetchFailed: 'Failed to load IP ranges',
+  loadFailed: 'Error loading IP ranges',
+  added: 'IP range added successfully',
+  updated: 'IP range updated successfully',
+  deleted: 'IP range deleted successfully',
+  activated: 'IP range activated',
+  deactivated: 'IP range deactivated',
+  addFailed: 'Failed to add IP range',
+  updateFailed: 'Failed to update IP range',
+  statusFailed: 'Failed to update status',
+  deleteFailed: 'Failed to delete IP range',
+  required: 'IP range is required',
+  invalid: 'Invalid IP range format',
+  confirmDelete: 'Are you sure you want to delete this IP range?',
+  empty: 'No IP ranges configured. Add one to restrict offender access.',
+  formats:
+    'An exact address (10.1.2.3 or 2001:db8::1), a wildcard (192.168.*) or a CIDR block (192.168.1.0/24).',
+  rule:
+    'While at least one range is active, offenders can sign in and use the portal only from these networks. ' +
+    'Staff are not affected.',
+} as const;
+
+export { DESCRIPTION_MAX };
+
+export interface IpRangeFormValues {
+  ipRange: string;
+  description: string;
+}
+
+export const EMPTY_IP_RANGE_FORM: IpRangeFormValues = { ipRange: '', description: '' };
+
+/** The form's starting values for an existing range. */
+export function formValuesOf(entry: IpRangeEntry): IpRangeFormValues {
+  return { ipRange: entry.ipRange, description: entry.description ?? '' };
+}
+
+/**
+ * The problem with an entered range, or null. The same strict parser as the server's, so the admin hears
+ * about a typo before the round trip; the server checks again.
+ */
+export function ipRangeProblem(value: string | undefined): string | null {
+  const text = (value ?? '').trim();
+  if (text === '') return IP_WHITELIST_TEXTS.required;
+  return parseIpRange(text) ? null : IP_WHITELIST_TEXTS.invalid;
+}
+
+/** The body to send: trimmed; an edit carries the range's current isActive, which it keeps (spec section 4). */
+export function ipRangePayload(values: IpRangeFormValues, editing: IpRangeEntry | null): IpRangePayload {
+  const payload: IpRangePayload = { ipRange: values.ipRange.trim(), description: values.description.trim() };
+  return editing ? { ...payload, isActive: editing.isActive } : payload;
+}
+
+/** The Activate/Deactivate action of a row. */
+export function toggleAction(
+  entry: IpRangeEntry,
+): { label: 'Activate' | 'Deactivate'; isActive: boolean; done: string } {
+  return entry.isActive
+    ? { label: 'Deactivate', isActive: false, done: IP_WHITELIST_TEXTS.deactivated }
+    : { label: 'Activate', isActive: true, done: IP_WHITELIST_TEXTS.activated };
+}

@@ -1,0 +1,186 @@
+/**
+ * Admin > Settings (spec sections 2, 4, 8): settings grouped by category with inline Edit / Save / Cancel,
+ * one setting at a time. The server checks type and range; its refusal is shown as it is.
+ */
+import { Alert, Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useToast } from '../../../components/useToast.ts';
+import { failureMessage } from '../../../lib/api.ts';
+import { listSettings, type Setting, updateSetting } from './settingsApi.ts';
+import { draftOf, formatSettingValue, groupSettings, parseDraft, SETTINGS_TEXTS } from './settingsLogic.ts';
+
+export function SettingsScreen() {
+  const toast = useToast();
+  const [settings, setSettings] = useState<Setting[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ key: string; draft: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [draftError, setDraftError] = useState<string | null>(null);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setLoading(true);
+    try {
+      setSettings(await listSettings(signal));
+      setLoadError(null);
+    } catch (error) {
+      if (signal?.aborted) return;
+      setLoadError(
+        failureMessage(error, { failed: SETTINGS_TEXTS.loadFailed, error: SETTINGS_TEXTS.loadError }),
+      );
+    } finally {
+      if (!signal?.aborted) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  function startEdit(setting: Setting) {
+    setEditing({ key: setting.key, draft: draftOf(setting.value) });
+    setDraftError(null);
+  }
+
+  async function save(setting: Setting) {
+    if (!editing) return;
+    const parsed = parseDraft(setting, editing.draft);
+    if (!parsed.ok) {
+      setDraftError(parsed.message);
+      return;
+    }
+    setSaving(true);
+    try {
+      toast.success((await updateSetting(setting.key, parsed.value)) ?? SETTINGS_TEXTS.updated);
+      setSettings((previous) =>
+        previous.map((s) => (s.key === setting.key ? { ...s, value: parsed.value } : s))
+      );
+      setEditing(null);
+    } catch (error) {
+      toast.error(
+        failureMessage(error, { failed: SETTINGS_TEXTS.updateFailed, error: SETTINGS_TEXTS.updateError }),
+      );
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function editor(setting: Setting, draft: string) {
+    const id = `setting-${setting.key}`;
+    const label = `Value of ${setting.description}`;
+    const change = (next: string) => {
+      setEditing({ key: setting.key, draft: next });
+      setDraftError(null);
+    };
+    if (setting.value.type === 'boolean') {
+      return (
+        <Select
+          id={id}
+          aria-label={label}
+          style={{ minWidth: 140 }}
+          value={draft}
+          onChange={change}
+          options={[{ value: 'true', label: 'Enabled' }, { value: 'false', label: 'Disabled' }]}
+        />
+      );
+    }
+    return (
+      <Space.Compact>
+        <Input
+          id={id}
+          aria-label={label}
+          type={setting.value.type === 'number' ? 'number' : 'text'}
+          inputMode={setting.value.type === 'number' ? 'numeric' : undefined}
+          style={{ width: setting.value.type === 'number' ? 140 : 280 }}
+          value={draft}
+          status={draftError ? 'error' : undefined}
+          aria-invalid={draftError ? true : undefined}
+          onChange={(event) => change(event.target.value)}
+          onPressEnter={() => void save(setting)}
+        />
+        {setting.value.unit && <Space.Addon>{setting.value.unit}</Space.Addon>}
+      </Space.Compact>
+    );
+  }
+
+  function row(setting: Setting, index: number) {
+    const isEditing = editing?.key === setting.key;
+    return (
+      <div
+        key={setting.key}
+        className='setting-row'
+        data-setting={setting.key}
+        style={{ padding: '12px 0', borderTop: index > 0 ? '1px solid #f0f0f0' : undefined }}
+      >
+        <Space orientation='vertical' size={4} style={{ width: '100%' }}>
+          <Typography.Text strong>{setting.description}</Typography.Text>
+          <Typography.Text type='secondary' code>{setting.key}</Typography.Text>
+          <Space wrap align='center'>
+            {isEditing ? editor(setting, editing.draft) : <span>{formatSettingValue(setting.value)}</span>}
+            {isEditing
+              ? (
+                <>
+                  <Button
+                    type='primary'
+                    size='small'
+                    loading={saving}
+                    aria-label={`Save ${setting.key}`}
+                    onClick={() => void save(setting)}
+                  >
+                    Save
+                  </Button>
+                  <Button
+                    size='small'
+                    disabled={saving}
+                    aria-label={`Cancel editing ${setting.key}`}
+                    onClick={() => setEditing(null)}
+                  >
+                    Cancel
+                  </Button>
+                </>
+              )
+              : (
+                <Button
+                  size='small'
+                  disabled={editing !== null}
+                  aria-label={`Edit ${setting.key}`}
+                  onClick={() => startEdit(setting)}
+                >
+                  Edit
+                </Button>
+              )}
+          </Space>
+          {isEditing && draftError && (
+            <Typography.Text type='danger' role='alert'>{draftError}</Typography.Text>
+          )}
+        </Space>
+      </div>
+    );
+  }
+
+  if (loadError) {
+    return (
+      <Alert
+        type='error'
+        showIcon
+        title={loadError}
+        action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
+      />
+    );
+  }
+  const groups = groupSettings(settings);
+  return (
+    <Spin spinning={loading}>
+      <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
+        {!loading && groups.length === 0 && <Empty description={SETTINGS_TEXTS.empty} />}
+        {groups.map((group) => (
+          <Card key={group.key} title={group.label} data-category={group.key}>
+            {group.settings.map(row)}
+          </Card>
+        ))}
+      </Space>
+    </Spin>
+  );
+}

@@ -1,0 +1,71 @@
+/** The Settings screen's rules (spec sections 2, 4, 8, 9), kept free of React so they can be unit-tested. */
+import { checkSettingValue } from '../../../../../api/domain/settings_rules.ts';
+import type { Setting, SettingValue } from './settingsApi.ts';
+
+export const SETTINGS_TEXTS = {
+  title: 'System Settings',
+  updated: 'Setting updated successfully',
+  updateFailed: 'Failed to update setting',
+  updateError: 'Error updating setting',
+  loadFailed: 'Failed to load settings',
+  loadError: 'Error loading settings',
+  numberRequired: 'Please enter a whole number',
+  empty: 'No settings configured',
+} as const;
+
+/** Spec section 9: the categories, in screen order. */
+export const SETTING_CATEGORIES = [
+  { key: 'security', label: 'Security' },
+  { key: 'system', label: 'System' },
+  { key: 'email', label: 'Email' },
+] as const;
+
+/** The settings of each category, in the server's order; an unknown category is shown last under its own name. */
+export function groupSettings(settings: Setting[]): { key: string; label: string; settings: Setting[] }[] {
+  const known: string[] = SETTING_CATEGORIES.map((c) => c.key);
+  const extra = [...new Set(settings.map((s) => s.category).filter((c) => !known.includes(c)))];
+  return [
+    ...SETTING_CATEGORIES,
+    ...extra.map((key) => ({ key, label: key.charAt(0).toUpperCase() + key.slice(1) })),
+  ]
+    .map((category) => ({ ...category, settings: settings.filter((s) => s.category === category.key) }))
+    .filter((group) => group.settings.length > 0);
+}
+
+/** How a value reads: 'Enabled' / 'Disabled', '30 minutes', or the text ('Not set' when empty). */
+export function formatSettingValue(value: SettingValue): string {
+  if (value.type === 'boolean') return value.value === true ? 'Enabled' : 'Disabled';
+  const text = String(value.value ?? '');
+  if (value.type === 'text') return text === '' ? 'Not set' : text;
+  return value.unit ? `${text} ${value.unit}` : text;
+}
+
+/** The editor's starting text: booleans as 'true' / 'false' (the Enabled / Disabled choice). */
+export function draftOf(value: SettingValue): string {
+  return String(value.value ?? '');
+}
+
+/**
+ * The value to save from the editor's text (spec section 4: a number is converted to a number; a boolean is
+ * chosen as Enabled or Disabled), checked by the API's own rules (api/domain/settings_rules.ts) so a refusal
+ * shows at once, in the words the server would use. The type and unit stay the setting's own.
+ */
+export function parseDraft(
+  setting: Pick<Setting, 'key' | 'value'>,
+  draft: string,
+): { ok: true; value: SettingValue } | { ok: false; message: string } {
+  const current = setting.value;
+  const unit = current.unit ? { unit: current.unit } : {};
+  let value: SettingValue;
+  if (current.type === 'boolean') value = { type: 'boolean', value: draft === 'true', ...unit };
+  else if (current.type === 'number') {
+    const trimmed = draft.trim();
+    const number = Number(trimmed);
+    if (trimmed === '' || !Number.isInteger(number)) {
+      return { ok: false, message: SETTINGS_TEXTS.numberRequired };
+    }
+    value = { type: 'number', value: number, ...unit };
+  } else value = { type: 'text', value: draft.trim(), ...unit };
+  const check = checkSettingValue(setting.key, current, value);
+  return check.ok ? { ok: true, value } : check;
+}

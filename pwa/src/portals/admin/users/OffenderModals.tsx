@@ -1,0 +1,137 @@
+/** 'Add Offender' (DOC number, names, initial PIN) and 'Reset PIN' for an offender of the roster. */
+import { Form, Input, Modal, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useState } from 'react';
+import type { AdminUser, NewOffender } from './usersApi.ts';
+// The API's own rules and messages, so the form answers before the round trip.
+import { OFFENDER_RULES, ROSTER_MESSAGES } from '../../../../../api/domain/roster.ts';
+import { userName } from './usersLogic.ts';
+
+function nameRules(required: string, long: string): Rule[] {
+  return [{ required: true, whitespace: true, message: required }, {
+    max: OFFENDER_RULES.nameMax,
+    message: long,
+  }];
+}
+const PIN_RULES: Rule[] = [{ required: true, pattern: OFFENDER_RULES.pin, message: ROSTER_MESSAGES.pin }];
+
+export function AddOffenderModal(
+  props: { open: boolean; onSubmit(offender: NewOffender): Promise<boolean>; onCancel(): void },
+) {
+  const [form] = Form.useForm<NewOffender>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(values: NewOffender) {
+    setBusy(true);
+    const ok = await props.onSubmit({
+      docNumber: values.docNumber.trim(),
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      pin: values.pin,
+    });
+    setBusy(false);
+    if (ok) form.resetFields();
+  }
+
+  return (
+    <Modal
+      title='Add Offender'
+      open={props.open}
+      okText='Add Offender'
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={props.onCancel}
+      destroyOnHidden
+    >
+      <Form form={form} layout='vertical' onFinish={(values) => void submit(values)} preserve={false}>
+        <Form.Item
+          label='DOC Number'
+          name='docNumber'
+          htmlFor='offender-doc-number'
+          rules={[{
+            required: true,
+            transform: (v: string) => v?.trim(),
+            pattern: OFFENDER_RULES.docNumber,
+            message: ROSTER_MESSAGES.docNumber,
+          }]}
+        >
+          <Input id='offender-doc-number' autoComplete='off' maxLength={32} />
+        </Form.Item>
+        <Form.Item
+          label='First Name'
+          name='firstName'
+          htmlFor='offender-first-name'
+          rules={nameRules(ROSTER_MESSAGES.firstName, ROSTER_MESSAGES.firstNameLong)}
+        >
+          <Input id='offender-first-name' autoComplete='off' />
+        </Form.Item>
+        <Form.Item
+          label='Last Name'
+          name='lastName'
+          htmlFor='offender-last-name'
+          rules={nameRules(ROSTER_MESSAGES.lastName, ROSTER_MESSAGES.lastNameLong)}
+        >
+          <Input id='offender-last-name' autoComplete='off' />
+        </Form.Item>
+        <Form.Item
+          label='Initial PIN'
+          name='pin'
+          htmlFor='offender-pin'
+          rules={PIN_RULES}
+          extra='4 to 12 digits'
+        >
+          <Input.Password id='offender-pin' inputMode='numeric' autoComplete='new-password' maxLength={12} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export function ResetPinModal(
+  props: { user: AdminUser | null; onSubmit(pin: string): Promise<boolean>; onCancel(): void },
+) {
+  const [form] = Form.useForm<{ pin: string }>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit({ pin }: { pin: string }) {
+    setBusy(true);
+    const ok = await props.onSubmit(pin);
+    setBusy(false);
+    if (ok) form.resetFields();
+  }
+
+  return (
+    <Modal
+      title='Reset PIN'
+      open={props.user !== null}
+      okText='Reset PIN'
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={props.onCancel}
+      destroyOnHidden
+    >
+      {props.user && (
+        <Typography.Paragraph>
+          New PIN for <strong>{userName(props.user)}</strong> (DOC#{' '}
+          {props.user.doc_number}). Their open sessions end.
+        </Typography.Paragraph>
+      )}
+      <Form form={form} layout='vertical' onFinish={(values) => void submit(values)} preserve={false}>
+        <Form.Item
+          label='New PIN'
+          name='pin'
+          htmlFor='offender-new-pin'
+          rules={PIN_RULES}
+          extra='4 to 12 digits'
+        >
+          <Input.Password
+            id='offender-new-pin'
+            inputMode='numeric'
+            autoComplete='new-password'
+            maxLength={12}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,93 @@
+/** View Details: the user's basic information and their last 10 real audit events ('Recent Activity (Last 10 Events)'). */
+import { Alert, Descriptions, List, Modal, Spin, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { failureMessage } from '../../../lib/api.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { eventDisplayName } from '../audit/eventNames.ts';
+import { type ActivityEvent, type AdminUser, fetchUserActivity } from './usersApi.ts';
+import { capitalize, entityText, userName, USERS_TEXTS } from './usersLogic.ts';
+
+const DATE_TIME = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+function when(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
+}
+
+export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
+  const [events, setEvents] = useState<ActivityEvent[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!user) return;
+    const controller = new AbortController();
+    setEvents([]);
+    setError(null);
+    setLoading(true);
+    fetchUserActivity(user.id, controller.signal)
+      .then(setEvents)
+      .catch((cause) => {
+        if (!controller.signal.aborted) {
+          setError(failureMessage(cause, { failed: USERS_TEXTS.activityFailed }));
+        }
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [user]);
+
+  return (
+    <Modal
+      title='User Details'
+      open={user !== null}
+      onCancel={onClose}
+      footer={null}
+      width={640}
+      destroyOnHidden
+    >
+      {user && (
+        <>
+          <Descriptions column={1} size='small' bordered>
+            <Descriptions.Item label='Name'>{userName(user)}</Descriptions.Item>
+            <Descriptions.Item label='Email'>{user.email ?? 'N/A'}</Descriptions.Item>
+            {user.doc_number && <Descriptions.Item label='DOC Number'>{user.doc_number}</Descriptions.Item>}
+            <Descriptions.Item label='Role'>{capitalize(user.role)}</Descriptions.Item>
+            <Descriptions.Item label='Entity'>{entityText(user.entity_name)}</Descriptions.Item>
+            <Descriptions.Item label='Status'>{capitalize(user.status)}</Descriptions.Item>
+            <Descriptions.Item label='Created'>{formatDate(user.created_at)}</Descriptions.Item>
+            <Descriptions.Item label='User ID'>{user.id}</Descriptions.Item>
+          </Descriptions>
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            Recent Activity (Last 10 Events)
+          </Typography.Title>
+          {error ? <Alert type='error' showIcon title={error} /> : (
+            <Spin spinning={loading}>
+              <List<ActivityEvent>
+                size='small'
+                dataSource={events}
+                locale={{ emptyText: loading ? ' ' : USERS_TEXTS.noActivity }}
+                renderItem={(event) => (
+                  <List.Item>
+                    <Tag>{eventDisplayName(event.event_type)}</Tag>
+                    <Typography.Text type='secondary'>
+                      {when(event.created_at)}
+                      {event.ip_address ? ` · ${event.ip_address}` : ''}
+                    </Typography.Text>
+                  </List.Item>
+                )}
+              />
+            </Spin>
+          )}
+        </>
+      )}
+    </Modal>
+  );
+}

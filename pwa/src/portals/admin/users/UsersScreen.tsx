@@ -1,0 +1,263 @@
+/**
+ * Admin > Users (spec sections 2, 4, 5, 8): search, role and status filters, 'Showing X of Y users', the table
+ * with Activate / Deactivate, View Details with the user's real recent activity, and the offender roster
+ * (Add Offender, Reset PIN, Import Roster).
+ */
+import { ReloadOutlined, UploadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { Alert, Button, Empty, Flex, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useToast } from '../../../components/useToast.ts';
+import { failureMessage } from '../../../lib/api.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { ImportRosterModal } from './ImportRosterModal.tsx';
+import { AddOffenderModal, ResetPinModal } from './OffenderModals.tsx';
+import { UserDetailsModal } from './UserDetailsModal.tsx';
+import {
+  addOffender,
+  type AdminUser,
+  listUsers,
+  type NewOffender,
+  resetOffenderPin,
+  setUserStatus,
+} from './usersApi.ts';
+import {
+  capitalize,
+  contactText,
+  emptyUsersText,
+  entityText,
+  filterUsers,
+  NO_USER_FILTERS,
+  ROLE_FILTERS,
+  showingText,
+  STATUS_FILTERS,
+  statusAction,
+  statusFailureText,
+  type UserFilters,
+  userName,
+  USERS_TEXTS,
+} from './usersLogic.ts';
+
+const STATUS_COLOR: Record<string, string> = { active: 'green', deactivated: 'red', pending: 'gold' };
+
+export function UsersScreen() {
+  const toast = useToast();
+  const [users, setUsers] = useState<AdminUser[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [filters, setFilters] = useState<UserFilters>(NO_USER_FILTERS);
+  const [changing, setChanging] = useState<string | null>(null);
+  const [details, setDetails] = useState<AdminUser | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [pinFor, setPinFor] = useState<AdminUser | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setLoading(true);
+    try {
+      setUsers(await listUsers(signal));
+      setLoadError(null);
+    } catch (error) {
+      if (signal?.aborted) return;
+      setLoadError(failureMessage(error, { failed: USERS_TEXTS.fetchFailed, error: USERS_TEXTS.loadFailed }));
+    } finally {
+      if (!signal?.aborted) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  const shown = useMemo(() => filterUsers(users, filters), [users, filters]);
+
+  async function changeStatus(user: AdminUser, next: 'active' | 'deactivated') {
+    setChanging(user.id);
+    try {
+      const message = await setUserStatus(user.id, next);
+      toast.success(message ?? (next === 'active' ? USERS_TEXTS.activated : USERS_TEXTS.deactivated));
+      setUsers((previous) => previous.map((u) => (u.id === user.id ? { ...u, status: next } : u)));
+    } catch (error) {
+      const reason = failureMessage(error, { failed: '' });
+      toast.error(statusFailureText(next, reason));
+    } finally {
+      setChanging(null);
+    }
+  }
+
+  async function submitOffender(offender: NewOffender): Promise<boolean> {
+    try {
+      toast.success((await addOffender(offender)) ?? USERS_TEXTS.offenderAdded);
+      setAdding(false);
+      void load();
+      return true;
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: USERS_TEXTS.addOffenderFailed }));
+      return false;
+    }
+  }
+
+  async function submitPin(pin: string): Promise<boolean> {
+    if (!pinFor) return false;
+    try {
+      toast.success((await resetOffenderPin(pinFor.id, pin)) ?? USERS_TEXTS.pinReset);
+      setPinFor(null);
+      return true;
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: USERS_TEXTS.pinResetFailed }));
+      return false;
+    }
+  }
+
+  const columns: ColumnsType<AdminUser> = [
+    { title: 'Name', key: 'name', render: (_, user) => userName(user) },
+    { title: 'Email', key: 'email', render: (_, user) => contactText(user) },
+    { title: 'Role', dataIndex: 'role', key: 'role', render: (role: string) => capitalize(role) },
+    {
+      title: 'Entity',
+      dataIndex: 'entity_name',
+      key: 'entity',
+      render: (name: string | null) => entityText(name),
+    },
+    {
+      title: 'Status',
+      dataIndex: 'status',
+      key: 'status',
+      render: (status: string) => <Tag color={STATUS_COLOR[status]}>{capitalize(status)}</Tag>,
+    },
+    {
+      title: 'Created',
+      dataIndex: 'created_at',
+      key: 'created_at',
+      render: (value: string) => formatDate(value),
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, user) => {
+        const action = statusAction(user.status);
+        const name = userName(user);
+        return (
+          <Space wrap size='small'>
+            {action
+              ? (
+                <Button
+                  size='small'
+                  danger={action.next === 'deactivated'}
+                  loading={changing === user.id}
+                  aria-label={`${action.label} ${name}`}
+                  onClick={() => void changeStatus(user, action.next)}
+                >
+                  {action.label}
+                </Button>
+              )
+              : <Typography.Text type='secondary'>N/A</Typography.Text>}
+            <Button size='small' aria-label={`View details of ${name}`} onClick={() => setDetails(user)}>
+              View Details
+            </Button>
+            {user.role === 'offender' && (
+              <Button
+                size='small'
+                aria-label={`Reset PIN of ${name}`}
+                onClick={() => setPinFor(user)}
+              >
+                Reset PIN
+              </Button>
+            )}
+          </Space>
+        );
+      },
+    },
+  ];
+
+  return (
+    <section aria-labelledby='users-heading'>
+      <Flex align='center' justify='space-between' wrap gap={8}>
+        <Typography.Title level={2} id='users-heading' className='section-heading'>
+          {USERS_TEXTS.title}
+        </Typography.Title>
+        <Space wrap>
+          <Button icon={<UserAddOutlined />} onClick={() => setAdding(true)}>Add Offender</Button>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>Import Roster</Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>Refresh</Button>
+        </Space>
+      </Flex>
+      <Form layout='vertical' component='div'>
+        <Space wrap align='end' size='middle'>
+          <Form.Item label='Search' htmlFor='users-search' style={{ marginBottom: 0 }}>
+            <Input
+              id='users-search'
+              allowClear
+              placeholder='Name or email'
+              style={{ minWidth: 260 }}
+              value={filters.search}
+              onChange={(event) => setFilters({ ...filters, search: event.target.value })}
+            />
+          </Form.Item>
+          <Form.Item label='Role' htmlFor='users-role' style={{ marginBottom: 0 }}>
+            <Select
+              id='users-role'
+              style={{ minWidth: 170 }}
+              value={filters.role}
+              onChange={(role) => setFilters({ ...filters, role })}
+              options={ROLE_FILTERS.map((role) => ({
+                value: role,
+                label: role === 'all' ? 'All roles' : capitalize(role),
+              }))}
+            />
+          </Form.Item>
+          <Form.Item label='Status' htmlFor='users-status' style={{ marginBottom: 0 }}>
+            <Select
+              id='users-status'
+              style={{ minWidth: 170 }}
+              value={filters.status}
+              onChange={(status) => setFilters({ ...filters, status })}
+              options={STATUS_FILTERS.map((s) => ({
+                value: s,
+                label: s === 'all' ? 'All statuses' : capitalize(s),
+              }))}
+            />
+          </Form.Item>
+        </Space>
+      </Form>
+      {loadError
+        ? (
+          <Alert
+            style={{ marginTop: 16 }}
+            type='error'
+            showIcon
+            title={loadError}
+            action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
+          />
+        )
+        : (
+          <>
+            <Typography.Paragraph style={{ margin: '16px 0 8px' }} aria-live='polite'>
+              {showingText(shown.length, users.length)}
+            </Typography.Paragraph>
+            <Table<AdminUser>
+              rowKey='id'
+              columns={columns}
+              dataSource={shown}
+              loading={loading}
+              pagination={{ pageSize: 25, hideOnSinglePage: true, showSizeChanger: false }}
+              locale={{ emptyText: <Empty description={emptyUsersText(users.length, filters)} /> }}
+              scroll={{ x: true }}
+            />
+          </>
+        )}
+      <UserDetailsModal user={details} onClose={() => setDetails(null)} />
+      <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
+      <ResetPinModal user={pinFor} onSubmit={submitPin} onCancel={() => setPinFor(null)} />
+      <ImportRosterModal
+        open={importing}
+        onClose={(imported) => {
+          setImporting(false);
+          if (imported) void load();
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+/** The user and offender-roster calls of the admin portal (docs/api.md, Users and Offender roster). */
+import { apiRequest } from '../../../lib/api.ts';
+
+export interface AdminUser {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  doc_number: string | null;
+  role: string;
+  status: string;
+  entity_name: string | null;
+  created_at: string;
+}
+
+export interface ActivityEvent {
+  id: string;
+  created_at: string;
+  event_type: string;
+  resource_type: string;
+  ip_address: string | null;
+  event_data: Record<string, unknown>;
+}
+
+export interface RosterRow {
+  line: number;
+  docNumber: string;
+  outcome: 'added' | 'updated' | 'rejected';
+  reason?: string;
+}
+
+export interface RosterReport {
+  added: number;
+  updated: number;
+  rejected: number;
+  rows: RosterRow[];
+}
+
+/** GET /api/admin/users: every user, newest first. */
+export async function listUsers(signal?: AbortSignal): Promise<AdminUser[]> {
+  const body = await apiRequest<{ users?: AdminUser[] }>('/admin/users', { signal });
+  return Array.isArray(body.users) ? body.users : [];
+}
+
+/** PUT /api/admin/users/{id}/status; resolves with the server's message. */
+export async function setUserStatus(id: string, status: 'active' | 'deactivated'): Promise<string | null> {
+  const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/status`, {
+    method: 'PUT',
+    body: { status },
+  });
+  return body.message ?? null;
+}
+
+/** GET /api/admin/users/{id}/activity: that user's last 10 audit events, newest first. */
+export async function fetchUserActivity(id: string, signal?: AbortSignal): Promise<ActivityEvent[]> {
+  const body = await apiRequest<{ data?: { events?: ActivityEvent[] } }>(
+    `/admin/users/${encodeURIComponent(id)}/activity`,
+    { signal },
+  );
+  return body.data?.events ?? [];
+}
+
+export interface NewOffender {
+  docNumber: string;
+  firstName: string;
+  lastName: string;
+  pin: string;
+}
+
+/** POST /api/admin/offenders; resolves with the server's message. */
+export async function addOffender(offender: NewOffender): Promise<string | null> {
+  const body = await apiRequest('/admin/offenders', { body: offender });
+  return body.message ?? null;
+}
+
+/** PUT /api/admin/offenders/{id}/pin; resolves with the server's message. */
+export async function resetOffenderPin(id: string, pin: string): Promise<string | null> {
+  const body = await apiRequest(`/admin/offenders/${encodeURIComponent(id)}/pin`, {
+    method: 'PUT',
+    body: { pin },
+  });
+  return body.message ?? null;
+}
+
+/**
+ * POST /api/admin/offenders/import with the CSV itself as the body. The file is re-wrapped as text/csv:
+ * browsers label .csv files inconsistently (Windows says application/vnd.ms-excel, some say nothing).
+ */
+export async function importRoster(file: Blob): Promise<{ message: string | null; report: RosterReport }> {
+  const body = await apiRequest<{ data?: Partial<RosterReport> }>('/admin/offenders/import', {
+    body: new Blob([file], { type: 'text/csv' }),
+  });
+  const data = body.data ?? {};
+  return {
+    message: body.message ?? null,
+    report: {
+      added: data.added ?? 0,
+      updated: data.updated ?? 0,
+      rejected: data.rejected ?? 0,
+      rows: Array.isArray(data.rows) ? data.rows : [],
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { ROSTER_MAX_BYTES } from '../../../../../api/domain/roster.ts';
+import type { AdminUser } from './usersApi.ts';
+import {
+  contactText,
+  emptyUsersText,
+  entityText,
+  filterUsers,
+  NO_USER_FILTERS,
+  rejectedRows,
+  rosterFileProblem,
+  rosterSummary,
+  showingText,
+  statusAction,
+  statusFailureText,
+} from './usersLogic.ts';
+
+function user(overrides: Partial<AdminUser> = {}): AdminUser {
+  return {
+    id: crypto.randomUUID(),
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.test',
+    doc_number: null,
+    role: 'attorney',
+    status: 'active',
+    entity_name: 'Department of Corrections',
+    created_at: '2026-01-05T12:00:00Z',
+    ...overrides,
+  };
+}
+
+const USERS = [
+  user({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test' }),
+  user({
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'GRACE@navy.test',
+    role: 'admin',
+    status: 'deactivated',
+  }),
+  user({ first_name: 'John', last_name: 'Doe', email: null, doc_number: 'A-100', role: 'offender' }),
+  user({ first_name: 'Pat', last_name: 'Pending', email: 'pat@example.test', status: 'pending' }),
+];
+
+Deno.test('search is a case-insensitive substring of the full name or the e-mail', () => {
+  const names = (search: string) =>
+    filterUsers(USERS, { ...NO_USER_FILTERS, search }).map((u) => u.first_name);
+  assert.deepEqual(names('LOVE'), ['Ada']);
+  assert.deepEqual(names('ce hop'), ['Grace'], 'across first and last name');
+  assert.deepEqual(names('navy'), ['Grace'], 'the e-mail, whatever its case');
+  assert.deepEqual(names('a-1'), ['John'], 'an offender by DOC number');
+  assert.deepEqual(names('  '), ['Ada', 'Grace', 'John', 'Pat'], 'blank search keeps everyone');
+});
+
+Deno.test('role and status filters combine with the search', () => {
+  assert.deepEqual(filterUsers(USERS, { ...NO_USER_FILTERS, role: 'offender' }).map((u) => u.first_name), [
+    'John',
+  ]);
+  assert.deepEqual(filterUsers(USERS, { ...NO_USER_FILTERS, status: 'pending' }).map((u) => u.first_name), [
+    'Pat',
+  ]);
+  assert.deepEqual(
+    filterUsers(USERS, { search: 'a', role: 'attorney', status: 'active' }).map((u) => u.first_name),
+    ['Ada'],
+  );
+});
+
+Deno.test('the count and the empty states follow the spec texts', () => {
+  assert.equal(showingText(1, 4), 'Showing 1 of 4 users');
+  assert.equal(emptyUsersText(0, NO_USER_FILTERS), 'No users found');
+  assert.equal(
+    emptyUsersText(4, { ...NO_USER_FILTERS, role: 'approver' }),
+    'No users match the current filters',
+  );
+});
+
+Deno.test('active users can be deactivated, deactivated ones activated, pending ones have no action', () => {
+  assert.deepEqual(statusAction('active'), { label: 'Deactivate', next: 'deactivated' });
+  assert.deepEqual(statusAction('deactivated'), { label: 'Activate', next: 'active' });
+  assert.equal(statusAction('pending'), null);
+  assert.equal(statusAction('something-else'), null);
+});
+
+Deno.test('a failed status change reads "Failed to activate user: {reason}"', () => {
+  assert.equal(statusFailureText('active', 'User not found.'), 'Failed to activate user: User not found.');
+  assert.equal(statusFailureText('deactivated', ''), 'Failed to deactivate user');
+});
+
+Deno.test('an offender without e-mail shows the DOC number; no entity shows N/A', () => {
+  assert.equal(contactText({ email: null, doc_number: 'A-100' }), 'DOC# A-100');
+  assert.equal(contactText({ email: 'x@y.test', doc_number: null }), 'x@y.test');
+  assert.equal(entityText(null), 'N/A');
+  assert.equal(entityText('  '), 'N/A');
+  assert.equal(entityText('DOC'), 'DOC');
+});
+
+Deno.test('the roster picker accepts a .csv file up to 5 MB', () => {
+  assert.equal(rosterFileProblem({ name: 'roster.CSV', size: 10 }), null);
+  assert.equal(rosterFileProblem({ name: 'roster.xlsx', size: 10 }), 'Please choose a .csv file');
+  assert.equal(rosterFileProblem({ name: 'roster.csv', size: 0 }), 'The file is empty.');
+  assert.equal(
+    rosterFileProblem({ name: 'roster.csv', size: ROSTER_MAX_BYTES + 1 }),
+    'The file is larger than 5 MB.',
+  );
+});
+
+Deno.test('the import report lists the rejected rows in file order', () => {
+  const rows = [
+    { line: 5, docNumber: 'B', outcome: 'rejected' as const, reason: 'PIN must be 4-12 digits' },
+    { line: 2, docNumber: 'A', outcome: 'added' as const },
+    { line: 3, docNumber: '', outcome: 'rejected' as const, reason: 'DOC number is required' },
+  ];
+  assert.deepEqual(rejectedRows(rows).map((r) => r.line), [3, 5]);
+  assert.equal(rosterSummary({ added: 2, updated: 0, rejected: 1 }), 'Added 2, updated 0, rejected 1.');
+});

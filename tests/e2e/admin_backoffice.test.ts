@@ -1,0 +1,296 @@
+/**
+ * The admin back office in headless Chromium against the real server (API + built PWA, fresh seeded database):
+ * Users (filters, deactivation, details, the offender roster), Entities (create, edit that survives a reload)
+ * and Settings (one edit of each type, kept after a reload). Build the PWA first:
+ * node_modules/.bin/vite build --config pwa/vite.config.ts
+ */
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newRecordedContext } from '../support/browser.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const E2E = { sanitizeResources: false, sanitizeOps: false } as const;
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let foreignRequests: string[];
+
+/** The API's answer to a sign-in, straight through HTTP (is an account usable?). */
+async function signInWorks(username: string, password: string): Promise<boolean> {
+  const response = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password, entity: 'default' }),
+  });
+  const body = await response.json();
+  return response.ok && body.success === true;
+}
+
+async function openSection(name: string, heading: string) {
+  await page.getByRole('menuitem', { name }).click();
+  await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+}
+
+/** Opens an antd Select by its label and picks the option with exactly this text. */
+async function choose(label: string, option: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
+}
+
+/** Waits for a toast with this text. */
+async function toast(text: string | RegExp) {
+  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor();
+}
+
+const userRows = () => page.locator('.ant-table-tbody tr.ant-table-row');
+
+Deno.test({
+  name: 'setup: server, browser, admin signed in',
+  ...E2E,
+  fn: async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    ({ page, foreignRequests } = await newRecordedContext(browser, server.url));
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('facility ID number').fill('admin@demo.test');
+    await page.getByLabel('Pin Number').fill('Demo-Admin-2026!');
+    await page.getByRole('button', { name: 'View Mail' }).click();
+    await page.waitForURL(/\/portal\/admin/);
+  },
+});
+
+Deno.test({
+  name: 'the admin filters users and deactivates one, whose sign-in then stops working',
+  ...E2E,
+  fn: async () => {
+    assert.ok(await signInWorks('representative@demo.test', 'Demo-Rep-2026!'));
+    await openSection('Users', 'User Management');
+    await userRows().first().waitFor();
+    await page.getByText('Showing 6 of 6 users').waitFor();
+
+    await page.getByLabel('Search').fill('COUNSEL');
+    await page.getByText('Showing 1 of 6 users').waitFor();
+    assert.match(await userRows().first().innerText(), /Atticus Counsel/);
+
+    await page.getByLabel('Search').fill('');
+    await choose('Role', 'Offender');
+    await page.getByText('Showing 2 of 6 users').waitFor();
+    assert.match(await userRows().first().innerText(), /DOC# 10000\d/, 'offenders show their DOC number');
+
+    await choose('Role', 'Approver');
+    await page.getByLabel('Search').fill('nobody-like-this');
+    await page.getByText('No users match the current filters').waitFor();
+
+    await page.getByLabel('Search').fill('');
+    await choose('Role', 'Representative');
+    await page.getByRole('button', { name: 'Deactivate Riley Paralegal' }).click();
+    await toast('User deactivated successfully');
+    await page.getByRole('button', { name: 'Activate Riley Paralegal' }).waitFor();
+    assert.equal(await signInWorks('representative@demo.test', 'Demo-Rep-2026!'), false);
+
+    // The change is on the server: after a reload the status filter finds Riley as deactivated.
+    await page.reload();
+    await userRows().first().waitFor();
+    await choose('Status', 'Deactivated');
+    await page.getByText('Showing 1 of 6 users').waitFor();
+    assert.match(await userRows().first().innerText(), /Riley Paralegal[\s\S]*Deactivated/);
+    await choose('Status', 'All statuses');
+
+    // The admin's own account: the server refuses, and the toast gives its reason.
+    await page.getByLabel('Search').fill('admin@demo');
+    await page.getByRole('button', { name: 'Deactivate Ada Admin' }).click();
+    await toast('Failed to deactivate user: You cannot deactivate your own account.');
+
+    // View Details shows the admin's own real activity (their sign-in).
+    await page.getByRole('button', { name: 'View details of Ada Admin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'User Details' });
+    await dialog.getByText('Recent Activity (Last 10 Events)').waitFor();
+    await dialog.getByText('User Login').first().waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByLabel('Search').fill('');
+  },
+});
+
+Deno.test({
+  name: 'the admin imports a roster with one bad row and sees the report',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Import Roster' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import Roster' });
+    const csv = [
+      'doc_number,first_name,last_name,pin',
+      'R-2001,Alma,Ames,1234',
+      'R-2002,Boris,Bell,5678',
+      'R-2003,Cora,Cole,abcd',
+      'R-2004,Dale,Dunn,9012',
+    ].join('\r\n');
+    await dialog.getByLabel('Roster CSV file').setInputFiles({
+      name: 'roster.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    const report = dialog.getByRole('region', { name: 'Import report' });
+    await report.waitFor();
+    assert.match(await report.innerText(), /Added\s+3\s+Updated\s+0\s+Rejected\s+1/);
+    const rejected = dialog.locator('.ant-table-tbody tr.ant-table-row');
+    assert.equal(await rejected.count(), 1);
+    const cells = await rejected.first().locator('td').allInnerTexts();
+    assert.equal(cells[0], '4', 'the line of the bad row, header being line 1');
+    assert.equal(cells[1], 'R-2003');
+    assert.match(cells[2], /PIN/i, `the reason names the PIN: ${cells[2]}`);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await choose('Role', 'Offender');
+    await page.getByText('Showing 5 of 9 users').waitFor();
+    assert.ok(await signInWorks('R-2001', '1234'), 'an imported offender signs in with their PIN');
+  },
+});
+
+Deno.test({
+  name: 'the admin adds an offender and resets their PIN',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Add Offender' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Offender' });
+    await dialog.getByLabel('DOC Number').fill('A-777');
+    await dialog.getByLabel('First Name').fill('Eve');
+    await dialog.getByLabel('Last Name').fill('Evans');
+    await dialog.getByLabel('Initial PIN').fill('12');
+    await dialog.getByRole('button', { name: 'Add Offender' }).click();
+    await dialog.getByText('PIN must be 4 to 12 digits').waitFor();
+    await dialog.getByLabel('Initial PIN').fill('4321');
+    await dialog.getByRole('button', { name: 'Add Offender' }).click();
+    await toast('Offender added successfully');
+    await page.getByText('Showing 6 of 10 users').waitFor();
+    assert.ok(await signInWorks('A-777', '4321'));
+
+    await page.getByRole('button', { name: 'Reset PIN of Eve Evans' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset PIN' });
+    await reset.getByLabel('New PIN').fill('86420');
+    await reset.getByRole('button', { name: 'Reset PIN' }).click();
+    await toast('PIN reset successfully');
+    assert.equal(await signInWorks('A-777', '4321'), false, 'the old PIN no longer works');
+    assert.ok(await signInWorks('A-777', '86420'));
+  },
+});
+
+Deno.test({
+  name: 'the admin creates an entity and edits it; the edit survives a reload',
+  ...E2E,
+  fn: async () => {
+    await openSection('Entities', 'Entity Management');
+    await userRows().first().waitFor();
+
+    await page.getByRole('button', { name: 'Create New Entity' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New Entity' });
+    await create.getByRole('button', { name: 'Create Entity' }).click();
+    await create.getByText('Entity name is required').waitFor();
+    await create.getByLabel('Name').fill('  North Facility ');
+    assert.equal(await create.getByLabel('Slug').inputValue(), 'north-facility', 'the slug follows the name');
+    await create.getByLabel('Email').fill('north@facility.test');
+    await create.getByRole('button', { name: 'Create Entity' }).click();
+    await toast('Entity created successfully');
+    await page.getByRole('button', { name: 'Details of North Facility' }).waitFor();
+
+    // A second entity with the same slug is refused with the server's message.
+    await page.getByRole('button', { name: 'Create New Entity' }).click();
+    await create.getByLabel('Name').fill('North Facility');
+    await create.getByRole('button', { name: 'Create Entity' }).click();
+    await toast('An entity with this slug already exists.');
+    await create.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Edit North Facility' }).click();
+    const edit = page.getByRole('dialog', { name: 'Update Entity' });
+    assert.equal(await edit.getByLabel('Name').inputValue(), 'North Facility');
+    await edit.getByLabel('Name').fill('North Facility Annex');
+    assert.equal(await edit.getByLabel('Slug').inputValue(), 'north-facility-annex');
+    await edit.getByLabel('Phone').fill('555-123-4567');
+    await choose('Status', 'Inactive');
+    await edit.getByRole('button', { name: 'Update Entity' }).click();
+    await toast('Entity updated successfully');
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Details of North Facility Annex' }).click();
+    const details = page.getByRole('dialog', { name: 'Entity Details' });
+    const text = await details.innerText();
+    assert.match(text, /north-facility-annex/);
+    assert.match(text, /Inactive/);
+    assert.match(text, /555-123-4567/);
+    assert.match(text, /north@facility\.test/);
+    assert.match(text, /No settings configured/);
+    await details.getByRole('button', { name: 'Close' }).click();
+
+    // The entity every sign-in names keeps its slug however it is renamed.
+    await page.getByRole('button', { name: 'Edit Department of Corrections' }).click();
+    assert.ok(await edit.getByLabel('Slug').isDisabled());
+    await edit.getByLabel('Name').fill('State Department of Corrections');
+    assert.equal(await edit.getByLabel('Slug').inputValue(), 'default');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  },
+});
+
+/** Edits one setting through its row: `set` fills the editor, then Save, then the toast. */
+async function editSetting(key: string, set: () => Promise<void>) {
+  await page.getByRole('button', { name: `Edit ${key}`, exact: true }).click();
+  await set();
+  await page.getByRole('button', { name: `Save ${key}` }).click();
+}
+
+const settingRow = (key: string) => page.locator(`[data-setting="${key}"]`);
+
+Deno.test({
+  name: 'the admin edits a number, a boolean and a text setting; they are saved',
+  ...E2E,
+  fn: async () => {
+    await openSection('Settings', 'System Settings');
+    await settingRow('session_idle_minutes').waitFor();
+
+    await editSetting('session_idle_minutes', () => page.getByLabel(/^Value of /).fill('45'));
+    await toast('Setting updated successfully');
+    await settingRow('session_idle_minutes').getByText('45 minutes').waitFor();
+
+    await editSetting(
+      'smtp_enabled',
+      () =>
+        choose('Value of Send e-mail to registrants (messages wait in the outbox while disabled)', 'Enabled'),
+    );
+    await settingRow('smtp_enabled').getByText('Enabled', { exact: true }).waitFor();
+
+    await editSetting('department_abbreviation', () => page.getByLabel(/^Value of /).fill('WADOC'));
+    await settingRow('department_abbreviation').getByText('WADOC', { exact: true }).waitFor();
+
+    // A value out of range is refused in the API's words (its rules are shared) and the editor stays open.
+    await editSetting('max_upload_mb', () => page.getByLabel(/^Value of /).fill('-3'));
+    await settingRow('max_upload_mb').getByRole('alert').getByText(
+      'Maximum upload size in MB must be a whole number from 1 to 100.',
+    ).waitFor();
+    await page.getByRole('button', { name: 'Cancel editing max_upload_mb' }).click();
+
+    await page.reload();
+    await settingRow('session_idle_minutes').getByText('45 minutes').waitFor();
+    await settingRow('smtp_enabled').getByText('Enabled', { exact: true }).waitFor();
+    await settingRow('department_abbreviation').getByText('WADOC', { exact: true }).waitFor();
+    await settingRow('max_upload_mb').getByText('10 MB').waitFor();
+    // The abbreviation takes effect without a restart: the portal title reads it on load.
+    await page.getByText('WADOC Attorney/Client Mail').waitFor();
+
+    // The e-mail outbox is the section's second tab, with its own address.
+    await page.getByRole('tab', { name: 'E-mail outbox' }).click();
+    await page.waitForURL(/\/portal\/admin\/settings\/email-outbox$/);
+    await page.getByRole('heading', { name: 'Email Outbox' }).waitFor();
+    assert.deepEqual(foreignRequests, []);
+  },
+});
+
+Deno.test({
+  name: 'teardown',
+  ...E2E,
+  fn: async () => {
+    await browser?.close();
+    await server?.stop();
+  },
+});

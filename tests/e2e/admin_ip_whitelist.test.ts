@@ -1,0 +1,152 @@
+/**
+ * Admin > IP Whitelist in Chromium against the real server: add (with the form's validation), deactivate,
+ * edit (which keeps the status), activate and delete a range, while the same server enforces the list on an
+ * offender signing in from this machine (127.0.0.1).
+ */
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newRecordedContext } from '../support/browser.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const E2E = { sanitizeResources: false, sanitizeOps: false } as const;
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let foreignRequests: string[];
+
+/** The status of the offender's sign-in from this machine. */
+async function offenderSignInStatus(): Promise<number> {
+  const r = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: '100001', password: '246810', entity: 'default' }),
+  });
+  await r.body?.cancel();
+  return r.status;
+}
+
+const dialog = () => page.getByRole('dialog');
+const row = (range: string) => page.locator('.ant-table-tbody tr.ant-table-row', { hasText: range });
+
+/** Waits for a toast with this text, then for it to go, so the next one is not confused with it. */
+async function toast(text: string) {
+  const notice = page.locator('.ant-message-notice', { hasText: text });
+  await notice.waitFor();
+  await notice.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+Deno.test({
+  name: 'setup: server, browser, admin signed in on the IP Whitelist screen',
+  ...E2E,
+  fn: async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    ({ page, foreignRequests } = await newRecordedContext(browser, server.url));
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('facility ID number').fill('admin@demo.test');
+    await page.getByLabel('Pin Number').fill('Demo-Admin-2026!');
+    await page.getByRole('button', { name: 'View Mail' }).click();
+    await page.waitForURL(/\/portal\/admin/);
+    await page.getByRole('menuitem', { name: 'IP Whitelist' }).click();
+    await page.getByRole('heading', { name: 'IP Whitelist' }).waitFor();
+    await page.getByText('No IP ranges configured. Add one to restrict offender access.').waitFor();
+    assert.equal(await offenderSignInStatus(), 200, 'no range: offenders are unrestricted');
+  },
+});
+
+Deno.test({
+  name: 'the admin adds a range after the form refuses a blank and a malformed one',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Add IP Range' }).click();
+    await dialog().waitFor();
+    await dialog().getByRole('button', { name: 'Add IP Range' }).click();
+    await dialog().getByText('IP range is required').waitFor();
+    await dialog().getByLabel('IP Range').fill('010.1.2');
+    await dialog().getByRole('button', { name: 'Add IP Range' }).click();
+    await dialog().getByText('Invalid IP range format').waitFor();
+
+    await dialog().getByLabel('IP Range').fill('192.168.50.7/24');
+    await dialog().getByLabel('Description').fill('Housing unit B tablets');
+    await dialog().getByRole('button', { name: 'Add IP Range' }).click();
+    await toast('IP range added successfully');
+    // Stored in canonical form: the host bits of the CIDR block are cleared.
+    const added = row('192.168.50.0/24');
+    await added.waitFor();
+    assert.match(await added.innerText(), /Housing unit B tablets[\s\S]*Active/);
+    const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+      .format(new Date());
+    assert.match(await added.innerText(), new RegExp(today));
+    assert.equal(await offenderSignInStatus(), 403, 'this machine is outside the only active range');
+  },
+});
+
+Deno.test({
+  name: 'the admin deactivates the range, and the restriction is lifted',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Deactivate 192.168.50.0/24' }).click();
+    await toast('IP range deactivated');
+    await row('192.168.50.0/24').getByText('Inactive').waitFor();
+    assert.equal(await offenderSignInStatus(), 200);
+  },
+});
+
+Deno.test({
+  name: 'the admin edits the range; the edit keeps it inactive and survives a reload',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Edit 192.168.50.0/24' }).click();
+    const field = dialog().getByLabel('IP Range');
+    assert.equal(await field.inputValue(), '192.168.50.0/24');
+    await field.fill('127.0.0.1');
+    await dialog().getByLabel('Description').fill('This machine');
+    await dialog().getByRole('button', { name: 'Save Changes' }).click();
+    await toast('IP range updated successfully');
+    await page.reload();
+    const edited = row('127.0.0.1');
+    await edited.waitFor();
+    assert.match(await edited.innerText(), /This machine[\s\S]*Inactive/);
+    assert.equal(await row('192.168.50.0/24').count(), 0);
+  },
+});
+
+Deno.test({
+  name: 'the admin activates the range, which now admits this machine',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Activate 127.0.0.1' }).click();
+    await toast('IP range activated');
+    await row('127.0.0.1').getByText('Active', { exact: true }).waitFor();
+    assert.equal(await offenderSignInStatus(), 200, 'inside the active range');
+  },
+});
+
+Deno.test({
+  name: 'the admin deletes the range after confirming',
+  ...E2E,
+  fn: async () => {
+    await page.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
+    const confirm = page.locator('.ant-popconfirm');
+    await confirm.getByText('Are you sure you want to delete this IP range?').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    assert.equal(await row('127.0.0.1').count(), 1, 'cancel keeps the range');
+
+    await page.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await toast('IP range deleted successfully');
+    await page.getByText('No IP ranges configured. Add one to restrict offender access.').waitFor();
+    assert.deepEqual(foreignRequests, []);
+  },
+});
+
+Deno.test({
+  name: 'teardown',
+  ...E2E,
+  fn: async () => {
+    await browser?.close();
+    await server?.stop();
+  },
+});
