@@ -1,15 +1,57 @@
-/** /files: the general document list for any signed-in user. A placeholder until the document work lands. */
-import { Empty, Typography } from 'antd';
+/**
+ * /files: the general document list of any signed-in user (the /portal
+ * redirect sends unknown roles here): what they may read, with View and Print.
+ * Staff get an empty list from the API.
+ */
+import { Typography } from 'antd';
 import { PortalHeader } from '../components/PortalHeader.tsx';
 import { PortalLayout } from '../components/PortalLayout.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
+import { type ColumnSpec, DocumentTable } from '../documents/DocumentTable.tsx';
+import { LoadError } from '../documents/LoadError.tsx';
+import type { SearchField } from '../documents/listLogic.ts';
+import { LOAD_TEXTS } from '../documents/SenderDocuments.tsx';
+import { useDocumentList } from '../documents/useDocumentList.ts';
+import { usePopups } from '../documents/usePopups.ts';
+import { failureMessage } from '../lib/api.ts';
+
+const COLUMNS: readonly ColumnSpec[] = [
+  { key: 'name', title: 'Document Name' },
+  { key: 'from', title: 'From' },
+  { key: 'to', title: 'To' },
+  { key: 'date', title: 'Date' },
+  { key: 'pages', title: '# of Pages' },
+  { key: 'eformDue', title: 'Delete Date' },
+];
+
+const SEARCH_FIELDS: readonly SearchField[] = ['name', 'from', 'to'];
+const SOURCE = { kind: 'mine' } as const;
 
 export function Files() {
   const logOff = useLogOff('logout-screen');
+  const list = useDocumentList(SOURCE);
+  const popups = usePopups();
   return (
     <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
-      <Typography.Title level={2}>My documents</Typography.Title>
-      <Empty description='No documents found' />
+      <section aria-labelledby='files-heading' className='list-area'>
+        <Typography.Title level={2} id='files-heading' className='section-heading'>
+          My documents
+        </Typography.Title>
+        {list.error !== null && !list.loading && (
+          <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.reload} />
+        )}
+        <DocumentTable
+          label='My documents'
+          rows={list.rows}
+          loading={list.loading}
+          columns={COLUMNS}
+          searchFields={SEARCH_FIELDS}
+          searchPlaceholder='Document name, sender, recipient or pages'
+          defaultSort={null}
+          onView={popups.view}
+          onPrint={popups.print}
+        />
+      </section>
     </PortalLayout>
   );
 }

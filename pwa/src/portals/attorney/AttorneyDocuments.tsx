@@ -1,13 +1,17 @@
-/** The attorney's sent documents. Table, upload and actions come with the document work. */
-import { Empty, Typography } from 'antd';
+/** The attorney's documents: what they sent and what their representatives sent (marked 'Sent by …'). */
+import { SenderDocuments } from '../../documents/SenderDocuments.tsx';
+import { ATTORNEY_UPLOAD_TEXTS } from '../../documents/UploadModal.tsx';
 
-export function AttorneyDocuments() {
+const SOURCE = { kind: 'attorney' } as const;
+
+export function AttorneyDocuments({ uploadOpen, onUploadClose }: { uploadOpen: boolean; onUploadClose(): void }) {
   return (
-    <section aria-labelledby='attorney-documents'>
-      <Typography.Title level={2} id='attorney-documents' className='section-heading'>
-        My Documents
-      </Typography.Title>
-      <Empty description='No documents found' />
-    </section>
+    <SenderDocuments
+      source={SOURCE}
+      uploadPath='/documents/upload'
+      uploadTexts={ATTORNEY_UPLOAD_TEXTS}
+      uploadOpen={uploadOpen}
+      onUploadClose={onUploadClose}
+    />
   );
 }

@@ -1,13 +1,19 @@
-/** 'My Documents' of the representative. Table, upload and actions come with the document work. */
-import { Empty, Typography } from 'antd';
+/** 'My Documents' of the representative: what they sent on their supervising attorney's behalf. */
+import { SenderDocuments } from '../../documents/SenderDocuments.tsx';
+import { REPRESENTATIVE_UPLOAD_TEXTS } from '../../documents/UploadModal.tsx';
 
-export function RepresentativeDocuments() {
+const SOURCE = { kind: 'representative' } as const;
+
+export function RepresentativeDocuments(
+  { uploadOpen, onUploadClose }: { uploadOpen: boolean; onUploadClose(): void },
+) {
   return (
-    <section aria-labelledby='representative-documents'>
-      <Typography.Title level={2} id='representative-documents' className='section-heading'>
-        My Documents
-      </Typography.Title>
-      <Empty description='No documents found' />
-    </section>
+    <SenderDocuments
+      source={SOURCE}
+      uploadPath='/representative/upload'
+      uploadTexts={REPRESENTATIVE_UPLOAD_TEXTS}
+      uploadOpen={uploadOpen}
+      onUploadClose={onUploadClose}
+    />
   );
 }

@@ -1,0 +1,164 @@
+/**
+ * 'Upload Document' (attorney and representative): Recipient DOC Number,
+ * Document Title, optional Description and a PDF picker. Upload stays
+ * disabled until the three required parts are set; a non-PDF or oversized
+ * file is refused before anything is sent; while the bytes go up a progress
+ * bar shows the percentage. On success the modal closes, the form resets and
+ * the caller reloads its list.
+ */
+import { UploadOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, Modal, Progress, Typography } from 'antd';
+import { type ChangeEvent, useId, useRef, useState } from 'react';
+import { useAppConfig } from '../components/AppConfigProvider.tsx';
+import { useToast } from '../components/useToast.ts';
+import { failureMessage } from '../lib/api.ts';
+import { uploadWithProgress } from './documentsApi.ts';
+import { EMPTY_UPLOAD_FORM, fileProblem, uploadBody, uploadHint, type UploadFormState, uploadReady } from './uploadForm.ts';
+
+/** The texts that differ between the two portals (spec section 8). */
+export interface UploadTexts {
+  required: string;
+  failed: string;
+  error: string;
+}
+
+export const ATTORNEY_UPLOAD_TEXTS: UploadTexts = {
+  required: 'Please fill in all required fields',
+  failed: 'Upload failed',
+  error: 'Failed to upload document. Please try again.',
+};
+
+export const REPRESENTATIVE_UPLOAD_TEXTS: UploadTexts = {
+  required: 'Please fill all fields and select a file',
+  failed: 'Upload failed',
+  error: 'Upload failed',
+};
+
+export const UPLOAD_SUCCESS = 'Document uploaded successfully!';
+
+export interface UploadModalProps {
+  open: boolean;
+  path: '/documents/upload' | '/representative/upload';
+  texts: UploadTexts;
+  onClose(): void;
+  onUploaded(): void;
+}
+
+export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadModalProps) {
+  const { maxUploadMb } = useAppConfig();
+  const toast = useToast();
+  const [form, setForm] = useState<UploadFormState>(EMPTY_UPLOAD_FORM);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const fileId = useId();
+  const hintId = useId();
+  const submitting = progress !== null;
+
+  const reset = () => {
+    setForm(EMPTY_UPLOAD_FORM);
+    setFileError(null);
+    setProgress(null);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  const close = () => {
+    if (submitting) return;
+    reset();
+    onClose();
+  };
+
+  const pickFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0] ?? null;
+    const problem = file ? fileProblem(file, maxUploadMb) : null;
+    setFileError(problem);
+    if (problem) event.target.value = '';
+    setForm((current) => ({ ...current, selectedFile: problem ? null : file }));
+  };
+
+  const submit = async () => {
+    if (!uploadReady(form) || !form.selectedFile) {
+      toast.error(texts.required);
+      return;
+    }
+    setProgress(0);
+    try {
+      const message = await uploadWithProgress(path, uploadBody({ ...form, selectedFile: form.selectedFile }), setProgress);
+      toast.success(message || UPLOAD_SUCCESS);
+      reset();
+      onClose();
+      onUploaded();
+    } catch (error) {
+      setProgress(null);
+      toast.error(failureMessage(error, { failed: texts.failed, error: texts.error }));
+    }
+  };
+
+  const set = (field: 'recipientDocNumber' | 'documentTitle' | 'description') =>
+  (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+
+  return (
+    <Modal
+      open={open}
+      title='Upload Document'
+      onCancel={close}
+      maskClosable={!submitting}
+      keyboard={!submitting}
+      closable={!submitting}
+      destroyOnHidden
+      footer={[
+        <Button key='cancel' onClick={close} disabled={submitting}>Cancel</Button>,
+        <Button
+          key='upload'
+          type='primary'
+          icon={<UploadOutlined />}
+          onClick={submit}
+          loading={submitting}
+          disabled={!uploadReady(form)}
+        >
+          Upload
+        </Button>,
+      ]}
+    >
+      <Form layout='vertical' onFinish={submit} disabled={submitting}>
+        <Form.Item label='Recipient DOC Number' htmlFor='upload-doc-number' required>
+          <Input
+            id='upload-doc-number'
+            value={form.recipientDocNumber}
+            onChange={set('recipientDocNumber')}
+            autoComplete='off'
+            inputMode='numeric'
+          />
+        </Form.Item>
+        <Form.Item label='Document Title' htmlFor='upload-title' required>
+          <Input id='upload-title' value={form.documentTitle} onChange={set('documentTitle')} maxLength={200} />
+        </Form.Item>
+        <Form.Item label='Description (optional)' htmlFor='upload-description'>
+          <Input.TextArea id='upload-description' value={form.description} onChange={set('description')} rows={3} />
+        </Form.Item>
+        <Form.Item label='PDF File' htmlFor={fileId} required>
+          <input
+            ref={fileInput}
+            id={fileId}
+            type='file'
+            accept='.pdf,application/pdf'
+            aria-describedby={hintId}
+            onChange={pickFile}
+            disabled={submitting}
+          />
+          <Typography.Text type='secondary' id={hintId} className='upload-hint'>
+            {uploadHint(maxUploadMb)}
+          </Typography.Text>
+        </Form.Item>
+        {fileError && <Alert type='error' showIcon title={fileError} role='alert' />}
+        {submitting && (
+          <div className='upload-progress'>
+            <Typography.Text id='upload-progress-label'>Uploading... {progress}%</Typography.Text>
+            <Progress percent={progress} status='active' aria-labelledby='upload-progress-label' />
+          </div>
+        )}
+      </Form>
+    </Modal>
+  );
+}

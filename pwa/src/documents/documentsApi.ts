@@ -1,0 +1,124 @@
+/**
+ * The document calls of the portals (docs/api.md "Documents"), all through
+ * lib/api.ts, plus the one upload that reports its progress (fetch cannot
+ * report upload progress, so it goes through XMLHttpRequest and reads the
+ * answer with the same rules as every other call).
+ */
+import { API_BASE, ApiError, apiRequest, readResponse } from '../lib/api.ts';
+import { storage } from '../lib/storage.ts';
+import { type DocumentRow, toDocumentRow } from './listLogic.ts';
+
+type ListAnswer = { documents?: unknown };
+
+function rowsOf(body: ListAnswer): DocumentRow[] {
+  const documents = Array.isArray(body.documents) ? body.documents : [];
+  return documents
+    .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null)
+    .map(toDocumentRow);
+}
+
+/** Which list a screen shows. */
+export type ListSource =
+  | { kind: 'offender'; docNumber: string }
+  | { kind: 'attorney' }
+  | { kind: 'representative' }
+  | { kind: 'mine' };
+
+function listPath(source: ListSource): string {
+  switch (source.kind) {
+    case 'offender':
+      return `/documents/offender/${encodeURIComponent(source.docNumber)}`;
+    case 'attorney':
+      return '/documents/attorney';
+    case 'representative':
+      return '/representative/documents';
+    case 'mine':
+      return '/documents/mine';
+  }
+}
+
+/**
+ * Loads a list. `quiet` leaves a 401 to the caller (the offender portal has
+ * its own message and goes to /logout instead of /login).
+ */
+export async function fetchDocuments(
+  source: ListSource,
+  options: { signal?: AbortSignal; quiet?: boolean } = {},
+): Promise<DocumentRow[]> {
+  return rowsOf(await apiRequest<ListAnswer>(listPath(source), options));
+}
+
+/** The delivery receipt of GET /api/documents/{id}/info. */
+export interface DocumentReceipt {
+  name: string;
+  description: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  pages: number;
+  encrypted: boolean;
+  uploaded: string;
+  viewedAt: string | null;
+}
+
+/** GET /api/documents/{id}/info → the receipt. */
+export async function fetchReceipt(documentId: string, signal?: AbortSignal): Promise<DocumentReceipt> {
+  const body = await apiRequest<{ data?: { document?: Record<string, unknown> } }>(
+    `/documents/${encodeURIComponent(documentId)}/info`,
+    { signal },
+  );
+  const doc = body.data?.document ?? {};
+  const str = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    name: str(doc.name),
+    description: str(doc.description),
+    fileName: str(doc.file_name),
+    size: Number(doc.size) || 0,
+    sha256: str(doc.sha256),
+    pages: Number(doc.pages) || 0,
+    encrypted: doc.encrypted === true,
+    uploaded: str(doc.date),
+    viewedAt: str(doc.viewed_at) || null,
+  };
+}
+
+/** Upload progress as a whole percentage, 0 to 100. */
+export type ProgressListener = (percent: number) => void;
+
+/**
+ * POSTs a multipart body to `${API_BASE}${path}` with the session token,
+ * reporting upload progress; resolves with the server's message, rejects with
+ * an ApiError (status 0 when the server could not be reached).
+ */
+export function uploadWithProgress(
+  path: '/documents/upload' | '/representative/upload',
+  body: FormData,
+  onProgress: ProgressListener,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE}${path}`);
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = storage.getGuid();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) {
+        onProgress(Math.min(100, Math.floor((event.loaded / event.total) * 100)));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, null));
+    xhr.onabort = () => reject(new ApiError(0, null));
+    xhr.onload = () => {
+      // Read through the same rules as every fetch answer (lib/api.ts).
+      const response = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      readResponse<Record<string, unknown>>(response).then(
+        (answer) => resolve(typeof answer.message === 'string' ? answer.message : ''),
+        reject,
+      );
+    };
+    xhr.send(body);
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The upload form of the attorney and representative portals (spec sections
+ * 2, 3, 5): which fields are required, and the file checks made before any
+ * byte is sent, so a wrong or oversized file fails at once.
+ */
+
+export interface UploadFormState {
+  recipientDocNumber: string;
+  documentTitle: string;
+  description: string;
+  selectedFile: File | null;
+}
+
+export const EMPTY_UPLOAD_FORM: UploadFormState = {
+  recipientDocNumber: '',
+  documentTitle: '',
+  description: '',
+  selectedFile: null,
+};
+
+/** The file facts the checks need (a File has them; tests pass plain objects). */
+export interface FileFacts {
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** Spec section 2: the Upload button stays disabled until DOC number, title and file are set. */
+export function uploadReady(form: UploadFormState): boolean {
+  return form.recipientDocNumber.trim() !== '' && form.documentTitle.trim() !== '' && form.selectedFile !== null;
+}
+
+/** The picker's hint, with the server's configured limit (spec: 'PDF files only, max 10MB'). */
+export function uploadHint(maxUploadMb: number): string {
+  return `PDF files only, max ${maxUploadMb}MB`;
+}
+
+/** Same text as the API's 413, so the user reads one message whichever side refuses. */
+export function tooLargeMessage(maxUploadMb: number): string {
+  return `The file is larger than the ${maxUploadMb} MB limit.`;
+}
+
+/** Same text as the API's 415. */
+export const NOT_PDF_MESSAGE = 'The file is not a PDF.';
+
+/**
+ * Null when the picked file may be sent, else the reason. The name or type
+ * must say PDF (the server checks the bytes); the size is checked against the
+ * configured limit in MiB, as the server counts it.
+ */
+export function fileProblem(file: FileFacts, maxUploadMb: number): string | null {
+  const pdf = file.name.toLowerCase().endsWith('.pdf') || file.type === 'application/pdf';
+  if (!pdf) return NOT_PDF_MESSAGE;
+  if (file.size > maxUploadMb * 1024 * 1024) return tooLargeMessage(maxUploadMb);
+  return null;
+}
+
+/** The multipart body of docs/api.md: file, recipient_doc_number, title, description (only when given). */
+export function uploadBody(form: UploadFormState & { selectedFile: File }): FormData {
+  const body = new FormData();
+  body.set('recipient_doc_number', form.recipientDocNumber.trim());
+  body.set('title', form.documentTitle.trim());
+  if (form.description.trim() !== '') body.set('description', form.description.trim());
+  body.set('file', form.selectedFile, form.selectedFile.name);
+  return body;
+}

@@ -1,0 +1,467 @@
+/**
+ * The mail portals end to end in headless Chromium against the real server:
+ * an attorney and a representative upload PDFs from the UI (with a progress
+ * bar), the offender finds them, reads them in the viewer and prints them,
+ * and the sender sees when they were read; search, sort, paging, page size,
+ * Info and the lock icon of an encrypted PDF; nothing leaves the app's origin.
+ * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts
+ */
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
+import { encryptPdf, makePdf, sha256Hex } from '../support/pdfs.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const DIST_INDEX = new URL('../../pwa/dist/index.html', import.meta.url);
+
+const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
+const REPRESENTATIVE = { username: 'representative@demo.test', password: 'Demo-Rep-2026!' };
+const OFFENDER = { username: '100001', password: '246810' };
+
+/** Replaces window.print in every page and pop-up of a context, counting the calls. */
+const PRINT_SPY = `
+  window.__prints = 0;
+  window.print = () => { window.__prints += 1; };
+`;
+
+/** Every pop-up is blocked, as a browser with a pop-up blocker does. */
+const NO_POPUPS = `window.open = () => null;`;
+
+/**
+ * Records, from the moment the page loads, every percentage the upload
+ * progress bar shows (a fast local upload may show it only briefly).
+ */
+const PROGRESS_SPY = `
+  window.__progress = [];
+  new MutationObserver(() => {
+    const bar = document.querySelector('.upload-progress [role="progressbar"], .upload-progress .ant-progress');
+    if (!bar) return;
+    const value = bar.getAttribute('aria-valuenow') ?? bar.textContent ?? '';
+    const last = window.__progress[window.__progress.length - 1];
+    if (value !== last) window.__progress.push(value);
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+`;
+
+function distBuilt(): boolean {
+  try {
+    return Deno.statSync(DIST_INDEX).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function apiToken(server: TestServer, who: { username: string; password: string }): Promise<string> {
+  const response = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.token;
+}
+
+/** Uploads through the API (to fill lists quickly); returns the document id. */
+async function apiUpload(
+  server: TestServer,
+  token: string,
+  document: { title: string; bytes: Uint8Array; description?: string },
+): Promise<string> {
+  const form = new FormData();
+  form.set('recipient_doc_number', OFFENDER.username);
+  form.set('title', document.title);
+  if (document.description) form.set('description', document.description);
+  form.set('file', new File([document.bytes as BlobPart], 'upload.pdf', { type: 'application/pdf' }));
+  const response = await fetch(`${server.url}/api/documents/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = await response.json();
+  assert.equal(response.status, 201, JSON.stringify(body));
+  return String(body.document?.documentid ?? body.document?.id);
+}
+
+/** The document names of a list answer. */
+async function listNames(server: TestServer, token: string, path: string): Promise<string[]> {
+  const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.documents.map((document: { name: string }) => document.name);
+}
+
+/** Waits until the table's first row is the named document. */
+async function firstRowIs(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(
+    (expected) =>
+      document.querySelector('.document-table tbody tr.ant-table-row td > div > span')?.textContent ===
+        expected,
+    name,
+  );
+}
+
+async function signIn(page: Page, url: string, who: { username: string; password: string }): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('facility ID number').fill(who.username);
+  await page.getByLabel('Pin Number').fill(who.password);
+  await page.getByRole('button', { name: 'View Mail' }).click();
+  await page.waitForURL(/\/(portal|representative)/);
+}
+
+function row(page: Page, name: string | RegExp) {
+  return page.getByRole('row', { name });
+}
+
+/** Searches the table for a document by its name and returns its row. */
+async function find(page: Page, name: string) {
+  await page.getByLabel('Search:').fill(name);
+  const found = row(page, new RegExp(name));
+  await found.waitFor();
+  return found;
+}
+
+function footer(page: Page) {
+  return page.locator('.document-table-count');
+}
+
+/** The document names of the table, top to bottom. */
+function names(page: Page): Promise<string[]> {
+  return page.locator('.document-table tbody tr.ant-table-row td:first-child > div > span:first-child')
+    .allTextContents();
+}
+
+async function chooseOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.locator(`.ant-select-item-option[title="${option}"]`).click();
+}
+
+/** Uploads from the portal's 'Upload Document' modal with the upload slowed down, so progress is visible. */
+async function uploadFromUi(
+  page: Page,
+  context: BrowserContext,
+  document: { title: string; file: string; description?: string },
+): Promise<string[]> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // About 4 MB at 2 MB/s: two seconds of real progress events.
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 2 * 1024 * 1024,
+  });
+  await page.getByRole('button', { name: 'Upload New Document' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Document' });
+  await dialog.waitFor();
+  const upload = dialog.getByRole('button', { name: 'Upload' });
+  assert.ok(await upload.isDisabled(), 'Upload starts disabled');
+  await dialog.getByText('PDF files only, max 10MB').waitFor();
+  await dialog.getByLabel('Recipient DOC Number').fill(OFFENDER.username);
+  await dialog.getByLabel('Document Title').fill(document.title);
+  if (document.description) await dialog.getByLabel('Description (optional)').fill(document.description);
+  assert.ok(await upload.isDisabled(), 'Upload stays disabled without a file');
+  await dialog.getByLabel('PDF File').setInputFiles(document.file);
+  await upload.click();
+  await page.locator('.upload-progress').waitFor();
+  await page.getByText('Document uploaded successfully!').waitFor({ timeout: 30_000 });
+  await dialog.waitFor({ state: 'hidden' });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await cdp.detach();
+  await row(page, new RegExp(document.title)).waitFor();
+  return await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
+}
+
+function percentages(seen: string[]): number[] {
+  return seen.map((value) => Number.parseInt(value, 10)).filter((n) => Number.isFinite(n));
+}
+
+/** Clicks a row action and returns the pop-up it opens. */
+async function popupFrom(page: Page, action: () => Promise<void>): Promise<Page> {
+  const popup = page.waitForEvent('popup');
+  await action();
+  return await popup;
+}
+
+const options = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  name: 'the mail portals: upload with progress, read, print, Info, search, sort, paging and read receipts',
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn(t) {
+    assert.ok(
+      distBuilt(),
+      'pwa/dist is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first',
+    );
+    const server = await startTestServer();
+    const browser: Browser = await launchBrowser();
+    const contexts: BrowserContext[] = [];
+    const foreign: string[] = [];
+    const tmp = await Deno.makeTempDir({ prefix: 'lmp-e2e-docs-' });
+    const open = async (init: string[] = []) => {
+      const recorded = await newRecordedContext(browser, server.url);
+      contexts.push(recorded.context);
+      recorded.context.on('close', () => foreign.push(...recorded.foreignRequests));
+      for (const script of init) await recorded.context.addInitScript(script);
+      // The init scripts apply to pages opened from now on: use a fresh page.
+      const page = await recorded.context.newPage();
+      page.setDefaultTimeout(15_000);
+      return { context: recorded.context, page };
+    };
+
+    try {
+      // About 4 MB of incompressible filler: the slowed upload takes a couple of seconds.
+      const brief = await makePdf({ pages: 3, title: 'Appeal brief', padTo: 4 * 1024 * 1024 });
+      const letter = await makePdf({ pages: 2, padTo: 4 * 1024 * 1024 });
+      await Deno.writeFile(`${tmp}/appeal-brief.pdf`, brief);
+      await Deno.writeFile(`${tmp}/rep-letter.pdf`, letter);
+      const attorneyToken = await apiToken(server, ATTORNEY);
+      // The demo seed may already hold mail for the demo offender, all sent by the demo attorney's office.
+      const seeded = await listNames(server, attorneyToken, '/api/documents/attorney');
+
+      await t.step('the attorney uploads a PDF from the UI and sees a real progress bar', async () => {
+        const { context, page } = await open([PROGRESS_SPY]);
+        await signIn(page, server.url, ATTORNEY);
+        await page.getByRole('heading', { level: 2, name: 'Attorney Portal' }).waitFor();
+        await footer(page).filter({ hasText: `of ${seeded.length} entries` }).waitFor();
+        const seen = await uploadFromUi(page, context, {
+          title: 'Appeal brief',
+          file: `${tmp}/appeal-brief.pdf`,
+          description: 'Read before the hearing',
+        });
+        const values = percentages(seen);
+        assert.ok(values.length > 0, 'the progress bar showed');
+        assert.ok(
+          values.some((n) => n > 0 && n < 100),
+          `an intermediate percentage showed: ${seen.join(', ')}`,
+        );
+        const uploaded = row(page, /Appeal brief/);
+        await uploaded.getByText('Not yet viewed').waitFor();
+        assert.match(await uploaded.textContent() ?? '', /100001/);
+        await context.close();
+      });
+
+      await t.step('the representative uploads from the UI and sees it under My Documents', async () => {
+        const { context, page } = await open([PROGRESS_SPY]);
+        await signIn(page, server.url, REPRESENTATIVE);
+        await page.getByRole('heading', { level: 2, name: 'Representative Portal' }).waitFor();
+        await page.getByRole('heading', { level: 2, name: 'My Documents' }).waitFor();
+        const seen = await uploadFromUi(page, context, {
+          title: 'Rep letter',
+          file: `${tmp}/rep-letter.pdf`,
+        });
+        assert.ok(percentages(seen).length > 0, 'the progress bar showed');
+        // No description: Info is disabled.
+        assert.ok(
+          await row(page, /Rep letter/).getByRole('button', { name: 'Info Rep letter' }).isDisabled(),
+        );
+        await context.close();
+      });
+
+      // Enough documents to page through, and one the server cannot count (user-password encrypted).
+      const locked = await encryptPdf(await makePdf({ pages: 2 }), { userPassword: 'userpw', print: true });
+      await apiUpload(server, attorneyToken, { title: 'Sealed exhibit', bytes: locked });
+      for (let i = 1; i <= 12; i++) {
+        await apiUpload(server, attorneyToken, {
+          title: `Filing ${String(i).padStart(2, '0')}`,
+          bytes: await makePdf({ pages: 1 + (i % 4) }),
+        });
+      }
+      const total = seeded.length + 15;
+      const allNames = await listNames(server, attorneyToken, '/api/documents/attorney');
+      assert.equal(allNames.length, total);
+      const byName = [...allNames].sort(
+        new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' }).compare,
+      );
+      const descending = [...byName].reverse();
+
+      await t.step('the offender pages, resizes, searches and sees the lock icon and Info', async () => {
+        const { page } = await open();
+        await signIn(page, server.url, OFFENDER);
+        await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+        assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), 10);
+        assert.ok(await page.getByRole('button', { name: 'Previous' }).isDisabled());
+        assert.ok(await page.getByRole('button', { name: 'Page 1' }).isDisabled());
+        await page.getByRole('button', { name: 'Next' }).click();
+        await footer(page).filter({ hasText: `Showing 11 to ${total} of ${total} entries` }).waitFor();
+        assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled());
+        assert.ok(await page.getByRole('button', { name: 'Page 2' }).isDisabled());
+
+        await chooseOption(page, 'Entries per page', '25');
+        await footer(page).filter({ hasText: `Showing 1 to ${total} of ${total} entries` }).waitFor();
+        assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), total);
+
+        const search = page.getByLabel('Search:');
+        await search.fill('APPEAL');
+        await footer(page).filter({ hasText: 'Showing 1 to 1 of 1 entries' }).waitFor();
+        await search.fill('atticus');
+        // Starts-with on the sending attorney's name keeps every document he sent.
+        await row(page, /Sealed exhibit/).waitFor();
+        await row(page, /Appeal brief/).waitFor();
+        assert.equal(await row(page, /Filing/).count(), 12);
+        await search.fill('zzz');
+        await page.getByText('No documents found').waitFor();
+        await search.fill('Sealed');
+        const sealed = row(page, /Sealed exhibit/);
+        await sealed.getByRole('img', { name: 'Encrypted, page count unavailable' }).waitFor();
+        await search.fill('');
+
+        const briefRow = row(page, /Appeal brief/);
+        assert.match(await briefRow.textContent() ?? '', /Atticus Counsel/);
+        assert.match(await briefRow.textContent() ?? '', /[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+        assert.ok(await row(page, /Filing 01/).getByRole('button', { name: 'Info Filing 01' }).isDisabled());
+
+        await briefRow.getByRole('button', { name: 'Info Appeal brief' }).click();
+        const info = page.getByRole('dialog', { name: 'Appeal brief' });
+        await info.getByText('Read before the hearing').waitFor();
+        await info.getByText(await sha256Hex(brief)).waitFor();
+        await info.getByText('Not yet viewed').waitFor();
+        await page.keyboard.press('Escape');
+        await info.waitFor({ state: 'hidden' });
+        await briefRow.getByRole('button', { name: 'Info Appeal brief' }).click();
+        await info.getByRole('button', { name: 'Close' }).click();
+        await info.waitFor({ state: 'hidden' });
+      });
+
+      await t.step(
+        'the offender views and prints in the 800x800 pop-up, for attorney and representative mail',
+        async () => {
+          const { page } = await open([PRINT_SPY]);
+          await signIn(page, server.url, OFFENDER);
+          const briefRow = await find(page, 'Appeal brief');
+
+          const viewer = await popupFrom(
+            page,
+            () => briefRow.getByRole('button', { name: 'View Appeal brief' }).click(),
+          );
+          await viewer.getByText('Loading document...').first().waitFor();
+          await viewer.waitForURL(/\/pdfViewer\/[^/?]+$/, { timeout: 10_000 });
+          await viewer.getByTestId('page-count').filter({ hasText: '/ 3' }).waitFor({ timeout: 20_000 });
+          await viewer.close();
+
+          for (const name of ['Appeal brief', 'Rep letter']) {
+            const printer = await popupFrom(
+              page,
+              async () => (await find(page, name)).getByRole('button', { name: `Print ${name}` }).click(),
+            );
+            await page.getByText('Opening print preview...').first().waitFor();
+            assert.match(printer.url(), /\/pdfViewer\/[^/?]+\?print=1$/);
+            await printer.waitForFunction(
+              () => (window as unknown as { __prints: number }).__prints === 1,
+              null,
+              {
+                timeout: 20_000,
+              },
+            );
+            await printer.close();
+          }
+
+          const repViewer = await popupFrom(
+            page,
+            async () =>
+              (await find(page, 'Rep letter')).getByRole('button', { name: 'View Rep letter' }).click(),
+          );
+          await repViewer.getByTestId('page-count').filter({ hasText: '/ 2' }).waitFor({ timeout: 20_000 });
+          await repViewer.close();
+        },
+      );
+
+      await t.step(
+        'the attorney sees read receipts, representative mail marked, and sorts the whole list',
+        async () => {
+          const { page } = await open();
+          await signIn(page, server.url, ATTORNEY);
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+          // Default sort by name, ascending, over the whole list.
+          assert.deepEqual(await names(page), byName.slice(0, 10));
+          await row(page, /Appeal brief/).getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
+          await (await find(page, 'Rep letter')).getByText(/^Sent by Riley/).waitFor();
+          await page.getByLabel('Search:').fill('');
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+
+          await page.getByRole('button', { name: 'Document Name' }).click();
+          await firstRowIs(page, descending[0]);
+          assert.deepEqual(await names(page), descending.slice(0, 10));
+          await page.getByRole('button', { name: '# of Pages' }).click();
+          await firstRowIs(page, 'Sealed exhibit');
+          await row(page, /Sealed exhibit/).getByRole('img', { name: 'Encrypted, page count unavailable' })
+            .waitFor();
+          await page.getByRole('button', { name: '# of Pages' }).click();
+          await page.waitForFunction(() =>
+            !document.querySelector('.document-table tbody tr.ant-table-row td')?.textContent?.startsWith(
+              'Sealed',
+            )
+          );
+          // The last page of a descending page sort holds the 0-page document: the sort covered every page.
+          await page.getByRole('button', { name: 'Page 2' }).click();
+          await footer(page).filter({ hasText: `Showing 11 to ${total} of ${total} entries` }).waitFor();
+          assert.equal((await names(page)).at(-1), 'Sealed exhibit');
+
+          await page.getByLabel('Search:').fill('1000');
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+          await page.getByLabel('Search:').fill('rep');
+          await footer(page).filter({ hasText: 'Showing 1 to 1 of 1 entries' }).waitFor();
+        },
+      );
+
+      await t.step(
+        'failures say what went wrong: blocked pop-ups, refused uploads, an ended session',
+        async () => {
+          const { page } = await open([NO_POPUPS]);
+          await signIn(page, server.url, OFFENDER);
+          const briefRow = await find(page, 'Appeal brief');
+          await briefRow.getByRole('button', { name: 'View Appeal brief' }).click();
+          await page.getByText('Popup blocked! Please allow pop-ups for this site.').waitFor();
+          await briefRow.getByRole('button', { name: 'Print Appeal brief' }).click();
+          await page.getByText('Failed to open print preview. Please check your popup blocker.').waitFor();
+          // A session the server no longer knows: the spec's message, then /logout.
+          await page.evaluate(() => localStorage.setItem('guid', 'no-such-session'));
+          await page.reload();
+          await page.getByText('Authentication failed - please login again').waitFor();
+          await page.waitForURL(/\/logout$|\/login$|\/$/);
+
+          const attorney = (await open()).page;
+          await signIn(attorney, server.url, ATTORNEY);
+          await attorney.getByRole('button', { name: 'Upload New Document' }).click();
+          const dialog = attorney.getByRole('dialog', { name: 'Upload Document' });
+          const big = await makePdf({ pages: 1, padTo: 10 * 1024 * 1024 + 1024 });
+          await Deno.writeFile(`${tmp}/too-big.pdf`, big);
+          await dialog.getByLabel('Recipient DOC Number').fill('999999');
+          await dialog.getByLabel('Document Title').fill('Wrong recipient');
+          await dialog.getByLabel('PDF File').setInputFiles(`${tmp}/too-big.pdf`);
+          await dialog.getByText('The file is larger than the 10 MB limit.').waitFor();
+          assert.ok(
+            await dialog.getByRole('button', { name: 'Upload' }).isDisabled(),
+            'an oversized file is not sent',
+          );
+          await dialog.getByLabel('PDF File').setInputFiles(`${tmp}/rep-letter.pdf`);
+          await dialog.getByRole('button', { name: 'Upload' }).click();
+          await attorney.getByText('No active offender has DOC number 999999.').waitFor();
+          assert.ok(await dialog.isVisible(), 'the modal stays open after a refusal');
+        },
+      );
+
+      await t.step('/files lists what the offender may read', async () => {
+        const { page } = await open();
+        await signIn(page, server.url, OFFENDER);
+        await page.goto(`${server.url}/files`);
+        await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+        await (await find(page, 'Appeal brief')).getByRole('button', { name: 'Print Appeal brief' })
+          .waitFor();
+      });
+
+      for (const context of contexts) await context.close().catch(() => {});
+      assert.deepEqual(foreign, [], 'no request left the app origin');
+    } finally {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await server.stop();
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    }
+  },
+});
