@@ -56,7 +56,8 @@ export default defineConfig({
         // Only the app shell is precached. There is deliberately no
         // runtimeCaching: privileged /api answers must never sit in a
         // service-worker cache.
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        // mjs: the pdf.js worker is a file of our build (pwa/src/viewer/engine.ts).
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,

@@ -63,6 +63,7 @@ export function App() {
                   <Route path={PATHS.setPassword} element={<SetPassword />} />
                   <Route path={PATHS.files} element={<Files />} />
                   <Route path='/pdfViewer/:documentId' element={<PdfViewer />} />
+                  <Route path='/pdfViewer' element={<PdfViewer />} />
                   <Route path={PATHS.portal} element={<PortalRedirect />} />
                 </Route>
                 <Route element={<RequireAuth roles={['offender']} />}>

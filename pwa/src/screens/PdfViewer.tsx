@@ -1,39 +1,114 @@
 /**
- * /pdfViewer/:documentId. Shows 'Loading document...' first; the viewer itself
- * comes with the document work, so for now a placeholder follows.
+ * /pdfViewer/:documentId (spec section 2, "PDF viewer"): 'Loading document...',
+ * then the toolbar and the document, or 'Error: ' with the reason. With
+ * ?print=1 the bytes come from the print URL and the print flow starts by
+ * itself once the document is ready.
  */
 import { Alert, Flex, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { PrintDialogs } from '../viewer/PrintDialogs.tsx';
+import { PropertiesModal } from '../viewer/PropertiesModal.tsx';
+import { shortcutAction } from '../viewer/shortcuts.ts';
+import { Toolbar } from '../viewer/Toolbar.tsx';
+import { usePrint } from '../viewer/usePrint.ts';
+import { useViewer } from '../viewer/useViewer.ts';
+import '../viewer/viewer.css';
 
 export const VIEWER_TEXTS = {
   loading: 'Loading document...',
   noId: 'No document ID provided',
-  placeholder: 'The document viewer is not available yet.',
 } as const;
 
 export function PdfViewer({ documentId: given }: { documentId?: string }) {
   const params = useParams();
   const documentId = given ?? params.documentId ?? params.fileUrl;
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    // No request to wait for yet: the loading state is shown briefly so the
-    // screen already has the shape the real viewer will have.
-    const timer = window.setTimeout(() => setLoading(false), 300);
-    return () => window.clearTimeout(timer);
-  }, [documentId]);
+  if (!documentId) {
+    return (
+      <main className='viewer viewer-message'>
+        <Alert type='error' title={VIEWER_TEXTS.noId} showIcon />
+      </main>
+    );
+  }
+  return <DocumentViewer documentId={documentId} />;
+}
 
-  if (!documentId) return <Alert type='error' title={VIEWER_TEXTS.noId} showIcon />;
+function DocumentViewer({ documentId }: { documentId: string }) {
+  const [search] = useSearchParams();
+  const autoPrint = search.get('print') === '1';
+  const containerRef = useRef<HTMLDivElement>(null);
+  const { status, view, commands } = useViewer(containerRef, documentId, autoPrint);
+  const pdf = status.kind === 'ready' ? status.pdf : null;
+  const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint });
+  const [propertiesOpen, setPropertiesOpen] = useState(false);
+
+  // ?print=1: the permission check and printing of every page, once per document.
+  const autoPrinted = useRef<unknown>(null);
+  useEffect(() => {
+    if (!autoPrint || !pdf || autoPrinted.current === pdf) return;
+    autoPrinted.current = pdf;
+    print.start({ auto: true });
+  }, [autoPrint, pdf, print]);
+
+  const commandsRef = useRef(commands);
+  commandsRef.current = commands;
+  const printRef = useRef(print);
+  printRef.current = print;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = shortcutAction(event);
+      if (!action) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (!pdf) return;
+      if (action === 'print' && printRef.current.phase.kind === 'inactive') printRef.current.start();
+      if (action === 'zoom-in') commandsRef.current.zoomBy(1);
+      if (action === 'zoom-out') commandsRef.current.zoomBy(-1);
+      if (action === 'zoom-reset') commandsRef.current.setZoom('1');
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, [pdf]);
+
   return (
-    <main className='viewer'>
-      {loading
-        ? (
-          <Flex vertical align='center' gap={12} role='status'>
-            <Spin size='large' />
-            <Typography.Text>{VIEWER_TEXTS.loading}</Typography.Text>
-          </Flex>
-        )
-        : <Alert type='info' title={VIEWER_TEXTS.placeholder} showIcon />}
+    <main
+      className='viewer viewer-screen'
+      data-rotation={view.rotation}
+      data-scroll-mode={view.layout.scroll}
+      data-view-mode={view.layout.view}
+      data-scale={view.scale}
+    >
+      {status.kind === 'ready' && (
+        <Toolbar
+          view={view}
+          commands={commands}
+          onProperties={() => setPropertiesOpen(true)}
+          onPrint={() => print.start()}
+        />
+      )}
+      {status.kind === 'loading' && (
+        <Flex vertical align='center' gap={12} role='status' className='viewer-status'>
+          <Spin size='large' />
+          <Typography.Text>{VIEWER_TEXTS.loading}</Typography.Text>
+        </Flex>
+      )}
+      {status.kind === 'error' && (
+        <div className='viewer-status'>
+          <Alert type='error' role='alert' title={`Error: ${status.message}`} showIcon />
+        </div>
+      )}
+      <div className='viewer-stage' hidden={status.kind === 'error'}>
+        <div ref={containerRef} className='viewer-container' tabIndex={0} aria-label='Document pages'>
+          <div className='pdfViewer' />
+        </div>
+      </div>
+      <PropertiesModal
+        open={propertiesOpen}
+        pdf={pdf}
+        documentId={documentId}
+        onClose={() => setPropertiesOpen(false)}
+      />
+      <PrintDialogs pageCount={view.pageCount} flow={print} />
     </main>
   );
 }

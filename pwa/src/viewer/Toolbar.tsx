@@ -1,0 +1,209 @@
+/**
+ * The viewer toolbar of spec section 2: page navigation, zoom, rotation,
+ * scroll and view modes, selection tool, properties and print. Download, full
+ * screen, open file, search and theme switch are deliberately absent. Every
+ * control has an accessible name and a visible tooltip.
+ */
+import {
+  ColumnHeightOutlined,
+  ColumnWidthOutlined,
+  DragOutlined,
+  FileOutlined,
+  FontSizeOutlined,
+  InfoCircleOutlined,
+  LeftOutlined,
+  PrinterOutlined,
+  ReadOutlined,
+  RightOutlined,
+  RotateLeftOutlined,
+  RotateRightOutlined,
+  TableOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
+} from '@ant-design/icons';
+import { Button, Divider, Flex, InputNumber, Radio, Select, Space, Tooltip, Typography } from 'antd';
+import { type ReactNode, useEffect, useState } from 'react';
+import { ZOOM_LEVELS, ZOOM_PRESETS, zoomLabel, zoomSelectValue } from './modes.ts';
+import type { ViewerCommands, ViewState } from './useViewer.ts';
+
+export interface ToolbarProps {
+  view: ViewState;
+  commands: ViewerCommands;
+  onProperties(): void;
+  onPrint(): void;
+}
+
+const ZOOM_OPTIONS = [
+  ...ZOOM_LEVELS.map((level) => ({ value: String(level), label: zoomLabel(level) })),
+  ...ZOOM_PRESETS.map((preset) => ({ value: preset.value, label: preset.label })),
+];
+
+function ToolButton(props: { label: string; icon: ReactNode; onClick(): void; disabled?: boolean }) {
+  return (
+    <Tooltip title={props.label}>
+      <Button aria-label={props.label} icon={props.icon} onClick={props.onClick} disabled={props.disabled} />
+    </Tooltip>
+  );
+}
+
+interface ChoiceOption<T extends string> {
+  value: T;
+  label: string;
+  tip: string;
+  icon: ReactNode;
+}
+
+function Choice<T extends string>(
+  props: { label: string; value: T; options: ChoiceOption<T>[]; onChange(value: T): void },
+) {
+  return (
+    <Radio.Group
+      aria-label={props.label}
+      optionType='button'
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value as T)}
+    >
+      {props.options.map((option) => (
+        <Tooltip key={option.value} title={option.tip}>
+          <Radio.Button value={option.value} aria-label={option.tip}>
+            {option.icon} <span className='viewer-choice-text'>{option.label}</span>
+          </Radio.Button>
+        </Tooltip>
+      ))}
+    </Radio.Group>
+  );
+}
+
+/** The page number field: typed freely, applied on Enter or when leaving it. */
+function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) {
+  const [typed, setTyped] = useState<number | null>(view.page);
+  useEffect(() => setTyped(view.page), [view.page]);
+  const apply = () => {
+    if (typed !== null && typed >= 1 && typed <= view.pageCount) commands.goToPage(typed);
+    else setTyped(view.page);
+  };
+  return (
+    <Space size={6} align='center'>
+      <Tooltip title='Page number'>
+        <InputNumber
+          aria-label='Page number'
+          className='viewer-page-input'
+          min={1}
+          max={Math.max(1, view.pageCount)}
+          precision={0}
+          controls={false}
+          value={typed}
+          onChange={(value) => setTyped(typeof value === 'number' ? value : null)}
+          onPressEnter={apply}
+          onBlur={apply}
+        />
+      </Tooltip>
+      <Typography.Text aria-label='Page count' data-testid='page-count'>
+        / {view.pageCount}
+      </Typography.Text>
+    </Space>
+  );
+}
+
+export function Toolbar({ view, commands, onProperties, onPrint }: ToolbarProps) {
+  const zoomValue = zoomSelectValue(view.scale, view.preset);
+  const options = zoomValue === null
+    ? [...ZOOM_OPTIONS, { value: 'custom', label: zoomLabel(view.scale), disabled: true }]
+    : ZOOM_OPTIONS;
+  return (
+    <Flex role='toolbar' aria-label='Document tools' className='viewer-toolbar' wrap gap={8} align='center'>
+      <Space.Compact>
+        <ToolButton
+          label='Previous page'
+          icon={<LeftOutlined />}
+          onClick={commands.previousPage}
+          disabled={view.page <= 1}
+        />
+        <ToolButton
+          label='Next page'
+          icon={<RightOutlined />}
+          onClick={commands.nextPage}
+          disabled={view.page >= view.pageCount}
+        />
+      </Space.Compact>
+      <PageField view={view} commands={commands} />
+      <Divider orientation='vertical' />
+      <Space.Compact>
+        <ToolButton
+          label='Zoom out'
+          icon={<ZoomOutOutlined />}
+          onClick={() =>
+            commands.zoomBy(-1)}
+        />
+        <ToolButton
+          label='Zoom in'
+          icon={<ZoomInOutlined />}
+          onClick={() =>
+            commands.zoomBy(1)}
+        />
+      </Space.Compact>
+      <Tooltip title='Zoom'>
+        <Select
+          aria-label='Zoom'
+          className='viewer-zoom'
+          value={zoomValue ?? 'custom'}
+          options={options}
+          onChange={commands.setZoom}
+          popupMatchSelectWidth={false}
+        />
+      </Tooltip>
+      <Divider orientation='vertical' />
+      <Space.Compact>
+        <ToolButton
+          label='Rotate counterclockwise'
+          icon={<RotateLeftOutlined />}
+          onClick={() =>
+            commands.rotateBy(-90)}
+        />
+        <ToolButton
+          label='Rotate clockwise'
+          icon={<RotateRightOutlined />}
+          onClick={() =>
+            commands.rotateBy(90)}
+        />
+      </Space.Compact>
+      <Divider orientation='vertical' />
+      <Choice
+        label='Scroll mode'
+        value={view.layout.scroll}
+        onChange={commands.setScroll}
+        options={[
+          { value: 'vertical', label: 'Vertical', tip: 'Vertical scrolling', icon: <ColumnHeightOutlined /> },
+          {
+            value: 'horizontal',
+            label: 'Horizontal',
+            tip: 'Horizontal scrolling',
+            icon: <ColumnWidthOutlined />,
+          },
+          { value: 'wrapped', label: 'Wrapped', tip: 'Wrapped scrolling', icon: <TableOutlined /> },
+        ]}
+      />
+      <Choice
+        label='View mode'
+        value={view.layout.view}
+        onChange={commands.setView}
+        options={[
+          { value: 'single', label: 'Single', tip: 'Single page view', icon: <FileOutlined /> },
+          { value: 'dual', label: 'Dual', tip: 'Dual page view', icon: <ReadOutlined /> },
+        ]}
+      />
+      <Choice
+        label='Selection mode'
+        value={view.tool}
+        onChange={commands.setTool}
+        options={[
+          { value: 'text', label: 'Text', tip: 'Text selection tool', icon: <FontSizeOutlined /> },
+          { value: 'hand', label: 'Hand', tip: 'Hand tool (drag to move)', icon: <DragOutlined /> },
+        ]}
+      />
+      <Divider orientation='vertical' />
+      <ToolButton label='Document properties' icon={<InfoCircleOutlined />} onClick={onProperties} />
+      <ToolButton label='Print' icon={<PrinterOutlined />} onClick={onPrint} />
+    </Flex>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * pdf.js, set up the one way this app uses it. The worker is a file of our
+ * own build (the `?url` import makes Vite emit it as an asset), so no request
+ * leaves our origin and the Content-Security-Policy can stay at 'self'.
+ * Scripting, XFA and WebAssembly decoders are off: a document is mail to be
+ * read and printed, never a program.
+ */
+import * as pdfjsLib from 'pdfjs-dist';
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import 'pdfjs-dist/web/pdf_viewer.css';
+import { API_BASE } from '../lib/api.ts';
+import type { Layout } from './modes.ts';
+
+export type PdfDocument = pdfjsLib.PDFDocumentProxy;
+export type PdfLoadingTask = pdfjsLib.PDFDocumentLoadingTask;
+type ViewerModule = typeof import('pdfjs-dist/web/pdf_viewer.mjs');
+export type PdfViewerComponent = InstanceType<ViewerModule['PDFViewer']>;
+export type PdfEventBus = InstanceType<ViewerModule['EventBus']>;
+
+export const { PermissionFlag, PDFDateString } = pdfjsLib;
+
+pdfjsLib.GlobalWorkerOptions.workerSrc = workerUrl;
+
+let viewerModule: Promise<ViewerModule> | null = null;
+
+/**
+ * The viewer components read pdf.js from `globalThis.pdfjsLib` when their
+ * module is evaluated, so the global is set first and the module is imported
+ * after it.
+ */
+function viewerComponents(): Promise<ViewerModule> {
+  (globalThis as unknown as { pdfjsLib: typeof pdfjsLib }).pdfjsLib = pdfjsLib;
+  viewerModule ??= import('pdfjs-dist/web/pdf_viewer.mjs');
+  return viewerModule;
+}
+
+/** Where the bytes come from: the print URL (audited as a print) when printing was asked for. */
+export function documentUrl(documentId: string, print: boolean): string {
+  return `${API_BASE}/documents/${print ? 'print' : 'view'}/${encodeURIComponent(documentId)}`;
+}
+
+/**
+ * Starts loading a document. Range requests of 64 KiB without pre-fetching
+ * show page 1 of a large file before the rest has arrived (the API answers
+ * Range requests with 206).
+ */
+export function openDocument(
+  documentId: string,
+  options: { print: boolean; token: string | null },
+): PdfLoadingTask {
+  const params: NonNullable<Parameters<typeof pdfjsLib.getDocument>[0]> & { isEvalSupported: false } = {
+    url: documentUrl(documentId, options.print),
+    httpHeaders: options.token ? { Authorization: `Bearer ${options.token}` } : {},
+    withCredentials: false,
+    // pdf.js 6 no longer has an eval path; kept so an older pdf.js would be held to the same rule.
+    isEvalSupported: false,
+    enableXfa: false,
+    disableAutoFetch: true,
+    disableStream: false,
+    rangeChunkSize: 65536,
+    // No wasm decoders: they would be fetched separately and need 'wasm-unsafe-eval' in the CSP.
+    useWasm: false,
+    // Rendering on the main thread: the renderer worker would be a second script to serve.
+    disableWorkerRendering: true,
+  };
+  return pdfjsLib.getDocument(params);
+}
+
+export interface ViewerHandle {
+  viewer: PdfViewerComponent;
+  eventBus: PdfEventBus;
+  setLayout(layout: Layout): void;
+  /** Detaches the document and stops listening. */
+  destroy(): void;
+}
+
+/**
+ * Creates the page viewer inside `container` (which must be absolutely
+ * positioned and hold one empty div). No scripting manager: PDF JavaScript
+ * never runs. Links inside the PDF work within the document only: a facility
+ * tablet must not be sent to an outside site from a letter.
+ */
+export async function createViewer(container: HTMLDivElement): Promise<ViewerHandle> {
+  const { EventBus, PDFLinkService, PDFViewer, ScrollMode, SpreadMode } = await viewerComponents();
+  const eventBus = new EventBus();
+  const linkService = new PDFLinkService({ eventBus });
+  linkService.externalLinkEnabled = false;
+  const abort = new AbortController();
+  // abortSignal is honoured by PDFViewer (it stops its resize and scroll
+  // listeners) but missing from its published options type.
+  const options: ConstructorParameters<ViewerModule['PDFViewer']>[0] & { abortSignal: AbortSignal } = {
+    container,
+    eventBus,
+    linkService,
+    abortSignal: abort.signal,
+    annotationMode: pdfjsLib.AnnotationMode.ENABLE,
+  };
+  const viewer = new PDFViewer(options);
+  linkService.setViewer(viewer);
+  const scrollModes = {
+    vertical: ScrollMode.VERTICAL,
+    horizontal: ScrollMode.HORIZONTAL,
+    wrapped: ScrollMode.WRAPPED,
+  } as const;
+  return {
+    viewer,
+    eventBus,
+    setLayout(layout) {
+      // Spread first: a dual spread is only valid with vertical scrolling.
+      if (layout.view === 'single') viewer.spreadMode = SpreadMode.NONE;
+      viewer.scrollMode = scrollModes[layout.scroll];
+      if (layout.view === 'dual') viewer.spreadMode = SpreadMode.ODD;
+    },
+    destroy() {
+      abort.abort();
+      viewer.setDocument(null);
+      linkService.setDocument(null);
+    },
+  };
+}
+
+/** Attaches a loaded document to the viewer. */
+export function showDocument(handle: ViewerHandle, pdf: PdfDocument): void {
+  handle.viewer.setDocument(pdf);
+  handle.viewer.linkService.setDocument(pdf);
+}

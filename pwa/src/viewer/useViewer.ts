@@ -1,0 +1,193 @@
+/**
+ * Connects the pdf.js viewer to React: loads the document into the container,
+ * mirrors page, zoom, rotation and layout into state, and offers the toolbar's
+ * commands. Spec section 4: loading, then loaded or error.
+ */
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { storage } from '../lib/storage.ts';
+import { createViewer, openDocument, type PdfDocument, showDocument, type ViewerHandle } from './engine.ts';
+import { attachHandTool } from './hand_tool.ts';
+import {
+  chooseScroll,
+  chooseView,
+  type Layout,
+  rotate,
+  type ScrollKind,
+  type ViewKind,
+  WHEEL_ZOOM_DEBOUNCE_MS,
+  zoomStep,
+} from './modes.ts';
+
+/** Spec section 8: the text after 'Error: ' when the document cannot be loaded. */
+export const LOAD_FAILED = 'Failed to load document';
+
+/** The zoom a document opens with: the page fills the width of the window. */
+export const INITIAL_ZOOM = 'page-width';
+
+export type SelectionTool = 'text' | 'hand';
+
+export type ViewerStatus =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; pdf: PdfDocument };
+
+export interface ViewState {
+  page: number;
+  pageCount: number;
+  scale: number;
+  /** The named zoom in force ('page-width'…), or null for a plain scale. */
+  preset: string | null;
+  rotation: number;
+  layout: Layout;
+  tool: SelectionTool;
+}
+
+const INITIAL_VIEW: ViewState = {
+  page: 1,
+  pageCount: 0,
+  scale: 1,
+  preset: INITIAL_ZOOM,
+  rotation: 0,
+  layout: { scroll: 'vertical', view: 'single' },
+  tool: 'text',
+};
+
+export interface ViewerCommands {
+  goToPage(page: number): void;
+  nextPage(): void;
+  previousPage(): void;
+  /** A zoom level ('1.25') or preset ('page-fit'). */
+  setZoom(value: string): void;
+  zoomBy(steps: number): void;
+  rotateBy(delta: 90 | -90): void;
+  setScroll(scroll: ScrollKind): void;
+  setView(view: ViewKind): void;
+  setTool(tool: SelectionTool): void;
+}
+
+/** Runs the viewer in `containerRef`. `print` reads the bytes from the print URL. */
+export function useViewer(
+  containerRef: RefObject<HTMLDivElement | null>,
+  documentId: string | undefined,
+  print: boolean,
+): { status: ViewerStatus; view: ViewState; commands: ViewerCommands } {
+  const [status, setStatus] = useState<ViewerStatus>({ kind: 'loading' });
+  const [view, setView] = useState<ViewState>(INITIAL_VIEW);
+  const handleRef = useRef<ViewerHandle | null>(null);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!documentId || !container) return;
+    let cancelled = false;
+    let pdf: PdfDocument | null = null;
+    const task = openDocument(documentId, { print, token: storage.getGuid() });
+    setStatus({ kind: 'loading' });
+    setView(INITIAL_VIEW);
+    (async () => {
+      const handle = await createViewer(container);
+      if (cancelled) return handle.destroy();
+      handleRef.current = handle;
+      const { eventBus, viewer } = handle;
+      eventBus.on('pagesinit', () => {
+        viewer.currentScaleValue = INITIAL_ZOOM;
+      });
+      eventBus.on('pagechanging', ({ pageNumber }: { pageNumber: number }) => {
+        setView((v) => ({ ...v, page: pageNumber }));
+      });
+      eventBus.on('scalechanging', ({ scale, presetValue }: { scale: number; presetValue?: string }) => {
+        setView((v) => ({ ...v, scale, preset: presetValue ?? null }));
+      });
+      eventBus.on('rotationchanging', ({ pagesRotation }: { pagesRotation: number }) => {
+        setView((v) => ({ ...v, rotation: pagesRotation }));
+      });
+      try {
+        pdf = await task.promise;
+      } catch (error) {
+        if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error) });
+        return;
+      }
+      if (cancelled) return;
+      showDocument(handle, pdf);
+      setView((v) => ({ ...v, pageCount: pdf?.numPages ?? 0 }));
+      setStatus({ kind: 'ready', pdf });
+    })().catch((error) => {
+      if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error) });
+    });
+    return () => {
+      cancelled = true;
+      handleRef.current?.destroy();
+      handleRef.current = null;
+      void task.destroy();
+    };
+  }, [containerRef, documentId, print]);
+
+  const withViewer = useCallback((run: (handle: ViewerHandle) => void) => {
+    if (handleRef.current) run(handleRef.current);
+  }, []);
+
+  const applyLayout = useCallback((next: (layout: Layout) => Layout) => {
+    setView((v) => {
+      const layout = next(v.layout);
+      handleRef.current?.setLayout(layout);
+      return { ...v, layout };
+    });
+  }, []);
+
+  const commands: ViewerCommands = {
+    goToPage: (page) =>
+      withViewer(({ viewer }) => {
+        if (Number.isInteger(page) && page >= 1 && page <= viewer.pagesCount) viewer.currentPageNumber = page;
+      }),
+    nextPage: () => withViewer(({ viewer }) => void viewer.nextPage()),
+    previousPage: () => withViewer(({ viewer }) => void viewer.previousPage()),
+    setZoom: (value) => withViewer(({ viewer }) => void (viewer.currentScaleValue = value)),
+    zoomBy: (steps) =>
+      withViewer(({ viewer }) => void (viewer.currentScale = zoomStep(viewer.currentScale, steps))),
+    rotateBy: (delta) =>
+      withViewer(({ viewer }) => void (viewer.pagesRotation = rotate(viewer.pagesRotation, delta))),
+    setScroll: (scroll) => applyLayout((layout) => chooseScroll(layout, scroll)),
+    setView: (kind) => applyLayout((layout) => chooseView(layout, kind)),
+    setTool: (tool) => setView((v) => ({ ...v, tool })),
+  };
+
+  // Ctrl+wheel zooms by levels; the ticks of one gesture are summed first.
+  const zoomByRef = useRef(commands.zoomBy);
+  zoomByRef.current = commands.zoomBy;
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    let ticks = 0;
+    let timer: number | undefined;
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      ticks += event.deltaY < 0 ? 1 : event.deltaY > 0 ? -1 : 0;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        zoomByRef.current(ticks);
+        ticks = 0;
+      }, WHEEL_ZOOM_DEBOUNCE_MS);
+    };
+    container.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      container.removeEventListener('wheel', onWheel);
+      window.clearTimeout(timer);
+    };
+  }, [containerRef]);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container || view.tool !== 'hand') return;
+    return attachHandTool(container);
+  }, [containerRef, view.tool]);
+
+  return { status, view, commands };
+}
+
+/** The text after 'Error: '. A PDF that asks for a password says so; anything else is a load failure. */
+function loadErrorMessage(error: unknown): string {
+  if (error instanceof Error && error.name === 'PasswordException') {
+    return 'The document is protected by a password and cannot be opened here.';
+  }
+  return LOAD_FAILED;
+}
