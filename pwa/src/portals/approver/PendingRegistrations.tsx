@@ -5,7 +5,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
 import { formatDate, fullName } from '../../lib/format.ts';
@@ -19,6 +19,7 @@ import {
 } from './api.ts';
 import { ApproveModal, TemporaryPasswordModal } from './ApproveModals.tsx';
 import { RejectModal } from './RejectModal.tsx';
+import { useLoaded } from '../../lib/useLoaded.ts';
 
 function nameOf(registration: PendingRegistration): string {
   return fullName(registration.first_name, registration.last_name);
@@ -26,35 +27,16 @@ function nameOf(registration: PendingRegistration): string {
 
 export function PendingRegistrations() {
   const toast = useToast();
-  const [registrations, setRegistrations] = useState<PendingRegistration[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [approving, setApproving] = useState<PendingRegistration | null>(null);
   const [rejecting, setRejecting] = useState<PendingRegistration | null>(null);
   const [busy, setBusy] = useState(false);
   const [approved, setApproved] = useState<{ name: string; temporaryPassword: string } | null>(null);
 
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setLoading(true);
-    try {
-      const rows = await listPendingRegistrations(signal);
-      setRegistrations(rows);
-      setLoadError(null);
-    } catch (error) {
-      if (signal?.aborted) return;
-      setLoadError(
-        failureMessage(error, { failed: APPROVER_TEXTS.fetchFailed, error: APPROVER_TEXTS.loadFailed }),
-      );
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { data: registrations, loading, error: loadError, reload: load } = useLoaded<PendingRegistration[]>(
+    listPendingRegistrations,
+    [],
+    { failed: APPROVER_TEXTS.fetchFailed, error: APPROVER_TEXTS.loadFailed },
+  );
 
   async function approve() {
     if (!approving) return;

@@ -5,7 +5,7 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Flex, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -13,38 +13,20 @@ import { createEntity, type Entity, type EntityPayload, listEntities, updateEnti
 import { EntityDetailsModal, EntityStatusTag } from './EntityDetailsModal.tsx';
 import { EntityFormModal } from './EntityFormModal.tsx';
 import { ENTITY_TEXTS } from './entityForm.ts';
+import { useLoaded } from '../../../lib/useLoaded.ts';
 
 /** The form modal: closed, creating, or editing one entity. */
 type Editing = { open: false } | { open: true; entity: Entity | null };
 
 export function EntitiesScreen() {
   const toast = useToast();
-  const [entities, setEntities] = useState<Entity[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [details, setDetails] = useState<Entity | null>(null);
   const [editing, setEditing] = useState<Editing>({ open: false });
 
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setLoading(true);
-    try {
-      setEntities(await listEntities(signal));
-      setLoadError(null);
-    } catch (error) {
-      if (signal?.aborted) return;
-      setLoadError(
-        failureMessage(error, { failed: ENTITY_TEXTS.fetchFailed, error: ENTITY_TEXTS.loadFailed }),
-      );
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { data: entities, loading, error: loadError, reload: load } = useLoaded<Entity[]>(listEntities, [], {
+    failed: ENTITY_TEXTS.fetchFailed,
+    error: ENTITY_TEXTS.loadFailed,
+  });
 
   async function save(payload: EntityPayload): Promise<boolean> {
     if (!editing.open) return false;

@@ -5,7 +5,7 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Flex, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -19,42 +19,22 @@ import {
   listIpRanges,
   updateIpRange,
 } from './ipWhitelistApi.ts';
+import { useLoaded } from '../../../lib/useLoaded.ts';
 
 /** The form modal: closed, adding, or editing one range. */
 type Editing = { open: false } | { open: true; entry: IpRangeEntry | null };
 
 export function IpWhitelistScreen() {
   const toast = useToast();
-  const [ranges, setRanges] = useState<IpRangeEntry[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>({ open: false });
   /** The row whose toggle or delete is in flight. */
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setLoading(true);
-    try {
-      setRanges(await listIpRanges(signal));
-      setLoadError(null);
-    } catch (error) {
-      if (signal?.aborted) return;
-      setLoadError(
-        failureMessage(error, {
-          failed: IP_WHITELIST_TEXTS.fetchFailed,
-          error: IP_WHITELIST_TEXTS.loadFailed,
-        }),
-      );
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { data: ranges, loading, error: loadError, reload: load } = useLoaded<IpRangeEntry[]>(
+    listIpRanges,
+    [],
+    { failed: IP_WHITELIST_TEXTS.fetchFailed, error: IP_WHITELIST_TEXTS.loadFailed },
+  );
 
   async function save(payload: IpRangePayload): Promise<boolean> {
     if (!editing.open) return false;

@@ -3,41 +3,22 @@
  * one setting at a time. The server checks type and range; its refusal is shown as it is.
  */
 import { Alert, Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { listSettings, type Setting, updateSetting } from './settingsApi.ts';
 import { draftOf, formatSettingValue, groupSettings, parseDraft, SETTINGS_TEXTS } from './settingsLogic.ts';
+import { useLoaded } from '../../../lib/useLoaded.ts';
 
 export function SettingsScreen() {
   const toast = useToast();
-  const [settings, setSettings] = useState<Setting[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ key: string; draft: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const [draftError, setDraftError] = useState<string | null>(null);
 
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setLoading(true);
-    try {
-      setSettings(await listSettings(signal));
-      setLoadError(null);
-    } catch (error) {
-      if (signal?.aborted) return;
-      setLoadError(
-        failureMessage(error, { failed: SETTINGS_TEXTS.loadFailed, error: SETTINGS_TEXTS.loadError }),
-      );
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { data: settings, setData: setSettings, loading, error: loadError, reload: load } = useLoaded<
+    Setting[]
+  >(listSettings, [], { failed: SETTINGS_TEXTS.loadFailed, error: SETTINGS_TEXTS.loadError });
 
   function startEdit(setting: Setting) {
     setEditing({ key: setting.key, draft: draftOf(setting.value) });

@@ -6,7 +6,7 @@
 import { ReloadOutlined, UploadOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Flex, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -37,14 +37,12 @@ import {
   userName,
   USERS_TEXTS,
 } from './usersLogic.ts';
+import { useLoaded } from '../../../lib/useLoaded.ts';
 
 const STATUS_COLOR: Record<string, string> = { active: 'green', deactivated: 'red', pending: 'gold' };
 
 export function UsersScreen() {
   const toast = useToast();
-  const [users, setUsers] = useState<AdminUser[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [filters, setFilters] = useState<UserFilters>(NO_USER_FILTERS);
   const [changing, setChanging] = useState<string | null>(null);
   const [details, setDetails] = useState<AdminUser | null>(null);
@@ -52,24 +50,11 @@ export function UsersScreen() {
   const [pinFor, setPinFor] = useState<AdminUser | null>(null);
   const [importing, setImporting] = useState(false);
 
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setLoading(true);
-    try {
-      setUsers(await listUsers(signal));
-      setLoadError(null);
-    } catch (error) {
-      if (signal?.aborted) return;
-      setLoadError(failureMessage(error, { failed: USERS_TEXTS.fetchFailed, error: USERS_TEXTS.loadFailed }));
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const { data: users, setData: setUsers, loading, error: loadError, reload: load } = useLoaded<AdminUser[]>(
+    listUsers,
+    [],
+    { failed: USERS_TEXTS.fetchFailed, error: USERS_TEXTS.loadFailed },
+  );
 
   const shown = useMemo(() => filterUsers(users, filters), [users, filters]);
 
