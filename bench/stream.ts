@@ -11,12 +11,34 @@
  * exactly as in production, so the API figures include that cost. nginx runs with one worker process,
  * as the API runs on one thread. The API's VmRSS is sampled from /proc every 50 ms; VmHWM is the
  * kernel's high-water mark. With the embedded database the figures include PGlite (same process).
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:stream
+ *
+ * runs the API as in production instead, on a PostgreSQL server (a fresh database per backend, dropped after).
  */
+import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
 const SIZE = 10 * 1024 * 1024;
+const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
+
+/** A fresh database on the PostgreSQL server, for one API run; undefined runs the embedded one. */
+async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (!SERVER_URL) return undefined;
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: '127.0.0.1', port: 0 });
@@ -117,6 +139,10 @@ interface ApiRun {
 async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<ApiRun> {
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${backend}-` });
   const port = freePort();
+  const database = await freshDatabase(`lmp_bench_${backend}_${Date.now()}`);
+  const databaseEnv: Record<string, string> = database
+    ? { DATABASE_URL: database.url, DEMO_SEED: '1', SESSION_SECRET: crypto.randomUUID().repeat(2) }
+    : {};
   const child = new Deno.Command(Deno.execPath(), {
     args: ['run', '-A', 'api/main.ts'],
     cwd: ROOT,
@@ -126,6 +152,7 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
       DATA_DIR: dataDir,
       BLOB_STORE: backend,
       PWA_DIST: `${ROOT}pwa/dist`,
+      ...databaseEnv,
     },
     stdout: 'piped',
     stderr: 'inherit',
@@ -182,6 +209,7 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
     child.kill('SIGTERM');
     await child.status;
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    await database?.drop();
   }
 }
 
@@ -189,7 +217,8 @@ const file = await makePdf({ pages: 3, title: 'Bench', padTo: SIZE - 4096 });
 console.log(
   `Document: ${
     mb(file.length)
-  } MB; wrk -t2 -c32 -d${SECONDS}s; ${Deno.version.deno} on ${navigator.hardwareConcurrency} cores`,
+  } MB; wrk -t2 -c32 -d${SECONDS}s; Deno ${Deno.version.deno} on ${navigator.hardwareConcurrency} cores; ` +
+    `database: ${SERVER_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded (PGlite, in the API process)'}`,
 );
 
 const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });

@@ -6,9 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
-
-const DIST_INDEX = new URL('../../pwa/dist/index.html', import.meta.url);
+import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
 
 const DEMO = {
   admin: { username: 'admin@demo.test', secret: 'Demo-Admin-2026!', home: '/portal/admin' },
@@ -20,14 +18,6 @@ const DEMO = {
 } as const;
 
 const TITLE = 'DOC Attorney/Client Mail';
-
-function distBuilt(): boolean {
-  try {
-    return Deno.statSync(DIST_INDEX).isFile;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Opens fresh browser contexts (own storage each) and records requests leaving
@@ -112,10 +102,7 @@ Deno.test({
   ignore: !chromiumAvailable(),
   ...options,
   async fn(t) {
-    assert.ok(
-      distBuilt(),
-      'pwa/dist is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first',
-    );
+    assertPwaBuilt();
     const server: TestServer = await startTestServer();
     const browser = await launchBrowser();
     const session = new Session(browser, server.url);

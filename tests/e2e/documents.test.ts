@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { encryptPdf, makePdf, sha256Hex } from '../support/pdfs.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
-
-const DIST_INDEX = new URL('../../pwa/dist/index.html', import.meta.url);
+import { apiToken, apiUpload } from '../support/api_client.ts';
+import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
 
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const REPRESENTATIVE = { username: 'representative@demo.test', password: 'Demo-Rep-2026!' };
@@ -41,46 +40,6 @@ const PROGRESS_SPY = `
     if (value !== last) window.__progress.push(value);
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
-
-function distBuilt(): boolean {
-  try {
-    return Deno.statSync(DIST_INDEX).isFile;
-  } catch {
-    return false;
-  }
-}
-
-async function apiToken(server: TestServer, who: { username: string; password: string }): Promise<string> {
-  const response = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  const body = await response.json();
-  assert.equal(response.status, 200, JSON.stringify(body));
-  return body.token;
-}
-
-/** Uploads through the API (to fill lists quickly); returns the document id. */
-async function apiUpload(
-  server: TestServer,
-  token: string,
-  document: { title: string; bytes: Uint8Array; description?: string },
-): Promise<string> {
-  const form = new FormData();
-  form.set('recipient_doc_number', OFFENDER.username);
-  form.set('title', document.title);
-  if (document.description) form.set('description', document.description);
-  form.set('file', new File([document.bytes as BlobPart], 'upload.pdf', { type: 'application/pdf' }));
-  const response = await fetch(`${server.url}/api/documents/upload`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = await response.json();
-  assert.equal(response.status, 201, JSON.stringify(body));
-  return String(body.document?.documentid ?? body.document?.id);
-}
 
 /** The document names of a list answer. */
 async function listNames(server: TestServer, token: string, path: string): Promise<string[]> {
@@ -194,10 +153,7 @@ Deno.test({
   ignore: !chromiumAvailable(),
   ...options,
   async fn(t) {
-    assert.ok(
-      distBuilt(),
-      'pwa/dist is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first',
-    );
+    assertPwaBuilt();
     const server = await startTestServer();
     const browser: Browser = await launchBrowser();
     const contexts: BrowserContext[] = [];
@@ -265,9 +221,14 @@ Deno.test({
 
       // Enough documents to page through, and one the server cannot count (user-password encrypted).
       const locked = await encryptPdf(await makePdf({ pages: 2 }), { userPassword: 'userpw', print: true });
-      await apiUpload(server, attorneyToken, { title: 'Sealed exhibit', bytes: locked });
+      await apiUpload(server, attorneyToken, {
+        recipient: OFFENDER.username,
+        title: 'Sealed exhibit',
+        bytes: locked,
+      });
       for (let i = 1; i <= 12; i++) {
         await apiUpload(server, attorneyToken, {
+          recipient: OFFENDER.username,
           title: `Filing ${String(i).padStart(2, '0')}`,
           bytes: await makePdf({ pages: 1 + (i % 4) }),
         });

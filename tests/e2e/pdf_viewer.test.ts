@@ -9,53 +9,11 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { encryptPdf, makePdf } from '../support/pdfs.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { apiToken, apiUpload } from '../support/api_client.ts';
+import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 
-const DIST = Deno.env.get('PWA_DIST') ?? new URL('../../pwa/dist', import.meta.url).pathname;
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const OFFENDER = { username: '100001', password: '246810' };
-
-function distBuilt(): boolean {
-  try {
-    return Deno.statSync(`${DIST}/index.html`).isFile;
-  } catch {
-    return false;
-  }
-}
-
-async function apiToken(server: TestServer, who: { username: string; password: string }): Promise<string> {
-  const response = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  const body = await response.json();
-  assert.equal(response.status, 200, JSON.stringify(body));
-  return body.token;
-}
-
-/** Uploads a PDF as the demo attorney to the demo offender; returns the document id. */
-async function upload(server: TestServer, token: string, title: string, bytes: Uint8Array): Promise<string> {
-  const form = new FormData();
-  form.set('recipient_doc_number', OFFENDER.username);
-  form.set('title', title);
-  form.set(
-    'file',
-    new File([bytes as BlobPart], `${title.toLowerCase().replaceAll(' ', '-')}.pdf`, {
-      type: 'application/pdf',
-    }),
-  );
-  const response = await fetch(`${server.url}/api/documents/upload`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = await response.json();
-  assert.equal(response.status, 201, JSON.stringify(body));
-  const id = body.document?.documentid ?? body.document?.id;
-  assert.ok(id, `no document id in ${JSON.stringify(body)}`);
-  return String(id);
-}
 
 async function signIn(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/login`);
@@ -116,22 +74,22 @@ Deno.test({
   ignore: !chromiumAvailable(),
   ...options,
   async fn(t) {
-    assert.ok(
-      distBuilt(),
-      `${DIST} is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first`,
-    );
-    const server = await startTestServer({ PWA_DIST: DIST });
+    assertPwaBuilt();
+    const server = await startTestServer();
     const browser: Browser = await launchBrowser();
     try {
       const token = await apiToken(server, ATTORNEY);
       const letter = await makePdf({ pages: 3, title: 'Appeal brief' });
-      const letterId = await upload(server, token, 'Appeal brief', letter);
-      const lockedId = await upload(
-        server,
-        token,
-        'Locked letter',
-        await encryptPdf(await makePdf({ pages: 2, title: 'Locked' }), { userPassword: '' }),
-      );
+      const letterId = await apiUpload(server, token, {
+        recipient: OFFENDER.username,
+        title: 'Appeal brief',
+        bytes: letter,
+      });
+      const lockedId = await apiUpload(server, token, {
+        recipient: OFFENDER.username,
+        title: 'Locked letter',
+        bytes: await encryptPdf(await makePdf({ pages: 2, title: 'Locked' }), { userPassword: '' }),
+      });
 
       const { context, page, foreignRequests } = await newRecordedContext(browser, server.url);
       page.setDefaultTimeout(15_000);
@@ -336,12 +294,11 @@ Deno.test({
       await t.step(
         'a large document is read in ranges, so page 1 shows before the rest arrives',
         async () => {
-          const bigId = await upload(
-            server,
-            token,
-            'Large exhibit',
-            await makePdf({ pages: 2, padTo: 6_000_000 }),
-          );
+          const bigId = await apiUpload(server, token, {
+            recipient: OFFENDER.username,
+            title: 'Large exhibit',
+            bytes: await makePdf({ pages: 2, padTo: 6_000_000 }),
+          });
           const partial: number[] = [];
           const onResponse = (response: { url(): string; status(): number }) => {
             if (response.url().endsWith(`/api/documents/view/${bigId}`) && response.status() === 206) {

@@ -3,7 +3,24 @@
  * with a fresh embedded database (seeded with the demo data) in a temporary
  * folder. Used by the browser suite and by streaming tests.
  */
+import assert from 'node:assert/strict';
+
 const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The PWA build the server serves (PWA_DIST may point at another folder). */
+export const PWA_DIST = Deno.env.get('PWA_DIST') ?? `${ROOT}pwa/dist`;
+
+/** A browser test needs the built PWA; say how to build it rather than fail on a blank page. */
+export function assertPwaBuilt(): void {
+  let built = false;
+  try {
+    built = Deno.statSync(`${PWA_DIST}/index.html`).isFile;
+  } catch { /* missing */ }
+  assert.ok(
+    built,
+    `${PWA_DIST} is missing: run node_modules/.bin/vite build --config pwa/vite.config.ts first`,
+  );
+}
 
 export interface TestServer {
   url: string;
@@ -17,7 +34,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
     args: ['run', '-A', 'api/main.ts'],
     cwd: ROOT,
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, PWA_DIST: `${ROOT}pwa/dist`, ...env },
+    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, PWA_DIST, ...env },
     stdout: 'piped',
     stderr: 'inherit',
   }).spawn();
