@@ -6,8 +6,12 @@ import { sha256Hasher } from './hashing.ts';
 import type { ByteRange } from './range.ts';
 import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './store.ts';
 
-/** Read size of a ranged read; Deno's own file stream uses the same order of magnitude. */
-const READ_CHUNK = 64 * 1024;
+/**
+ * Read size of a stream. Measured with bench/stream.ts (10 MB to 32 clients): Deno's own
+ * `file.readable` (64 KiB reads) reached 0.40 of nginx; 512 KiB reached 0.44 with the API's
+ * memory growing by about 70 MB; 1 MiB was no faster within the noise and grew by 90 MB.
+ */
+const READ_CHUNK = 512 * 1024;
 
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -59,9 +63,18 @@ export class FsBlobStore implements BlobStore {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
-    if (!range) return file.readable;
-    await file.seek(range.start, Deno.SeekMode.Start);
-    let remaining = range.end - range.start + 1;
+    let remaining: number;
+    try {
+      if (range) {
+        await file.seek(range.start, Deno.SeekMode.Start);
+        remaining = range.end - range.start + 1;
+      } else {
+        remaining = (await file.stat()).size;
+      }
+    } catch (error) {
+      file.close();
+      throw error;
+    }
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         const buffer = new Uint8Array(Math.min(READ_CHUNK, remaining));
@@ -72,12 +85,13 @@ export class FsBlobStore implements BlobStore {
           return;
         }
         remaining -= n;
-        controller.enqueue(buffer.subarray(0, n));
+        controller.enqueue(n === buffer.length ? buffer : buffer.subarray(0, n));
       },
       cancel() {
         file.close();
       },
-    });
+      // Read only when the socket asks: no chunk waits in memory ahead of a slow reader.
+    }, { highWaterMark: 0 });
   }
 
   async stat(sha256: string): Promise<{ size: number } | undefined> {
