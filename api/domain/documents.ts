@@ -42,17 +42,18 @@ export async function findReadableDocument(
   return doc && mayRead(reader, doc) ? doc : undefined;
 }
 
-/** Audits one reading ('document_viewed' / 'document_printed'); the recipient's first one sets viewed_at. */
+/**
+ * Audits one reading ('document_viewed' / 'document_printed'); the recipient's first one sets viewed_at
+ * in the same transaction. Later readings are the audit insert alone: one statement, no transaction.
+ */
 export async function recordReading(
   deps: Pick<AppDeps, 'sql'>,
   reader: Reader,
   doc: DocumentRow,
   options: { kind: 'view' | 'print'; ipAddress: string },
 ): Promise<void> {
-  await deps.sql.begin(async (tx) => {
-    // Printing is reading too: either sets the read time the sender sees.
-    if (reader.id === doc.recipient_id) await mark_document_viewed(tx, doc.id);
-    await insert_audit_event(tx, {
+  const audit = (tx: Tx) =>
+    insert_audit_event(tx, {
       userId: reader.id,
       eventType: options.kind === 'view' ? 'document_viewed' : 'document_printed',
       resourceType: 'document',
@@ -60,6 +61,13 @@ export async function recordReading(
       ipAddress: options.ipAddress,
       eventData: { title: doc.title, sha256: doc.sha256 },
     });
+  // Printing is reading too: either sets the read time the sender sees. The update keeps its own
+  // `viewed_at is null` guard, so two first readings at once still set it once.
+  const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
+  if (!firstReading) return await audit(deps.sql);
+  await deps.sql.begin(async (tx) => {
+    await mark_document_viewed(tx, doc.id);
+    await audit(tx);
   });
 }
 
