@@ -3,6 +3,7 @@
  * `document_retention_days` setting read at query time, so a change of the setting takes
  * effect at once, and no query here ever returns an expired document.
  */
+import type postgres from 'postgres';
 import type { Tx } from './client.ts';
 import type { PdfMetadata } from '../pdf/inspect.ts';
 
@@ -92,11 +93,16 @@ export async function insert_document(sql: Tx, doc: NewDocument): Promise<string
   return row.id;
 }
 
+/** Unexpired documents matching `condition`, newest first: the one place lists and lookups go through. */
+function unexpiredDocuments(sql: Tx, condition: postgres.Fragment): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)}
+    where (${condition}) and ${deleteAt(sql)} > now()
+    order by d.uploaded_at desc, d.id`;
+}
+
 /** One unexpired document by id, whoever asks (the caller applies the access rule). */
 export async function find_document(sql: Tx, id: string): Promise<DocumentRow | undefined> {
-  const [row] = await sql<DocumentRow[]>`${selectDocuments(sql)} where d.id = ${id} and ${
-    deleteAt(sql)
-  } > now()`;
+  const [row] = await unexpiredDocuments(sql, sql`d.id = ${id}`);
   return row;
 }
 
@@ -107,31 +113,25 @@ export async function mark_document_viewed(sql: Tx, id: string): Promise<void> {
 
 /** What an offender received, newest first. */
 export function list_documents_for_recipient(sql: Tx, recipientId: string): Promise<DocumentRow[]> {
-  return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where d.recipient_id = ${recipientId} and ${deleteAt(sql)} > now() order by d.uploaded_at desc, d.id`;
+  return unexpiredDocuments(sql, sql`d.recipient_id = ${recipientId}`);
 }
 
 /** What a user sent, newest first. */
 export function list_documents_sent_by(sql: Tx, senderId: string): Promise<DocumentRow[]> {
-  return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where d.sender_id = ${senderId} and ${deleteAt(sql)} > now() order by d.uploaded_at desc, d.id`;
+  return unexpiredDocuments(sql, sql`d.sender_id = ${senderId}`);
 }
 
 /** What an attorney sent and what the representatives they supervise sent, newest first. */
 export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
-  return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where (d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}) and ${
-    deleteAt(sql)
-  } > now()
-    order by d.uploaded_at desc, d.id`;
+  return unexpiredDocuments(sql, sql`d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}`);
 }
 
 /** Every document a user may read (recipient, sender or the sender's supervising attorney), newest first. */
 export function list_documents_readable_by(sql: Tx, userId: string): Promise<DocumentRow[]> {
-  return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where (d.recipient_id = ${userId} or d.sender_id = ${userId} or s.supervising_attorney_id = ${userId})
-      and ${deleteAt(sql)} > now()
-    order by d.uploaded_at desc, d.id`;
+  return unexpiredDocuments(
+    sql,
+    sql`d.recipient_id = ${userId} or d.sender_id = ${userId} or s.supervising_attorney_id = ${userId}`,
+  );
 }
 
 /** Deletes every expired document; returns what was deleted (for the audit). */
