@@ -77,14 +77,19 @@ export async function uploadDocument(
   deps: Pick<AppDeps, 'sql' | 'blobs'>,
   sender: ActiveSession,
   form: UploadForm,
-  options: { ipAddress: string; inspectLimits?: InspectLimits },
+  options: {
+    ipAddress: string;
+    /** The upload limit the request's body was read under (`uploadLimit`): the file alone must fit it. */
+    limit: { mb: number; bytes: number };
+    inspectLimits?: InspectLimits;
+  },
 ): Promise<UploadResult> {
   const { sql, blobs } = deps;
+  const { limit } = options;
   const recipient = await find_active_offender(sql, sender.entity_id, form.recipient_doc_number);
   if (!recipient) {
     return { ok: false, status: 400, message: UPLOAD_TEXTS.noOffender(form.recipient_doc_number) };
   }
-  const limit = await uploadLimit(sql);
   if (form.file.size > limit.bytes) {
     return { ok: false, status: 413, message: UPLOAD_TEXTS.tooLarge(limit.mb) };
   }

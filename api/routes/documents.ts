@@ -50,7 +50,7 @@ export async function handleUpload(c: Context<AppEnv>) {
     description: form.get('description') || undefined,
   });
   if (!fields.success) throw new AppError(400, describeIssue(fields.error), 'invalid');
-  const result = await uploadDocument(deps, session, fields.data, { ipAddress: clientAddress });
+  const result = await uploadDocument(deps, session, fields.data, { ipAddress: clientAddress, limit });
   if (!result.ok) throw new AppError(result.status, result.message);
   return c.json({ success: true, message: DOCUMENT_TEXTS.uploaded, document: result.document }, 201);
 }
