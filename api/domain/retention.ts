@@ -44,24 +44,19 @@ export async function purgeExpiredDocuments(
 /** Removes blobs no document refers to (only the committed rows count: blob first, row second). */
 async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: number): Promise<number> {
   const before = new Date(Date.now() - graceMs);
+  // Listed in full before deleting: removing entries from a directory being read is unspecified.
+  const candidates: string[] = [];
+  for await (const blob of deps.blobs.list()) if (blob.touchedAt <= before) candidates.push(blob.sha256);
   let removed = 0;
-  let batch: string[] = [];
-  const sweep = async () => {
+  for (let at = 0; at < candidates.length; at += GC_BATCH) {
+    const batch = candidates.slice(at, at + GC_BATCH);
     const used = await referenced_blobs(deps.sql, batch);
     for (const sha of batch) {
       if (used.has(sha)) continue;
       await deps.blobs.delete(sha);
       removed++;
     }
-    batch = [];
-  };
-  const candidates: string[] = [];
-  for await (const blob of deps.blobs.list()) if (blob.touchedAt <= before) candidates.push(blob.sha256);
-  for (const sha of candidates) {
-    batch.push(sha);
-    if (batch.length >= GC_BATCH) await sweep();
   }
-  if (batch.length) await sweep();
   await deps.blobs.sweepTemporary(new Date(Date.now() - Math.max(graceMs, BLOB_GRACE_MS)));
   return removed;
 }
