@@ -15,6 +15,8 @@ import {
   update_ip_range,
 } from '../db/ip_ranges.ts';
 import { formatIpRange, type IpRange, parseIpRange, sameAddresses, whitelistAllows } from './ip_ranges.ts';
+import type { Outcome } from './registration.ts';
+import type { Actor } from './user_admin.ts';
 
 /** docs/api.md and the spec's texts, verbatim. */
 export const IP_RANGE_TEXTS = {
@@ -28,14 +30,7 @@ export const IP_RANGE_TEXTS = {
   notFound: 'IP range not found.',
 } as const;
 
-export interface Actor {
-  userId: string;
-  ipAddress: string;
-}
-
-export type IpRangeResult =
-  | { ok: true; row: IpRangeRow; message: string }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+export type IpRangeResult = Outcome<{ row: IpRangeRow; message: string }>;
 
 /** Blank or missing is 'required'; anything the strict parser refuses is 'invalid'. */
 export function checkIpRange(input: unknown): { ok: true; range: IpRange } | { ok: false; message: string } {
@@ -157,7 +152,7 @@ export async function removeIpRange(
   deps: AppDeps,
   id: string,
   actor: Actor,
-): Promise<{ ok: true; message: string } | { ok: false; status: 404; message: string }> {
+): Promise<Outcome<{ message: string }>> {
   return await deps.sql.begin(async (tx) => {
     const before = await find_ip_range_for_update(tx, id);
     if (!before || !(await delete_ip_range(tx, id))) {

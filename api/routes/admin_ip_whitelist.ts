@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { list_ip_ranges } from '../db/ip_ranges.ts';
 import { DESCRIPTION_MAX } from '../domain/ip_ranges.ts';
 import { addIpRange, changeIpRange, IP_RANGE_TEXTS, removeIpRange } from '../domain/ip_whitelist.ts';
+import { actorFrom } from '../domain/user_admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 import { requireRole } from '../http/guard.ts';
@@ -33,26 +34,20 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: { ipRanges } });
   })
   .post('/', valid('json', createBody), async (c) => {
-    const result = await addIpRange(c.var.deps, c.req.valid('json'), {
-      userId: c.var.session.id,
-      ipAddress: c.var.clientAddress,
-    });
+    const result = await addIpRange(c.var.deps, c.req.valid('json'), actorFrom(c.var.session, c.var.clientAddress));
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: result.message, data: { ipRange: result.row } }, 201);
   })
   .put('/:id', valid('param', idParam), valid('json', changeBody), async (c) => {
     const result = await changeIpRange(c.var.deps, c.req.valid('param').id, {
       change: c.req.valid('json'),
-      actor: { userId: c.var.session.id, ipAddress: c.var.clientAddress },
+      actor: actorFrom(c.var.session, c.var.clientAddress),
     });
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: result.message, data: { ipRange: result.row } });
   })
   .delete('/:id', valid('param', idParam), async (c) => {
-    const result = await removeIpRange(c.var.deps, c.req.valid('param').id, {
-      userId: c.var.session.id,
-      ipAddress: c.var.clientAddress,
-    });
+    const result = await removeIpRange(c.var.deps, c.req.valid('param').id, actorFrom(c.var.session, c.var.clientAddress));
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: result.message });
   });
