@@ -32,12 +32,16 @@ const server = Deno.serve({
   hostname: config.host,
   onListen: ({ port }) => {
     if (config.logLevel === 'silent') return;
-    const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded Postgres in ${config.dataDir}/pgdata`;
+    const where = config.databaseUrl
+      ? 'PostgreSQL (DATABASE_URL)'
+      : `embedded Postgres in ${config.dataDir}/pgdata`;
     console.log(`Legal-mail portal on http://localhost:${port} — database: ${where}`);
     if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
     if (seeded) {
       console.log('Demo accounts:');
-      for (const a of DEMO_ACCOUNTS) console.log(`  ${a.role.padEnd(15)} ${a.username.padEnd(28)} ${a.secret}`);
+      for (const a of DEMO_ACCOUNTS) {
+        console.log(`  ${a.role.padEnd(15)} ${a.username.padEnd(28)} ${a.secret}`);
+      }
     }
   },
 }, app.fetch);

@@ -42,12 +42,19 @@ if (serverUrl) {
   };
 }
 const env = {
-  DATA_DIR: dataDir, DEMO_SEED: '1', LOG_LEVEL: 'info', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  DATA_DIR: dataDir,
+  DEMO_SEED: '1',
+  LOG_LEVEL: 'info',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   SESSION_SECRET: 'bench-secret-'.repeat(3),
 };
 
 // 1. Schema, demo accounts and the rows, in one statement: SMALL rows of one type, TOTAL of another.
-console.log(`Preparing ${(TOTAL + SMALL).toLocaleString('en-US')} audit rows (${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})…`);
+console.log(
+  `Preparing ${(TOTAL + SMALL).toLocaleString('en-US')} audit rows (${
+    databaseUrl ? 'PostgreSQL' : 'embedded PGlite'
+  })…`,
+);
 {
   const { db } = await openDatabase(loadConfig(env));
   const started = performance.now();
@@ -136,7 +143,11 @@ try {
     );
   }
   const growth = results[1][1].peak - results[0][1].peak;
-  console.log(`\nPeak RSS ${large} vs 10,000: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB; VmHWM of the API process: ${memory('VmHWM').toFixed(0)} MB`);
+  console.log(
+    `\nPeak RSS ${large} vs 10,000: ${growth >= 0 ? '+' : ''}${
+      growth.toFixed(0)
+    } MB; VmHWM of the API process: ${memory('VmHWM').toFixed(0)} MB`,
+  );
 } finally {
   child.kill('SIGTERM');
   await child.status;

@@ -1,6 +1,6 @@
 // npm start: build the PWA when its build is missing or older than its sources,
 // then run the API (which applies migrations and serves the PWA) under Deno.
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,19 +13,34 @@ function newestMtime(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
-const sources = ['pwa/src', 'pwa/public', 'pwa/index.html', 'pwa/vite.config.ts', 'api/domain/registration_rules.ts']
+const sources = [
+  'pwa/src',
+  'pwa/public',
+  'pwa/index.html',
+  'pwa/vite.config.ts',
+  'api/domain/registration_rules.ts',
+]
   .map((p) => join(root, p))
   .filter(existsSync);
 const stale = !existsSync(dist) || Math.max(...sources.map(newestMtime)) > statSync(dist).mtimeMs;
 if (stale && process.env.SKIP_PWA_BUILD !== '1') {
   console.log('Building the PWA…');
-  const build = spawnSync(join(root, 'node_modules/.bin/vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn'], {
+  const build = spawnSync(join(root, 'node_modules/.bin/vite'), [
+    'build',
+    '--config',
+    'pwa/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ], {
     cwd: root,
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const api = spawn(join(root, 'node_modules/.bin/deno'), ['run', '-A', 'api/main.ts'], { cwd: root, stdio: 'inherit' });
+const api = spawn(join(root, 'node_modules/.bin/deno'), ['run', '-A', 'api/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => api.kill(signal));
 api.on('exit', (code) => process.exit(code ?? 0));

@@ -42,7 +42,8 @@ async function check(name, command, args, env) {
 async function denoSuite(name, args, env) {
   console.log(`\n== ${name}`);
   const { code, output } = await run(bin('deno'), ['test', ...args], env);
-  const summary = [...output.matchAll(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)].pop();
+  const summary = [...output.matchAll(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)]
+    .pop();
   if (summary) {
     totals.passed += Number(summary[1]);
     totals.failed += Number(summary[2]);
@@ -58,16 +59,29 @@ async function denoSuite(name, args, env) {
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
-const denoDirs = ['api/', 'tests/', 'db/', 'bench/'].filter((dir) => existsSync(join(root, dir)));
+const denoDirs = ['api/', 'contract/', 'tests/', 'db/', 'bench/'].filter((dir) =>
+  existsSync(join(root, dir))
+);
 await check('type-check API and tests', bin('deno'), ['check', ...denoDirs]);
-await check('lint API and tests', bin('deno'), ['lint']);
+await check('lint both halves (deno lint, React hooks rules included)', bin('deno'), ['lint']);
+await check('format check both halves (deno fmt)', bin('deno'), ['fmt', '--check']);
 await check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']);
-const built = await check('build PWA', bin('vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn']);
+const built = await check('build PWA', bin('vite'), [
+  'build',
+  '--config',
+  'pwa/vite.config.ts',
+  '--logLevel',
+  'warn',
+]);
 
 await denoSuite('PWA unit tests', ['pwa/src']);
-await denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], { TEST_BACKEND: 'pglite' });
+await denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], {
+  TEST_BACKEND: 'pglite',
+});
 if (pgUrl) {
-  await denoSuite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], { TEST_BACKEND: 'postgres' });
+  await denoSuite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], {
+    TEST_BACKEND: 'postgres',
+  });
 } else {
   console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
 }
@@ -78,7 +92,9 @@ if (!existsSync(chromium)) {
     totals.failed++;
     failures.push('browser tests (no Chromium)');
   } else {
-    console.log(`\nBrowser tests: skipped, Chromium is not installed at ${chromium} (apt-get install chromium)`);
+    console.log(
+      `\nBrowser tests: skipped, Chromium is not installed at ${chromium} (apt-get install chromium)`,
+    );
     totals.skipped++;
   }
 } else if (!built) {

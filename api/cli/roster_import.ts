@@ -7,7 +7,7 @@
 import { loadConfig } from '../config.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { openDatabase } from '../db/open.ts';
-import { importRoster, type ImportReportRow, importSummary } from '../domain/offenders.ts';
+import { type ImportReportRow, importRoster, importSummary } from '../domain/offenders.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../domain/roster.ts';
 
 const USAGE = 'Usage: npm run roster:import -- file.csv [--entity slug]';
@@ -55,7 +55,12 @@ async function main(): Promise<number> {
       console.error(`No entity has the slug ${JSON.stringify(args.entity)}.`);
       return 2;
     }
-    const result = await importRoster(db.sql, bytes, { userId: null, entityId: entity.id, ipAddress: null, source: 'cli' });
+    const result = await importRoster(db.sql, bytes, {
+      userId: null,
+      entityId: entity.id,
+      ipAddress: null,
+      source: 'cli',
+    });
     if (!result.ok) {
       console.error(`${args.file}: ${result.message}`);
       return 1;

@@ -123,7 +123,10 @@ export function list_documents_sent_by(sql: Tx, senderId: string): Promise<Docum
 
 /** What an attorney sent and what the representatives they supervise sent, newest first. */
 export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
-  return unexpiredDocuments(sql, sql`d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}`);
+  return unexpiredDocuments(
+    sql,
+    sql`d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}`,
+  );
 }
 
 /** Every document a user may read (recipient, sender or the sender's supervising attorney), newest first. */

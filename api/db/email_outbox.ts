@@ -45,7 +45,10 @@ export async function enqueue_email(sql: Tx, email: OutgoingEmail): Promise<void
  * Claims up to `limit` due messages for `leaseSeconds`, counting the attempt now (so a crash mid-send still
  * counts). Returns them with the attempt number they are on.
  */
-export function claim_due_emails(sql: Tx, options: { limit: number; leaseSeconds: number }): Promise<ClaimedEmail[]> {
+export function claim_due_emails(
+  sql: Tx,
+  options: { limit: number; leaseSeconds: number },
+): Promise<ClaimedEmail[]> {
   // UPDATE ... RETURNING has no order: the CTE puts messages back in queue order (received before approved).
   return sql<ClaimedEmail[]>`
     with claimed as (
@@ -85,7 +88,10 @@ export async function mark_email_failed(
 }
 
 /** The newest messages first, without their bodies (which may hold personal details). */
-export function list_outbox(sql: Tx, options: { status?: OutboxRow['status']; limit: number }): Promise<OutboxRow[]> {
+export function list_outbox(
+  sql: Tx,
+  options: { status?: OutboxRow['status']; limit: number },
+): Promise<OutboxRow[]> {
   return sql<OutboxRow[]>`
     select id::text as id, created_at, kind, to_address, subject, status, attempts, next_attempt_at, last_error, sent_at
     from email_outbox

@@ -44,18 +44,24 @@ const ENTITY_COLUMNS = `e.id, e.name, e.slug, e.status, e.email, e.phone, e.addr
 
 /** Every entity with its number of users, newest first. */
 export function list_entities(sql: Tx): Promise<EntityRow[]> {
-  return sql<EntityRow[]>`select ${sql.unsafe(ENTITY_COLUMNS)} from entities e order by e.created_at desc, e.id desc`;
+  return sql<EntityRow[]>`select ${
+    sql.unsafe(ENTITY_COLUMNS)
+  } from entities e order by e.created_at desc, e.id desc`;
 }
 
 /** One entity with its number of users. */
 export async function find_entity(sql: Tx, id: string): Promise<EntityRow | undefined> {
-  const [row] = await sql<EntityRow[]>`select ${sql.unsafe(ENTITY_COLUMNS)} from entities e where e.id = ${id}`;
+  const [row] = await sql<EntityRow[]>`select ${
+    sql.unsafe(ENTITY_COLUMNS)
+  } from entities e where e.id = ${id}`;
   return row;
 }
 
 /** Locks one entity for an edit. */
 export async function lock_entity(sql: Tx, id: string): Promise<EntityRow | undefined> {
-  const [row] = await sql<EntityRow[]>`select ${sql.unsafe(ENTITY_COLUMNS)} from entities e where e.id = ${id} for update`;
+  const [row] = await sql<EntityRow[]>`select ${
+    sql.unsafe(ENTITY_COLUMNS)
+  } from entities e where e.id = ${id} for update`;
   return row;
 }
 

@@ -44,7 +44,11 @@ export async function reset_login_failures(sql: Tx, entityId: string, username: 
 }
 
 /** Failures from one address within the window. */
-export async function count_recent_address_failures(sql: Tx, ipAddress: string, windowMinutes: number): Promise<number> {
+export async function count_recent_address_failures(
+  sql: Tx,
+  ipAddress: string,
+  windowMinutes: number,
+): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from login_failures
     where ip_address = ${ipAddress} and created_at > now() - make_interval(mins => ${windowMinutes})`;

@@ -21,7 +21,11 @@ export async function readMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
   for await (const entry of Deno.readDir(dir)) {
     const match = /^(\d{4})_(.+)\.sql$/.exec(entry.name);
     if (!entry.isFile || !match) continue;
-    migrations.push({ version: match[1], name: match[2], sql: await Deno.readTextFile(new URL(entry.name, dir)) });
+    migrations.push({
+      version: match[1],
+      name: match[2],
+      sql: await Deno.readTextFile(new URL(entry.name, dir)),
+    });
   }
   return migrations.sort((a, b) => a.version.localeCompare(b.version));
 }
@@ -37,7 +41,9 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
       name text not null,
       applied_at timestamptz not null default now()
     )`;
-    const done = new Set((await tx<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version));
+    const done = new Set(
+      (await tx<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version),
+    );
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;

@@ -12,7 +12,9 @@ export interface OpenedDatabase {
 
 /** DATABASE_URL, or the embedded PGlite stored under DATA_DIR/pgdata. */
 export async function openDatabase(config: Config): Promise<OpenedDatabase> {
-  const db = config.databaseUrl ? connectPostgres(config.databaseUrl) : await startEmbedded(`${config.dataDir}/pgdata`);
+  const db = config.databaseUrl
+    ? connectPostgres(config.databaseUrl)
+    : await startEmbedded(`${config.dataDir}/pgdata`);
   try {
     const applied = await migrate(db.sql);
     const seeded = config.demoSeed ? await seedDemo(db.sql) : false;

@@ -70,7 +70,11 @@ export interface RegistrationForReview extends NewRegistration {
 }
 
 /** Locks a registration of the entity for a decision; undefined when there is none. */
-export async function lock_registration(sql: Tx, id: string, entityId: string): Promise<RegistrationForReview | undefined> {
+export async function lock_registration(
+  sql: Tx,
+  id: string,
+  entityId: string,
+): Promise<RegistrationForReview | undefined> {
   const [row] = await sql<RegistrationForReview[]>`
     select id, status, entity_id as "entityId", user_type as "userType", first_name as "firstName",
            last_name as "lastName", email, password_hash as "passwordHash", bar_number as "barNumber",
@@ -83,14 +87,22 @@ export async function lock_registration(sql: Tx, id: string, entityId: string): 
 }
 
 /** Records an approval and the user it created. */
-export async function mark_registration_approved(sql: Tx, id: string, d: { reviewerId: string; userId: string }) {
+export async function mark_registration_approved(
+  sql: Tx,
+  id: string,
+  d: { reviewerId: string; userId: string },
+) {
   await sql`update registrations set status = 'approved', reviewed_by = ${d.reviewerId}, reviewed_at = now(),
               user_id = ${d.userId}
             where id = ${id}`;
 }
 
 /** Records a rejection and its reason. */
-export async function mark_registration_rejected(sql: Tx, id: string, d: { reviewerId: string; reason: string }) {
+export async function mark_registration_rejected(
+  sql: Tx,
+  id: string,
+  d: { reviewerId: string; reason: string },
+) {
   await sql`update registrations set status = 'rejected', reviewed_by = ${d.reviewerId}, reviewed_at = now(),
               rejection_reason = ${d.reason}
             where id = ${id}`;

@@ -57,9 +57,15 @@ export async function revoke_session(sql: Tx, sessionId: string): Promise<void> 
 }
 
 /** Ends every session of a user (deactivation, password change). */
-export async function revoke_user_sessions(sql: Tx, userId: string, options: { except?: string } = {}): Promise<void> {
+export async function revoke_user_sessions(
+  sql: Tx,
+  userId: string,
+  options: { except?: string } = {},
+): Promise<void> {
   await sql`update sessions set revoked_at = now()
-            where user_id = ${userId} and revoked_at is null and id <> ${options.except ?? '00000000-0000-0000-0000-000000000000'}`;
+            where user_id = ${userId} and revoked_at is null and id <> ${
+    options.except ?? '00000000-0000-0000-0000-000000000000'
+  }`;
 }
 
 /** Lifts the password-change restriction once the new password is set. */

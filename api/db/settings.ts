@@ -17,7 +17,9 @@ export interface SettingRow {
 
 /** All settings, ordered by category then key. */
 export function list_settings(sql: Tx): Promise<SettingRow[]> {
-  return sql<SettingRow[]>`select key, category, description, value, updated_at from settings order by category, key`;
+  return sql<
+    SettingRow[]
+  >`select key, category, description, value, updated_at from settings order by category, key`;
 }
 
 /** The value of one number setting, or the fallback when it is missing or not a number. */
@@ -40,7 +42,13 @@ export async function lock_setting(sql: Tx, key: string): Promise<SettingRow | u
 }
 
 /** Stores a new value and who set it. */
-export async function update_setting(sql: Tx, key: string, change: { value: SettingValue; userId: string }): Promise<void> {
-  await sql`update settings set value = ${sql.json(change.value as never)}, updated_at = now(), updated_by = ${change.userId}
+export async function update_setting(
+  sql: Tx,
+  key: string,
+  change: { value: SettingValue; userId: string },
+): Promise<void> {
+  await sql`update settings set value = ${
+    sql.json(change.value as never)
+  }, updated_at = now(), updated_by = ${change.userId}
             where key = ${key}`;
 }

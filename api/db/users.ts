@@ -23,10 +23,15 @@ export interface LoginCandidate extends UserRow {
   temp_password_used_at: Date | null;
 }
 
-const USER_COLUMNS = 'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
+const USER_COLUMNS =
+  'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
 
 /** The user a login name points at: an e-mail address (any case) or a DOC number. */
-export async function find_login_candidate(sql: Tx, entityId: string, username: string): Promise<LoginCandidate | undefined> {
+export async function find_login_candidate(
+  sql: Tx,
+  entityId: string,
+  username: string,
+): Promise<LoginCandidate | undefined> {
   const [row] = await sql<LoginCandidate[]>`
     select ${sql.unsafe(USER_COLUMNS)}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at,
            u.temp_password_used_at
@@ -75,7 +80,10 @@ export interface NewUser {
   supervisingAttorneyId?: string | null;
 }
 
-export type InsertUserResult = { ok: true; id: string } | { ok: false; reason: 'duplicate_email' | 'duplicate_doc_number' };
+export type InsertUserResult = { ok: true; id: string } | {
+  ok: false;
+  reason: 'duplicate_email' | 'duplicate_doc_number';
+};
 
 /** Creates a user; a taken e-mail or DOC number is an answer, not an exception. */
 export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserResult> {
@@ -86,8 +94,12 @@ export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserRes
     values (${user.entityId}, ${user.role}, ${user.status ?? 'active'}, ${user.email?.toLowerCase() ?? null},
       ${user.docNumber ?? null}, ${user.firstName}, ${user.lastName}, ${user.passwordHash},
       ${user.tempPasswordHash ?? null}, ${user.tempPasswordExpiresAt ?? null}, ${user.barNumber ?? null},
-      ${user.barState ?? null}, ${user.phone ?? null}, ${user.addressLine1 ?? null}, ${user.addressLine2 ?? null},
-      ${user.city ?? null}, ${user.state ?? null}, ${user.zipCode ?? null}, ${user.supervisingAttorneyId ?? null})
+      ${user.barState ?? null}, ${user.phone ?? null}, ${user.addressLine1 ?? null}, ${
+    user.addressLine2 ?? null
+  },
+      ${user.city ?? null}, ${user.state ?? null}, ${user.zipCode ?? null}, ${
+    user.supervisingAttorneyId ?? null
+  })
     on conflict do nothing
     returning id`;
   if (row) return { ok: true, id: row.id };
@@ -96,7 +108,8 @@ export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserRes
 
 /** True when a user of the entity already has this e-mail address. */
 export async function email_in_use(sql: Tx, entityId: string, email: string): Promise<boolean> {
-  const [row] = await sql`select 1 from users where entity_id = ${entityId} and email = ${email.toLowerCase()}`;
+  const [row] =
+    await sql`select 1 from users where entity_id = ${entityId} and email = ${email.toLowerCase()}`;
   return row !== undefined;
 }
 
@@ -154,7 +167,9 @@ export function list_users_for_admin(sql: Tx): Promise<AdminUserRow[]> {
 /** One user as the admin screens show it. */
 export async function find_admin_user(sql: Tx, id: string): Promise<AdminUserRow | undefined> {
   const [row] = await sql<AdminUserRow[]>`
-    select ${sql.unsafe(ADMIN_USER_COLUMNS)} from users u left join entities e on e.id = u.entity_id where u.id = ${id}`;
+    select ${
+    sql.unsafe(ADMIN_USER_COLUMNS)
+  } from users u left join entities e on e.id = u.entity_id where u.id = ${id}`;
   return row;
 }
 
@@ -172,7 +187,11 @@ export async function update_user_status(sql: Tx, id: string, status: UserStatus
 }
 
 /** Which of these DOC numbers the entity already has. */
-export async function find_existing_doc_numbers(sql: Tx, entityId: string, docNumbers: string[]): Promise<Set<string>> {
+export async function find_existing_doc_numbers(
+  sql: Tx,
+  entityId: string,
+  docNumbers: string[],
+): Promise<Set<string>> {
   if (docNumbers.length === 0) return new Set();
   const rows = await sql<{ doc_number: string }[]>`
     select doc_number from users where entity_id = ${entityId} and doc_number = any(${docNumbers}::text[])`;

@@ -42,20 +42,34 @@ function parseBound(text: string | undefined): Bound | null {
 /** Checks the filters; a bad one is answered with a message a person understands. */
 export function parseAuditFilter(input: AuditFilterInput): ParsedFilter {
   const start = parseBound(input.startDate);
-  if (start === null) return { ok: false, message: 'Start date must be a date (YYYY-MM-DD) or an ISO timestamp.' };
+  if (start === null) {
+    return { ok: false, message: 'Start date must be a date (YYYY-MM-DD) or an ISO timestamp.' };
+  }
   const end = parseBound(input.endDate);
-  if (end === null) return { ok: false, message: 'End date must be a date (YYYY-MM-DD) or an ISO timestamp.' };
+  if (end === null) {
+    return { ok: false, message: 'End date must be a date (YYYY-MM-DD) or an ISO timestamp.' };
+  }
   const from = start?.at;
   const before = end ? new Date(end.at.getTime() + (end.day ? DAY_MS : 1)) : undefined;
-  if (from && before && from >= before) return { ok: false, message: 'Start date must not be after the end date.' };
+  if (from && before && from >= before) {
+    return { ok: false, message: 'Start date must not be after the end date.' };
+  }
   if (input.eventType && !EVENT_TYPE.test(input.eventType)) {
     return { ok: false, message: 'Event type must be an event name such as user_login.' };
   }
   if (input.userId && !UUID.test(input.userId)) {
-    return { ok: false, message: 'User ID must be a user id (a UUID such as 3f2b8c1e-0a4d-4c6e-9b7a-2d1e5f6a7b8c).' };
+    return {
+      ok: false,
+      message: 'User ID must be a user id (a UUID such as 3f2b8c1e-0a4d-4c6e-9b7a-2d1e5f6a7b8c).',
+    };
   }
   return {
     ok: true,
-    filter: { from, before, eventType: input.eventType || undefined, userId: input.userId?.toLowerCase() || undefined },
+    filter: {
+      from,
+      before,
+      eventType: input.eventType || undefined,
+      userId: input.userId?.toLowerCase() || undefined,
+    },
   };
 }

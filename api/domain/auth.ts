@@ -7,10 +7,20 @@ import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import * as throttle from '../db/login_throttle.ts';
-import { insert_session, clear_session_password_flag, revoke_session, revoke_user_sessions } from '../db/sessions.ts';
+import {
+  clear_session_password_flag,
+  insert_session,
+  revoke_session,
+  revoke_user_sessions,
+} from '../db/sessions.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import { get_number_setting } from '../db/settings.ts';
-import { find_login_candidate, find_password_hashes, mark_temporary_password_used, update_password } from '../db/users.ts';
+import {
+  find_login_candidate,
+  find_password_hashes,
+  mark_temporary_password_used,
+  update_password,
+} from '../db/users.ts';
 import { offenderAddressAllowed } from './ip_whitelist.ts';
 import { dummySecretHash, hashSecret, verifySecret } from './passwords.ts';
 import { type PublicUser, toPublicUser } from './public_user.ts';
@@ -41,9 +51,19 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
   const username = attempt.username.trim();
   const lockKey = username.toLowerCase();
   const audit = (eventType: string, userId: string | null, eventData: Record<string, unknown>) =>
-    insert_audit_event(sql, { userId, eventType, resourceType: 'auth', ipAddress: attempt.ipAddress, eventData });
+    insert_audit_event(sql, {
+      userId,
+      eventType,
+      resourceType: 'auth',
+      ipAddress: attempt.ipAddress,
+      eventData,
+    });
 
-  const recentFailures = await throttle.count_recent_address_failures(sql, attempt.ipAddress, ADDRESS_FAILURE_WINDOW_MINUTES);
+  const recentFailures = await throttle.count_recent_address_failures(
+    sql,
+    attempt.ipAddress,
+    ADDRESS_FAILURE_WINDOW_MINUTES,
+  );
   if (recentFailures > ADDRESS_FAILURE_LIMIT) {
     await audit('login_throttled', null, { username, failures: recentFailures });
     return { ok: false, reason: 'throttled' };
@@ -64,14 +84,24 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
   const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
 
   if (!entity || !candidate || locked || candidate.status !== 'active' || !secretOk) {
-    const reason = !candidate ? 'unknown_user' : locked ? 'locked' : candidate.status !== 'active' ? candidate.status : 'bad_secret';
+    const reason = !candidate
+      ? 'unknown_user'
+      : locked
+      ? 'locked'
+      : candidate.status !== 'active'
+      ? candidate.status
+      : 'bad_secret';
     if (entity) {
       const [limit, lockMinutes] = await Promise.all([
         get_number_setting(sql, 'failed_login_limit', 5),
         get_number_setting(sql, 'lockout_minutes', 10),
       ]);
       const { lockedNow } = await throttle.record_login_failure(sql, {
-        entityId: entity.id, username: lockKey, ipAddress: attempt.ipAddress, limit, lockMinutes,
+        entityId: entity.id,
+        username: lockKey,
+        ipAddress: attempt.ipAddress,
+        limit,
+        lockMinutes,
       });
       if (lockedNow) await audit('account_locked', candidate?.id ?? null, { username, minutes: lockMinutes });
     }
@@ -91,17 +121,26 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
     await throttle.reset_login_failures(tx, entity.id, lockKey);
     if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
     const opened = await insert_session(tx, {
-      userId: candidate.id, maxHours, mustChangePassword: usedTemporary, ipAddress: attempt.ipAddress,
+      userId: candidate.id,
+      maxHours,
+      mustChangePassword: usedTemporary,
+      ipAddress: attempt.ipAddress,
       userAgent: attempt.userAgent,
     });
     await insert_audit_event(tx, {
-      userId: candidate.id, eventType: 'user_login', resourceType: 'session', resourceId: opened.id,
-      ipAddress: attempt.ipAddress, eventData: { role: candidate.role, temporaryPassword: usedTemporary },
+      userId: candidate.id,
+      eventType: 'user_login',
+      resourceType: 'session',
+      resourceId: opened.id,
+      ipAddress: attempt.ipAddress,
+      eventData: { role: candidate.role, temporaryPassword: usedTemporary },
     });
     return opened;
   });
   const token = await signSessionToken(deps.signingKey, {
-    sessionId: session.id, userId: candidate.id, expiresAt: session.expires_at,
+    sessionId: session.id,
+    userId: candidate.id,
+    expiresAt: session.expires_at,
   });
   return { ok: true, token, user: toPublicUser(candidate, usedTemporary) };
 }
@@ -111,7 +150,11 @@ export async function logout(deps: AppDeps, session: ActiveSession, ipAddress: s
   await deps.sql.begin(async (tx) => {
     await revoke_session(tx, session.session_id);
     await insert_audit_event(tx, {
-      userId: session.id, eventType: 'logout', resourceType: 'session', resourceId: session.session_id, ipAddress,
+      userId: session.id,
+      eventType: 'logout',
+      resourceType: 'session',
+      resourceId: session.session_id,
+      ipAddress,
     });
   });
 }
@@ -149,7 +192,10 @@ export async function changePassword(
     await clear_session_password_flag(tx, session.session_id);
     await revoke_user_sessions(tx, session.id, { except: session.session_id });
     await insert_audit_event(tx, {
-      userId: session.id, eventType: 'password_changed', resourceType: 'user', resourceId: session.id,
+      userId: session.id,
+      eventType: 'password_changed',
+      resourceType: 'user',
+      resourceId: session.id,
       ipAddress: change.ipAddress,
     });
   });

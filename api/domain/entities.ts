@@ -1,7 +1,14 @@
 /** Entities (departments, facilities): the rules of their fields, creation and edits. */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
-import { type EntityFields, type EntityRow, find_entity, insert_entity, lock_entity, update_entity } from '../db/entities.ts';
+import {
+  type EntityFields,
+  type EntityRow,
+  find_entity,
+  insert_entity,
+  lock_entity,
+  update_entity,
+} from '../db/entities.ts';
 import { isValidEmail } from './registration_rules.ts';
 import type { Outcome } from './registration.ts';
 import { isValidSlug, slugify } from './slug.ts';
@@ -13,7 +20,8 @@ export const ENTITY_TEXTS = {
   nameRequired: 'Entity name is required',
   nameLong: 'Entity name must be at most 200 characters.',
   noSlug: 'A slug cannot be made from this name; please enter a slug.',
-  badSlug: 'Slug must be lower-case letters and digits, with single hyphens between words (at most 100 characters).',
+  badSlug:
+    'Slug must be lower-case letters and digits, with single hyphens between words (at most 100 characters).',
   duplicateSlug: 'An entity with this slug already exists.',
   email: 'Please enter a valid email address',
   phone: 'Phone may contain only digits, spaces and + - ( ) . (at most 40 characters).',
@@ -42,7 +50,9 @@ function blankToNull(value: string | null | undefined): string | null {
 }
 
 /** Trims and checks the fields; a blank slug is generated from the name (spec section 4). Pure. */
-export function checkEntityInput(input: EntityInput): { ok: true; fields: EntityFields } | { ok: false; message: string } {
+export function checkEntityInput(
+  input: EntityInput,
+): { ok: true; fields: EntityFields } | { ok: false; message: string } {
   const name = input.name.trim();
   if (!name) return { ok: false, message: ENTITY_TEXTS.nameRequired };
   if (name.length > 200) return { ok: false, message: ENTITY_TEXTS.nameLong };
@@ -51,7 +61,9 @@ export function checkEntityInput(input: EntityInput): { ok: true; fields: Entity
   if (slug === '') return { ok: false, message: ENTITY_TEXTS.noSlug };
   if (!isValidSlug(slug)) return { ok: false, message: ENTITY_TEXTS.badSlug };
   const email = blankToNull(input.email)?.toLowerCase() ?? null;
-  if (email !== null && (!isValidEmail(email) || email.length > 254)) return { ok: false, message: ENTITY_TEXTS.email };
+  if (email !== null && (!isValidEmail(email) || email.length > 254)) {
+    return { ok: false, message: ENTITY_TEXTS.email };
+  }
   const phone = blankToNull(input.phone);
   if (phone !== null && !PHONE.test(phone)) return { ok: false, message: ENTITY_TEXTS.phone };
   const address = blankToNull(input.address);
@@ -60,15 +72,23 @@ export function checkEntityInput(input: EntityInput): { ok: true; fields: Entity
 }
 
 /** Creates an entity. */
-export async function createEntity(sql: Sql, input: EntityInput, actor: Actor): Promise<Outcome<{ entity: EntityRow }>> {
+export async function createEntity(
+  sql: Sql,
+  input: EntityInput,
+  actor: Actor,
+): Promise<Outcome<{ entity: EntityRow }>> {
   const checked = checkEntityInput(input);
   if (!checked.ok) return { ok: false, status: 400, message: checked.message };
   return await sql.begin(async (tx): Promise<Outcome<{ entity: EntityRow }>> => {
     const created = await insert_entity(tx, checked.fields);
     if (!created.ok) return { ok: false, status: 409, message: ENTITY_TEXTS.duplicateSlug };
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'entity_created', resourceType: 'entity', resourceId: created.id,
-      ipAddress: actor.ipAddress, eventData: { ...checked.fields },
+      userId: actor.userId,
+      eventType: 'entity_created',
+      resourceType: 'entity',
+      resourceId: created.id,
+      ipAddress: actor.ipAddress,
+      eventData: { ...checked.fields },
     });
     return { ok: true, entity: (await find_entity(tx, created.id))! };
   });
@@ -106,8 +126,12 @@ export async function updateEntity(
     });
     if (!updated.ok) return { ok: false, status: 409, message: ENTITY_TEXTS.duplicateSlug };
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'entity_updated', resourceType: 'entity', resourceId: id,
-      ipAddress: actor.ipAddress, eventData: { changes },
+      userId: actor.userId,
+      eventType: 'entity_updated',
+      resourceType: 'entity',
+      resourceId: id,
+      ipAddress: actor.ipAddress,
+      eventData: { changes },
     });
     return { ok: true, entity: (await find_entity(tx, id))! };
   });

@@ -17,7 +17,14 @@ import {
 } from '../db/users.ts';
 import { hashSecret } from './passwords.ts';
 import type { Outcome } from './registration.ts';
-import { type OffenderFields, offenderProblem, OFFENDER_RULES, parseRoster, ROSTER_MESSAGES, type RosterRow } from './roster.ts';
+import {
+  OFFENDER_RULES,
+  type OffenderFields,
+  offenderProblem,
+  parseRoster,
+  ROSTER_MESSAGES,
+  type RosterRow,
+} from './roster.ts';
 import type { Actor } from './user_admin.ts';
 
 export const OFFENDER_TEXTS = {
@@ -38,24 +45,41 @@ export const IMPORT_HASH_CONCURRENCY = 3;
 const REPORT_DOC_MAX = 64;
 
 function trimmed(o: OffenderFields): OffenderFields {
-  return { docNumber: o.docNumber.trim(), firstName: o.firstName.trim(), lastName: o.lastName.trim(), pin: o.pin.trim() };
+  return {
+    docNumber: o.docNumber.trim(),
+    firstName: o.firstName.trim(),
+    lastName: o.lastName.trim(),
+    pin: o.pin.trim(),
+  };
 }
 
 /** Adds one offender to the actor's entity with an initial PIN. */
-export async function addOffender(sql: Sql, input: OffenderFields, actor: Actor): Promise<Outcome<{ user: AdminUserRow }>> {
+export async function addOffender(
+  sql: Sql,
+  input: OffenderFields,
+  actor: Actor,
+): Promise<Outcome<{ user: AdminUserRow }>> {
   const o = trimmed(input);
   const problem = offenderProblem(o, { pinRequired: true });
   if (problem) return { ok: false, status: 400, message: problem };
   const passwordHash = await hashSecret(o.pin);
   return await sql.begin(async (tx): Promise<Outcome<{ user: AdminUserRow }>> => {
     const created = await insert_user(tx, {
-      entityId: actor.entityId, role: 'offender', docNumber: o.docNumber, firstName: o.firstName,
-      lastName: o.lastName, passwordHash,
+      entityId: actor.entityId,
+      role: 'offender',
+      docNumber: o.docNumber,
+      firstName: o.firstName,
+      lastName: o.lastName,
+      passwordHash,
     });
     if (!created.ok) return { ok: false, status: 409, message: OFFENDER_TEXTS.duplicate };
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'user_created', resourceType: 'user', resourceId: created.id,
-      ipAddress: actor.ipAddress, eventData: { role: 'offender', docNumber: o.docNumber },
+      userId: actor.userId,
+      eventType: 'user_created',
+      resourceType: 'user',
+      resourceId: created.id,
+      ipAddress: actor.ipAddress,
+      eventData: { role: 'offender', docNumber: o.docNumber },
     });
     const user = await find_admin_user(tx, created.id);
     return { ok: true, user: user! };
@@ -81,8 +105,12 @@ export async function resetOffenderPin(
     // The lock is kept per lower-cased username (api/domain/auth.ts).
     await reset_login_failures(tx, user.entity_id, user.doc_number.toLowerCase());
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'user_updated', resourceType: 'user', resourceId: user.id,
-      ipAddress: actor.ipAddress, eventData: { change: 'pin_reset', docNumber: user.doc_number },
+      userId: actor.userId,
+      eventType: 'user_updated',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: actor.ipAddress,
+      eventData: { change: 'pin_reset', docNumber: user.doc_number },
     });
     return { ok: true };
   });
@@ -111,7 +139,11 @@ export interface ImportActor {
 }
 
 /** Runs `work` over `items` with at most `limit` at a time, keeping the order of the results. */
-async function mapPooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function mapPooled<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -148,16 +180,28 @@ export async function importRoster(
   const parsed = parseRoster(bytes);
   if (!parsed.ok) return parsed;
   const rows: ImportReportRow[] = parsed.rejected.map((r) => ({
-    line: r.line, docNumber: reportDoc(r.docNumber), outcome: 'rejected', reason: r.reason,
+    line: r.line,
+    docNumber: reportDoc(r.docNumber),
+    outcome: 'rejected',
+    reason: r.reason,
   }));
   const existing = await find_existing_doc_numbers(sql, actor.entityId, parsed.rows.map((r) => r.docNumber));
   const writable: RosterRow[] = [];
   for (const row of parsed.rows) {
     if (row.pin === '' && !existing.has(row.docNumber)) {
-      rows.push({ line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: ROSTER_MESSAGES.pinRequired });
+      rows.push({
+        line: row.line,
+        docNumber: row.docNumber,
+        outcome: 'rejected',
+        reason: ROSTER_MESSAGES.pinRequired,
+      });
     } else writable.push(row);
   }
-  const hashes = await mapPooled(writable, IMPORT_HASH_CONCURRENCY, (r) => r.pin ? hashSecret(r.pin) : Promise.resolve(null));
+  const hashes = await mapPooled(
+    writable,
+    IMPORT_HASH_CONCURRENCY,
+    (r) => r.pin ? hashSecret(r.pin) : Promise.resolve(null),
+  );
 
   await sql.begin(async (tx) => {
     for (const [i, row] of writable.entries()) {
@@ -165,26 +209,42 @@ export async function importRoster(
       try {
         const saved = await tx.savepoint(async (sp) => {
           const result = await upsert_offender(sp, {
-            entityId: actor.entityId, docNumber: row.docNumber, firstName: row.firstName, lastName: row.lastName, pinHash,
+            entityId: actor.entityId,
+            docNumber: row.docNumber,
+            firstName: row.firstName,
+            lastName: row.lastName,
+            pinHash,
           });
           if (result?.outcome === 'updated' && pinHash) await revoke_user_sessions(sp, result.id);
           return result;
         });
         rows.push(
-          saved
-            ? { line: row.line, docNumber: row.docNumber, outcome: saved.outcome }
-            : { line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: ROSTER_MESSAGES.pinRequired },
+          saved ? { line: row.line, docNumber: row.docNumber, outcome: saved.outcome } : {
+            line: row.line,
+            docNumber: row.docNumber,
+            outcome: 'rejected',
+            reason: ROSTER_MESSAGES.pinRequired,
+          },
         );
       } catch (error) {
         console.error(`[roster] line ${row.line} not saved:`, error instanceof Error ? error.message : error);
-        rows.push({ line: row.line, docNumber: row.docNumber, outcome: 'rejected', reason: OFFENDER_TEXTS.notSaved });
+        rows.push({
+          line: row.line,
+          docNumber: row.docNumber,
+          outcome: 'rejected',
+          reason: OFFENDER_TEXTS.notSaved,
+        });
       }
     }
     rows.sort((a, b) => a.line - b.line);
     const counts = countOutcomes(rows);
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'roster_imported', resourceType: 'roster', resourceId: actor.entityId,
-      ipAddress: actor.ipAddress, eventData: { ...counts, rows: rows.length, source: actor.source },
+      userId: actor.userId,
+      eventType: 'roster_imported',
+      resourceType: 'roster',
+      resourceId: actor.entityId,
+      ipAddress: actor.ipAddress,
+      eventData: { ...counts, rows: rows.length, source: actor.source },
     });
   });
   return { ok: true, report: { ...countOutcomes(rows), rows } };

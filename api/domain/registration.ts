@@ -6,7 +6,11 @@ import { enqueue_email } from '../db/email_outbox.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import * as registrations from '../db/registrations.ts';
 import { email_in_use, find_attorney_by_bar_or_email, insert_user } from '../db/users.ts';
-import { registrationApprovedEmail, registrationReceivedEmail, registrationRejectedEmail } from '../email/messages.ts';
+import {
+  registrationApprovedEmail,
+  registrationReceivedEmail,
+  registrationRejectedEmail,
+} from '../email/messages.ts';
 import { generateTemporaryPassword, hashSecret } from './passwords.ts';
 import { checkRegistration, type RegistrationInput } from './registration_rules.ts';
 
@@ -48,7 +52,9 @@ export async function submitRegistration(
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashSecret(input.password);
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
-    if (await email_in_use(tx, entity.id, email)) return { ok: false, status: 409, message: REGISTRATION_TEXTS.duplicate };
+    if (await email_in_use(tx, entity.id, email)) {
+      return { ok: false, status: 409, message: REGISTRATION_TEXTS.duplicate };
+    }
     const stored = await registrations.insert_registration(tx, {
       entityId: entity.id,
       userType: representative ? 'representative' : 'attorney',
@@ -66,16 +72,26 @@ export async function submitRegistration(
       zipCode: input.zipCode.trim(),
       supervisingAttorneyName: representative ? optional(input.supervisingAttorneyName) : null,
       supervisingAttorneyBar: representative ? optional(input.supervisingAttorneyBar) : null,
-      supervisingAttorneyEmail: representative ? optional(input.supervisingAttorneyEmail)?.toLowerCase() ?? null : null,
+      supervisingAttorneyEmail: representative
+        ? optional(input.supervisingAttorneyEmail)?.toLowerCase() ?? null
+        : null,
     });
     if (!stored.ok) return { ok: false, status: 409, message: REGISTRATION_TEXTS.duplicate };
     await insert_audit_event(tx, {
-      userId: null, eventType: 'registration_submitted', resourceType: 'registration', resourceId: stored.id,
-      ipAddress, eventData: { email, userType: representative ? 'representative' : 'attorney' },
+      userId: null,
+      eventType: 'registration_submitted',
+      resourceType: 'registration',
+      resourceId: stored.id,
+      ipAddress,
+      eventData: { email, userType: representative ? 'representative' : 'attorney' },
     });
     await enqueue_email(
       tx,
-      registrationReceivedEmail({ email, firstName: input.firstName.trim(), lastName: input.lastName.trim() }),
+      registrationReceivedEmail({
+        email,
+        firstName: input.firstName.trim(),
+        lastName: input.lastName.trim(),
+      }),
     );
     return { ok: true };
   });
@@ -88,7 +104,9 @@ interface Reviewer {
 
 async function lockPending(tx: Tx, id: string, reviewer: Reviewer) {
   const registration = await registrations.lock_registration(tx, id, reviewer.entity_id);
-  if (!registration) return { ok: false as const, status: 404 as const, message: REGISTRATION_TEXTS.notFound };
+  if (!registration) {
+    return { ok: false as const, status: 404 as const, message: REGISTRATION_TEXTS.notFound };
+  }
   if (registration.status !== 'pending') {
     return { ok: false as const, status: 409 as const, message: REGISTRATION_TEXTS.alreadyReviewed };
   }
@@ -114,21 +132,40 @@ export async function approveRegistration(
     const r = found.registration;
     const supervisingAttorneyId = r.userType === 'representative'
       ? await find_attorney_by_bar_or_email(tx, r.entityId, {
-        barNumber: r.supervisingAttorneyBar ?? '', email: r.supervisingAttorneyEmail ?? '',
+        barNumber: r.supervisingAttorneyBar ?? '',
+        email: r.supervisingAttorneyEmail ?? '',
       }) ?? null
       : null;
     const created = await insert_user(tx, {
-      entityId: r.entityId, role: r.userType, email: r.email, firstName: r.firstName, lastName: r.lastName,
-      passwordHash: r.passwordHash, tempPasswordHash,
+      entityId: r.entityId,
+      role: r.userType,
+      email: r.email,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      passwordHash: r.passwordHash,
+      tempPasswordHash,
       tempPasswordExpiresAt: new Date(Date.now() + TEMPORARY_PASSWORD_HOURS * 3600_000),
-      barNumber: r.barNumber, barState: r.barState, phone: r.phone, addressLine1: r.addressLine1,
-      addressLine2: r.addressLine2, city: r.city, state: r.state, zipCode: r.zipCode, supervisingAttorneyId,
+      barNumber: r.barNumber,
+      barState: r.barState,
+      phone: r.phone,
+      addressLine1: r.addressLine1,
+      addressLine2: r.addressLine2,
+      city: r.city,
+      state: r.state,
+      zipCode: r.zipCode,
+      supervisingAttorneyId,
     });
-    if (!created.ok) return { ok: false, status: 409, message: 'A user with this email address already exists.' };
+    if (!created.ok) {
+      return { ok: false, status: 409, message: 'A user with this email address already exists.' };
+    }
     await registrations.mark_registration_approved(tx, id, { reviewerId: reviewer.id, userId: created.id });
     await insert_audit_event(tx, {
-      userId: reviewer.id, eventType: 'registration_approved', resourceType: 'registration', resourceId: id,
-      ipAddress, eventData: { email: r.email, createdUserId: created.id, role: r.userType, supervisingAttorneyId },
+      userId: reviewer.id,
+      eventType: 'registration_approved',
+      resourceType: 'registration',
+      resourceId: id,
+      ipAddress,
+      eventData: { email: r.email, createdUserId: created.id, role: r.userType, supervisingAttorneyId },
     });
     await enqueue_email(tx, registrationApprovedEmail(r));
     return { ok: true, temporaryPassword };
@@ -145,10 +182,17 @@ export async function rejectRegistration(
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
     const found = await lockPending(tx, id, reviewer);
     if (!found.ok) return found;
-    await registrations.mark_registration_rejected(tx, id, { reviewerId: reviewer.id, reason: decision.reason });
+    await registrations.mark_registration_rejected(tx, id, {
+      reviewerId: reviewer.id,
+      reason: decision.reason,
+    });
     await insert_audit_event(tx, {
-      userId: reviewer.id, eventType: 'registration_rejected', resourceType: 'registration', resourceId: id,
-      ipAddress: decision.ipAddress, eventData: { email: found.registration.email, reason: decision.reason },
+      userId: reviewer.id,
+      eventType: 'registration_rejected',
+      resourceType: 'registration',
+      resourceId: id,
+      ipAddress: decision.ipAddress,
+      eventData: { email: found.registration.email, reason: decision.reason },
     });
     await enqueue_email(tx, registrationRejectedEmail(found.registration, decision.reason));
     return { ok: true };

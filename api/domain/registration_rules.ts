@@ -100,8 +100,12 @@ export function checkRegistration(input: RegistrationInput): RuleResult {
   if (input.barState.trim().length !== 2) {
     return { ok: false, field: 'barState', message: REGISTRATION_MESSAGES.barState };
   }
-  if (input.state.trim().length !== 2) return { ok: false, field: 'state', message: REGISTRATION_MESSAGES.state };
-  if (!ZIP_PATTERN.test(input.zipCode.trim())) return { ok: false, field: 'zipCode', message: REGISTRATION_MESSAGES.zip };
+  if (input.state.trim().length !== 2) {
+    return { ok: false, field: 'state', message: REGISTRATION_MESSAGES.state };
+  }
+  if (!ZIP_PATTERN.test(input.zipCode.trim())) {
+    return { ok: false, field: 'zipCode', message: REGISTRATION_MESSAGES.zip };
+  }
   if (input.isRepresentative) {
     const supervising: RegistrationField[] = [
       'supervisingAttorneyName',

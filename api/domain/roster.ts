@@ -93,7 +93,9 @@ export function parseCsv(text: string, options: { maxRecords: number }): CsvResu
       const openedOn = line;
       i++;
       while (true) {
-        if (i >= text.length) return { ok: false, message: `A quoted field opened on line ${openedOn} is never closed.` };
+        if (i >= text.length) {
+          return { ok: false, message: `A quoted field opened on line ${openedOn} is never closed.` };
+        }
         const c = text[i];
         if (c === '"') {
           if (text[i + 1] === '"') {
@@ -127,7 +129,9 @@ export function parseCsv(text: string, options: { maxRecords: number }): CsvResu
       i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
       line++;
       recordLine = line;
-      if (records.length > options.maxRecords) return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+      if (records.length > options.maxRecords) {
+        return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+      }
       continue;
     }
     field += ch;
@@ -136,7 +140,9 @@ export function parseCsv(text: string, options: { maxRecords: number }): CsvResu
     i++;
   }
   if (recordTouched) endRecord();
-  if (records.length > options.maxRecords) return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+  if (records.length > options.maxRecords) {
+    return { ok: false, message: `More than ${options.maxRecords} records.`, tooMany: true };
+  }
   return { ok: true, records };
 }
 
@@ -192,7 +198,8 @@ export function parseRoster(bytes: Uint8Array): RosterParse {
   }
   const [header, ...records] = csv.records;
   const columns = header.fields.map((f) => COLUMN_BY_KEY.get(columnKey(f)));
-  const complete = columns.length === ROSTER_COLUMNS.length && ROSTER_COLUMNS.every((c) => columns.includes(c));
+  const complete = columns.length === ROSTER_COLUMNS.length &&
+    ROSTER_COLUMNS.every((c) => columns.includes(c));
   if (!complete) return { ok: false, message: ROSTER_MESSAGES.header };
   if (records.length === 0) return { ok: false, message: ROSTER_MESSAGES.noRows };
 
@@ -204,13 +211,18 @@ export function parseRoster(bytes: Uint8Array): RosterParse {
     const docNumber = value('doc_number');
     if (record.fields.length !== columns.length) {
       rejected.push({
-        line: record.line, docNumber,
+        line: record.line,
+        docNumber,
         reason: `The row has ${record.fields.length} fields; the header has ${columns.length}`,
       });
       continue;
     }
     const row: RosterRow = {
-      line: record.line, docNumber, firstName: value('first_name'), lastName: value('last_name'), pin: value('pin'),
+      line: record.line,
+      docNumber,
+      firstName: value('first_name'),
+      lastName: value('last_name'),
+      pin: value('pin'),
     };
     // Whether a PIN is needed depends on the offender existing: the import decides that.
     const problem = offenderProblem(row, { pinRequired: false });
@@ -220,7 +232,11 @@ export function parseRoster(bytes: Uint8Array): RosterParse {
     }
     const seen = firstLine.get(docNumber);
     if (seen !== undefined) {
-      rejected.push({ line: record.line, docNumber, reason: `Duplicate DOC number in the file (first on line ${seen})` });
+      rejected.push({
+        line: record.line,
+        docNumber,
+        reason: `Duplicate DOC number in the file (first on line ${seen})`,
+      });
       continue;
     }
     firstLine.set(docNumber, record.line);

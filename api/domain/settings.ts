@@ -12,7 +12,12 @@ export const SETTING_TEXTS = {
 } as const;
 
 /** Stores a new value for `key`; every reader takes it from the next use on (no cache anywhere). */
-export async function changeSetting(sql: Sql, key: string, input: SettingValueInput, actor: Actor): Promise<Outcome> {
+export async function changeSetting(
+  sql: Sql,
+  key: string,
+  input: SettingValueInput,
+  actor: Actor,
+): Promise<Outcome> {
   return await sql.begin(async (tx): Promise<Outcome> => {
     const current = await lock_setting(tx, key);
     if (!current) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
@@ -20,8 +25,12 @@ export async function changeSetting(sql: Sql, key: string, input: SettingValueIn
     if (!checked.ok) return { ok: false, status: 400, message: checked.message };
     await update_setting(tx, key, { value: checked.value, userId: actor.userId });
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'setting_updated', resourceType: 'setting', resourceId: key,
-      ipAddress: actor.ipAddress, eventData: { key, from: current.value.value, to: checked.value.value },
+      userId: actor.userId,
+      eventType: 'setting_updated',
+      resourceType: 'setting',
+      resourceId: key,
+      ipAddress: actor.ipAddress,
+      eventData: { key, from: current.value.value, to: checked.value.value },
     });
     return { ok: true };
   });

@@ -56,7 +56,8 @@ export function isMailbox(value: string): boolean {
   const at = value.lastIndexOf('@');
   if (at < 1 || value.length > 254) return false;
   const local = value.slice(0, at);
-  return local.length <= 64 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+$/.test(local) && isHostName(value.slice(at + 1));
+  return local.length <= 64 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+$/.test(local) &&
+    isHostName(value.slice(at + 1));
 }
 
 const ABBREVIATION = /^[A-Za-z0-9 .&-]{1,12}$/;
@@ -64,9 +65,11 @@ const ABBREVIATION = /^[A-Za-z0-9 .&-]{1,12}$/;
 /** Per-key text rules: a message naming the rule when the (trimmed) value breaks it. */
 const TEXT_RULES: Record<string, (value: string) => string | undefined> = {
   department_abbreviation: (v) =>
-    ABBREVIATION.test(v) ? undefined
-    : "Department abbreviation must be 1 to 12 characters: letters, digits, spaces, '.', '&' or '-'.",
-  smtp_host: (v) => v === '' || isHostName(v) ? undefined : 'SMTP host must be empty or a host name or IP address.',
+    ABBREVIATION.test(v)
+      ? undefined
+      : "Department abbreviation must be 1 to 12 characters: letters, digits, spaces, '.', '&' or '-'.",
+  smtp_host: (v) =>
+    v === '' || isHostName(v) ? undefined : 'SMTP host must be empty or a host name or IP address.',
   smtp_from: (v) => isMailbox(v) ? undefined : 'SMTP sender must be an e-mail address.',
 };
 
@@ -93,7 +96,11 @@ export type SettingCheck = { ok: true; value: StoredSettingValue } | { ok: false
  * Checks a new value for the setting `key` whose stored value is `stored`. Returns the value to store: the
  * stored type and unit are kept (a client cannot change what a setting is), text is trimmed.
  */
-export function checkSettingValue(key: string, stored: StoredSettingValue, input: SettingValueInput): SettingCheck {
+export function checkSettingValue(
+  key: string,
+  stored: StoredSettingValue,
+  input: SettingValueInput,
+): SettingCheck {
   const name = label(key);
   if (input.type !== stored.type) return { ok: false, message: `${name} is a ${stored.type} setting.` };
   const keep = stored.unit !== undefined ? { unit: stored.unit } : {};
@@ -111,7 +118,9 @@ export function checkSettingValue(key: string, stored: StoredSettingValue, input
   }
   if (typeof input.value !== 'string') return { ok: false, message: `${name} must be text.` };
   const text = input.value.trim();
-  if (text.length > DEFAULT_TEXT_MAX) return { ok: false, message: `${name} must be at most ${DEFAULT_TEXT_MAX} characters.` };
+  if (text.length > DEFAULT_TEXT_MAX) {
+    return { ok: false, message: `${name} must be at most ${DEFAULT_TEXT_MAX} characters.` };
+  }
   const problem = TEXT_RULES[key]?.(text);
   if (problem) return { ok: false, message: problem };
   return { ok: true, value: { type: 'text', value: text, ...keep } };

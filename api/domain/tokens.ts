@@ -37,7 +37,10 @@ export async function loadSigningKey(secret: string | undefined, dataDir: string
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   await Deno.mkdir(dataDir, { recursive: true });
-  const generated = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const generated = Array.from(
+    crypto.getRandomValues(new Uint8Array(32)),
+    (b) => b.toString(16).padStart(2, '0'),
+  ).join('');
   // createNew: if another instance wrote it first, use theirs.
   try {
     await Deno.writeTextFile(path, generated, { createNew: true, mode: 0o600 });

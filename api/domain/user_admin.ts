@@ -42,9 +42,18 @@ export async function changeUserStatus(
     await update_user_status(tx, user.id, change.status);
     if (change.status === 'deactivated') await revoke_user_sessions(tx, user.id);
     await insert_audit_event(tx, {
-      userId: actor.userId, eventType: 'user_status_updated', resourceType: 'user', resourceId: user.id,
+      userId: actor.userId,
+      eventType: 'user_status_updated',
+      resourceType: 'user',
+      resourceId: user.id,
       ipAddress: actor.ipAddress,
-      eventData: { from: user.status, to: change.status, role: user.role, email: user.email, docNumber: user.doc_number },
+      eventData: {
+        from: user.status,
+        to: change.status,
+        role: user.role,
+        email: user.email,
+        docNumber: user.doc_number,
+      },
     });
     return { ok: true, message: change.status === 'active' ? USER_TEXTS.activated : USER_TEXTS.deactivated };
   });

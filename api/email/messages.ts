@@ -12,7 +12,8 @@ export interface Registrant {
 }
 
 const greeting = (r: Registrant) => `Dear ${r.firstName} ${r.lastName},`;
-const SIGNATURE = '\n\nThis message was sent automatically by the secure legal-mail portal; replies are not read.\n';
+const SIGNATURE =
+  '\n\nThis message was sent automatically by the secure legal-mail portal; replies are not read.\n';
 
 /** Sent when a registration is submitted. */
 export function registrationReceivedEmail(r: Registrant): OutgoingEmail {

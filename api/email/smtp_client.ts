@@ -80,7 +80,10 @@ class ReplyReader {
       const n = await Promise.race([
         this.conn.read(chunk),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new SmtpError('the SMTP server did not answer in time')), this.timeoutMs);
+          timer = setTimeout(
+            () => reject(new SmtpError('the SMTP server did not answer in time')),
+            this.timeoutMs,
+          );
         }),
       ]).finally(() => clearTimeout(timer));
       if (n === null) throw new SmtpError('the SMTP server closed the connection');
@@ -103,8 +106,12 @@ class ReplyReader {
 
 /** Sends one message; resolves when the server accepted it (250 after DATA), throws SmtpError otherwise. */
 export async function sendMail(settings: SmtpSettings, message: SmtpMessage): Promise<void> {
-  if (!ADDRESS.test(settings.from)) throw new SmtpError(`the sender address "${settings.from}" is not valid`, true);
-  if (!ADDRESS.test(message.to)) throw new SmtpError(`the recipient address "${message.to}" is not valid`, true);
+  if (!ADDRESS.test(settings.from)) {
+    throw new SmtpError(`the sender address "${settings.from}" is not valid`, true);
+  }
+  if (!ADDRESS.test(message.to)) {
+    throw new SmtpError(`the recipient address "${message.to}" is not valid`, true);
+  }
   const timeoutMs = settings.timeoutMs ?? 15_000;
   let conn: Deno.Conn;
   try {

@@ -30,7 +30,11 @@ export async function readSmtpSettings(sql: Sql): Promise<SmtpSettings | null> {
   const host = String(values.get('smtp_host') ?? '').trim();
   if (values.get('smtp_enabled') !== true || !host) return null;
   const port = Number(values.get('smtp_port') ?? 25);
-  return { host, port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 25, from: String(values.get('smtp_from') ?? '') };
+  return {
+    host,
+    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 25,
+    from: String(values.get('smtp_from') ?? ''),
+  };
 }
 
 /** The delay before retry number `attempt + 1`. */
@@ -39,16 +43,26 @@ export function backoffSeconds(attempt: number, base = 30, max = 3600): number {
 }
 
 /** One round: claims the due messages and tries each once. Returns how many were sent and how many failed. */
-export async function deliverDueEmails(sql: Sql, options: DeliveryOptions = {}): Promise<{ sent: number; failed: number }> {
+export async function deliverDueEmails(
+  sql: Sql,
+  options: DeliveryOptions = {},
+): Promise<{ sent: number; failed: number }> {
   const smtp = await readSmtpSettings(sql);
   if (!smtp) return { sent: 0, failed: 0 };
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  const claimed = await claim_due_emails(sql, { limit: options.batch ?? 20, leaseSeconds: options.leaseSeconds ?? 300 });
+  const claimed = await claim_due_emails(sql, {
+    limit: options.batch ?? 20,
+    leaseSeconds: options.leaseSeconds ?? 300,
+  });
   let sent = 0;
   let failed = 0;
   for (const email of claimed) {
     try {
-      await sendMail({ ...smtp, timeoutMs: options.smtpTimeoutMs }, { to: email.to_address, subject: email.subject, body: email.body });
+      await sendMail({ ...smtp, timeoutMs: options.smtpTimeoutMs }, {
+        to: email.to_address,
+        subject: email.subject,
+        body: email.body,
+      });
       await mark_email_sent(sql, email.id);
       sent++;
     } catch (error) {

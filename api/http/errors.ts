@@ -48,7 +48,9 @@ export function handleError(error: Error, c: Context) {
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     if (status === 413) return failure(c, 413, MESSAGES.tooLarge, 'too_large');
-    if (status === 400 && /json/i.test(error.message)) return failure(c, 400, MESSAGES.malformedJson, 'bad_json');
+    if (status === 400 && /json/i.test(error.message)) {
+      return failure(c, 400, MESSAGES.malformedJson, 'bad_json');
+    }
     if (status < 500) return failure(c, status, error.message || MESSAGES.internal);
   }
   console.error(`[error] ${c.req.method} ${new URL(c.req.url).pathname}:`, error);

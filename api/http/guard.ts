@@ -40,7 +40,9 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     // signing out: ending a session from anywhere only ever reduces access.
     if (!options.fromAnyNetwork) {
       await enforceOffenderNetwork(deps, session, {
-        ipAddress: c.var.clientAddress, method: c.req.method, path: c.req.path,
+        ipAddress: c.var.clientAddress,
+        method: c.req.method,
+        path: c.req.path,
       });
     }
     if (session.must_change_password && !options.duringPasswordChange) {

@@ -18,7 +18,9 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
   if (issue.path.length === 0) return 'The request must be a JSON object with the expected fields.';
   const field = issue.path.join('.');
   if (issue.code === 'invalid_type') {
-    return /received undefined/.test(issue.message) ? `${field} is required.` : `${field} has the wrong type.`;
+    return /received undefined/.test(issue.message)
+      ? `${field} is required.`
+      : `${field} has the wrong type.`;
   }
   if (issue.code === 'too_big') return `${field} is too long.`;
   if (issue.code === 'too_small') return `${field} is too short.`;
@@ -26,7 +28,10 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
 }
 
 /** Validates one part of the request against a zod schema. */
-export function valid<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
+export function valid<T extends z.ZodType, Target extends keyof ValidationTargets>(
+  target: Target,
+  schema: T,
+) {
   return zValidator(target, schema, (result) => {
     if (!result.success) throw new AppError(400, describeIssue(result.error), 'invalid');
   });

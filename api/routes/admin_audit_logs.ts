@@ -24,8 +24,10 @@ export const AUDIT_PAGE_SIZE = 50;
  */
 export const EXPORT_BATCH = 250;
 
-const blankIsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
-const text = (label: string) => blankIsAbsent(z.string({ error: `${label} must be given once.` }).max(100).optional());
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema);
+const text = (label: string) =>
+  blankIsAbsent(z.string({ error: `${label} must be given once.` }).max(100).optional());
 
 const filterQuery = z.object({
   startDate: text('Start date'),
@@ -36,8 +38,11 @@ const filterQuery = z.object({
 const pageQuery = filterQuery.extend({
   cursor: blankIsAbsent(z.string().regex(/^\d{1,19}$/, 'The page cursor is not valid.').optional()),
   limit: blankIsAbsent(
-    z.coerce.number({ error: 'Limit must be a number from 1 to 200.' }).int('Limit must be a number from 1 to 200.')
-      .min(1, 'Limit must be a number from 1 to 200.').max(200, 'Limit must be a number from 1 to 200.').optional(),
+    z.coerce.number({ error: 'Limit must be a number from 1 to 200.' }).int(
+      'Limit must be a number from 1 to 200.',
+    )
+      .min(1, 'Limit must be a number from 1 to 200.').max(200, 'Limit must be a number from 1 to 200.')
+      .optional(),
   ),
 });
 
@@ -96,8 +101,11 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
     const filter = checkedFilter(query);
     const { sql } = c.var.deps;
     await insert_audit_event(sql, {
-      userId: c.var.session.id, eventType: 'audit_logs_exported', resourceType: 'audit_logs',
-      ipAddress: c.var.clientAddress, eventData: { filters: query },
+      userId: c.var.session.id,
+      eventType: 'audit_logs_exported',
+      resourceType: 'audit_logs',
+      ipAddress: c.var.clientAddress,
+      eventData: { filters: query },
     });
     const day = new Date().toISOString().slice(0, 10);
     return new Response(csvStream(sql, filter), {

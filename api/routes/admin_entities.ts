@@ -29,7 +29,11 @@ export const adminEntityRoutes = new Hono<AppEnv>()
     return c.json({ success: true, entities });
   })
   .post('/', valid('json', entityBody), async (c) => {
-    const result = await createEntity(c.var.deps.sql, c.req.valid('json'), actorFrom(c.var.session, c.var.clientAddress));
+    const result = await createEntity(
+      c.var.deps.sql,
+      c.req.valid('json'),
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: ENTITY_TEXTS.created, data: { entity: result.entity } }, 201);
   })

@@ -34,7 +34,11 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: { ipRanges } });
   })
   .post('/', valid('json', createBody), async (c) => {
-    const result = await addIpRange(c.var.deps, c.req.valid('json'), actorFrom(c.var.session, c.var.clientAddress));
+    const result = await addIpRange(
+      c.var.deps,
+      c.req.valid('json'),
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: result.message, data: { ipRange: result.row } }, 201);
   })
@@ -47,7 +51,11 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
     return c.json({ success: true, message: result.message, data: { ipRange: result.row } });
   })
   .delete('/:id', valid('param', idParam), async (c) => {
-    const result = await removeIpRange(c.var.deps, c.req.valid('param').id, actorFrom(c.var.session, c.var.clientAddress));
+    const result = await removeIpRange(
+      c.var.deps,
+      c.req.valid('param').id,
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: result.message });
   });

@@ -2,7 +2,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { addOffender, importRoster, importSummary, OFFENDER_TEXTS, resetOffenderPin } from '../domain/offenders.ts';
+import {
+  addOffender,
+  importRoster,
+  importSummary,
+  OFFENDER_TEXTS,
+  resetOffenderPin,
+} from '../domain/offenders.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../domain/roster.ts';
 import { actorFrom } from '../domain/user_admin.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -31,7 +37,11 @@ const rosterBodyLimit = bodyLimit({
 export const adminOffenderRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']))
   .post('/', jsonBodyLimit, valid('json', offenderBody), async (c) => {
-    const result = await addOffender(c.var.deps.sql, c.req.valid('json'), actorFrom(c.var.session, c.var.clientAddress));
+    const result = await addOffender(
+      c.var.deps.sql,
+      c.req.valid('json'),
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: OFFENDER_TEXTS.added, data: { user: result.user } }, 201);
   })
@@ -48,7 +58,10 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const { session, clientAddress } = c.var;
     const result = await importRoster(c.var.deps.sql, bytes, {
-      userId: session.id, entityId: session.entity_id, ipAddress: clientAddress, source: 'api',
+      userId: session.id,
+      entityId: session.entity_id,
+      ipAddress: clientAddress,
+      source: 'api',
     });
     if (!result.ok) throw badRequest(result.message);
     return c.json({ success: true, message: importSummary(result.report), data: result.report });

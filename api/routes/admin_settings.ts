@@ -14,7 +14,9 @@ const VALUE_SHAPE = 'The value must be an object with a type (number, boolean or
 const settingBody = z.object({
   value: z.object({
     type: z.enum(['number', 'boolean', 'text'], { error: VALUE_SHAPE }),
-    value: z.union([z.number(), z.boolean(), z.string().max(2000, 'The value is too long.')], { error: VALUE_SHAPE }),
+    value: z.union([z.number(), z.boolean(), z.string().max(2000, 'The value is too long.')], {
+      error: VALUE_SHAPE,
+    }),
     unit: z.string().max(50).optional(),
   }, { error: VALUE_SHAPE }),
 }, { error: VALUE_SHAPE });

@@ -10,7 +10,10 @@ import { jsonBodyLimit, valid } from '../http/validate.ts';
 
 const idParam = z.object({ id: z.uuid({ error: 'Registration not found.' }) });
 const rejectBody = z.object({
-  reason: z.string({ error: 'Please provide a rejection reason' }).trim().min(1, 'Please provide a rejection reason')
+  reason: z.string({ error: 'Please provide a rejection reason' }).trim().min(
+    1,
+    'Please provide a rejection reason',
+  )
     .max(2000, 'Please keep the reason under 2000 characters.'),
 });
 
@@ -21,7 +24,12 @@ export const approverRoutes = new Hono<AppEnv>()
     return c.json({ success: true, registrations });
   })
   .post('/registrations/:id/approve', valid('param', idParam), async (c) => {
-    const result = await approveRegistration(c.var.deps, c.req.valid('param').id, c.var.session, c.var.clientAddress);
+    const result = await approveRegistration(
+      c.var.deps,
+      c.req.valid('param').id,
+      c.var.session,
+      c.var.clientAddress,
+    );
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({
       success: true,
@@ -31,7 +39,8 @@ export const approverRoutes = new Hono<AppEnv>()
   })
   .post('/registrations/:id/reject', valid('param', idParam), valid('json', rejectBody), async (c) => {
     const result = await rejectRegistration(c.var.deps, c.req.valid('param').id, c.var.session, {
-      reason: c.req.valid('json').reason, ipAddress: c.var.clientAddress,
+      reason: c.req.valid('json').reason,
+      ipAddress: c.var.clientAddress,
     });
     if (!result.ok) throw new AppError(result.status, result.message);
     return c.json({ success: true, message: REGISTRATION_TEXTS.rejected });

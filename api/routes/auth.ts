@@ -15,18 +15,32 @@ import { jsonBodyLimit, valid } from '../http/validate.ts';
 const TEXT_MAX = 200;
 
 const loginBody = z.object({
-  username: z.string({ error: 'Please provide username!' }).trim().min(1, 'Please provide username!').max(TEXT_MAX, 'Username is too long.'),
-  password: z.string({ error: 'Please provide password!' }).refine((v) => v.trim() !== '', 'Please provide password!')
+  username: z.string({ error: 'Please provide username!' }).trim().min(1, 'Please provide username!').max(
+    TEXT_MAX,
+    'Username is too long.',
+  ),
+  password: z.string({ error: 'Please provide password!' }).refine(
+    (v) => v.trim() !== '',
+    'Please provide password!',
+  )
     .refine((v) => v.length <= TEXT_MAX, 'Password is too long.'),
   entity: z.string().max(100).default('default'),
 });
 
-const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(TEXT_MAX, 'Please keep each field under 200 characters.');
-const optionalText = z.string({ error: 'Optional fields must be text.' }).max(TEXT_MAX, 'Please keep each field under 200 characters.')
+const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
+  TEXT_MAX,
+  'Please keep each field under 200 characters.',
+);
+const optionalText = z.string({ error: 'Optional fields must be text.' }).max(
+  TEXT_MAX,
+  'Please keep each field under 200 characters.',
+)
   .nullish();
 
 const registerBody = z.object({
-  userType: z.enum(['attorney', 'representative'], { error: "userType must be 'attorney' or 'representative'." })
+  userType: z.enum(['attorney', 'representative'], {
+    error: "userType must be 'attorney' or 'representative'.",
+  })
     .default('attorney'),
   firstName: requiredText,
   lastName: requiredText,
@@ -48,7 +62,10 @@ const registerBody = z.object({
 });
 
 const passwordBody = z.object({
-  currentPassword: z.string({ error: 'Please provide your current password.' }).min(1, 'Please provide your current password.')
+  currentPassword: z.string({ error: 'Please provide your current password.' }).min(
+    1,
+    'Please provide your current password.',
+  )
     .max(NEW_PASSWORD_LIMITS.max),
   newPassword: z.string({ error: 'Please provide a new password.' })
     .min(PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES.passwordLength)
@@ -60,7 +77,9 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/login', valid('json', loginBody), async (c) => {
     const body = c.req.valid('json');
     const result = await login(c.var.deps, {
-      ...body, ipAddress: c.var.clientAddress, userAgent: c.req.header('user-agent') ?? null,
+      ...body,
+      ipAddress: c.var.clientAddress,
+      userAgent: c.req.header('user-agent') ?? null,
     });
     if (!result.ok) {
       if (result.reason === 'throttled') throw new AppError(429, MESSAGES.tooManyAttempts, 'throttled');
@@ -78,11 +97,19 @@ export const authRoutes = new Hono<AppEnv>()
     const { session } = c.var;
     return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });
   })
-  .post('/password', requireSignedIn({ duringPasswordChange: true }), valid('json', passwordBody), async (c) => {
-    const result = await changePassword(c.var.deps, c.var.session, { ...c.req.valid('json'), ipAddress: c.var.clientAddress });
-    if (!result.ok) throw new AppError(400, result.message, 'password_rejected');
-    return c.json({ success: true, message: 'Password changed successfully', user: result.user });
-  })
+  .post(
+    '/password',
+    requireSignedIn({ duringPasswordChange: true }),
+    valid('json', passwordBody),
+    async (c) => {
+      const result = await changePassword(c.var.deps, c.var.session, {
+        ...c.req.valid('json'),
+        ipAddress: c.var.clientAddress,
+      });
+      if (!result.ok) throw new AppError(400, result.message, 'password_rejected');
+      return c.json({ success: true, message: 'Password changed successfully', user: result.user });
+    },
+  )
   .post('/register', valid('json', registerBody), async (c) => {
     const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);
     if (!result.ok) throw new AppError(result.status, result.message);

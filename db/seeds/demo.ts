@@ -10,10 +10,34 @@ import { insert_user, type NewUser } from '../../api/db/users.ts';
 import { hashSecret } from '../../api/domain/passwords.ts';
 
 export const DEMO_ACCOUNTS = [
-  { role: 'admin', username: 'admin@demo.test', secret: 'Demo-Admin-2026!', firstName: 'Ada', lastName: 'Admin' },
-  { role: 'approver', username: 'approver@demo.test', secret: 'Demo-Approver-2026!', firstName: 'Avery', lastName: 'Approver' },
-  { role: 'attorney', username: 'attorney@demo.test', secret: 'Demo-Attorney-2026!', firstName: 'Atticus', lastName: 'Counsel' },
-  { role: 'representative', username: 'representative@demo.test', secret: 'Demo-Rep-2026!', firstName: 'Riley', lastName: 'Paralegal' },
+  {
+    role: 'admin',
+    username: 'admin@demo.test',
+    secret: 'Demo-Admin-2026!',
+    firstName: 'Ada',
+    lastName: 'Admin',
+  },
+  {
+    role: 'approver',
+    username: 'approver@demo.test',
+    secret: 'Demo-Approver-2026!',
+    firstName: 'Avery',
+    lastName: 'Approver',
+  },
+  {
+    role: 'attorney',
+    username: 'attorney@demo.test',
+    secret: 'Demo-Attorney-2026!',
+    firstName: 'Atticus',
+    lastName: 'Counsel',
+  },
+  {
+    role: 'representative',
+    username: 'representative@demo.test',
+    secret: 'Demo-Rep-2026!',
+    firstName: 'Riley',
+    lastName: 'Paralegal',
+  },
   { role: 'offender', username: '100001', secret: '246810', firstName: 'John', lastName: 'Doe' },
   { role: 'offender', username: '100002', secret: '135790', firstName: 'Richard', lastName: 'Roe' },
 ] as const;
@@ -51,9 +75,24 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
 
 /** The demo mail: what the demo attorney and representative sent to offender 100001. */
 const DEMO_DOCUMENTS = [
-  { from: 'attorney@demo.test', title: 'Case status update', description: 'Summary of the hearing and next steps.', pages: 2 },
-  { from: 'attorney@demo.test', title: 'Plea agreement draft', description: 'Please read before our call.', pages: 4 },
-  { from: 'representative@demo.test', title: 'Visit schedule', description: 'Dates for the next legal visits.', pages: 1 },
+  {
+    from: 'attorney@demo.test',
+    title: 'Case status update',
+    description: 'Summary of the hearing and next steps.',
+    pages: 2,
+  },
+  {
+    from: 'attorney@demo.test',
+    title: 'Plea agreement draft',
+    description: 'Please read before our call.',
+    pages: 4,
+  },
+  {
+    from: 'representative@demo.test',
+    title: 'Visit schedule',
+    description: 'Dates for the next legal visits.',
+    pages: 1,
+  },
 ] as const;
 
 /** A small real PDF with a line of text per page. */
@@ -65,7 +104,12 @@ async function demoPdf(title: string, pages: number): Promise<Uint8Array> {
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([612, 792]);
     page.drawText(title, { x: 72, y: 720, size: 20, font });
-    page.drawText(`Page ${i} of ${pages}. Demo document: privileged legal mail.`, { x: 72, y: 690, size: 12, font });
+    page.drawText(`Page ${i} of ${pages}. Demo document: privileged legal mail.`, {
+      x: 72,
+      y: 690,
+      size: 12,
+      font,
+    });
   }
   return await doc.save();
 }
@@ -80,12 +124,27 @@ export async function seedDemoDocuments(sql: Sql, blobs: BlobStore): Promise<voi
     const bytes = await demoPdf(d.title, d.pages);
     const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
     await insert_document(sql, {
-      entityId: recipient.entity_id, senderId: sender.id, recipientId: recipient.id, title: d.title,
-      description: d.description, fileName: `${d.title.toLowerCase().replace(/\W+/g, '-')}.pdf`, size: blob.size,
-      sha256: blob.sha256, pages: d.pages, encrypted: false, printAllowed: true,
+      entityId: recipient.entity_id,
+      senderId: sender.id,
+      recipientId: recipient.id,
+      title: d.title,
+      description: d.description,
+      fileName: `${d.title.toLowerCase().replace(/\W+/g, '-')}.pdf`,
+      size: blob.size,
+      sha256: blob.sha256,
+      pages: d.pages,
+      encrypted: false,
+      printAllowed: true,
       metadata: {
-        title: d.title, author: 'Demo Law Office', subject: null, keywords: null, creator: 'pdf-lib', producer: 'pdf-lib',
-        creationDate: new Date().toISOString(), modDate: new Date().toISOString(), pdfVersion: '1.7',
+        title: d.title,
+        author: 'Demo Law Office',
+        subject: null,
+        keywords: null,
+        creator: 'pdf-lib',
+        producer: 'pdf-lib',
+        creationDate: new Date().toISOString(),
+        modDate: new Date().toISOString(),
+        pdfVersion: '1.7',
       },
     });
   }

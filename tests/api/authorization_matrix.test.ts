@@ -68,55 +68,85 @@ function apiRoutes(): string[] {
 }
 
 function concrete(path: string): string {
-  return path.replace(/:docNumber/g, '100001').replace(/:key/g, 'session_idle_minutes').replace(/:[A-Za-z_]+/g, crypto.randomUUID());
+  return path.replace(/:docNumber/g, '100001').replace(/:key/g, 'session_idle_minutes').replace(
+    /:[A-Za-z_]+/g,
+    crypto.randomUUID(),
+  );
 }
 
-Deno.test({ name: 'setup', ...DB_TEST, fn: async () => {
-  t = await createTestApp();
-  for (const role of ROLES) await signInRole(role);
-} });
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+    for (const role of ROLES) await signInRole(role);
+  },
+});
 
-Deno.test({ name: 'every API route is in the policy table', ...DB_TEST, fn: () => {
-  const missing = apiRoutes().filter((route) => !(route in POLICY));
-  assert.deepEqual(missing, [], 'routes without a policy entry');
-} });
+Deno.test({
+  name: 'every API route is in the policy table',
+  ...DB_TEST,
+  fn: () => {
+    const missing = apiRoutes().filter((route) => !(route in POLICY));
+    assert.deepEqual(missing, [], 'routes without a policy entry');
+  },
+});
 
-Deno.test({ name: 'no token, a bad token, a wrong role and an allowed role, for every route', ...DB_TEST, fn: async () => {
-  for (const route of apiRoutes()) {
-    const policy = POLICY[route];
-    const [method, pattern] = route.split(' ');
-    const path = concrete(pattern);
-    if (policy === PUBLIC) continue;
-    const body = method === 'GET' || method === 'HEAD' ? undefined : {};
-    const anonymous = await call(t, method, path, { body });
-    assert.equal(anonymous.status, 401, `${route} without a token`);
-    assert.equal(anonymous.body.success, false);
-    const forged = await call(t, method, path, { body, token: 'eyJhbGciOiJIUzI1NiJ9.e30.xxxx' });
-    assert.equal(forged.status, 401, `${route} with a bad token`);
-    for (const role of ROLES) {
-      const r = await call(t, method, path, { body, token: tokens.get(role) });
-      if (policy.includes(role)) {
-        assert.ok(![401, 403].includes(r.status), `${route} as ${role} should pass the guard, got ${r.status}`);
-        if (pattern === '/api/auth/logout') await signInRole(role);
-      } else {
-        assert.equal(r.status, 403, `${route} as ${role} should be 403, got ${r.status}`);
-        assert.equal(r.body.success, false);
+Deno.test({
+  name: 'no token, a bad token, a wrong role and an allowed role, for every route',
+  ...DB_TEST,
+  fn: async () => {
+    for (const route of apiRoutes()) {
+      const policy = POLICY[route];
+      const [method, pattern] = route.split(' ');
+      const path = concrete(pattern);
+      if (policy === PUBLIC) continue;
+      const body = method === 'GET' || method === 'HEAD' ? undefined : {};
+      const anonymous = await call(t, method, path, { body });
+      assert.equal(anonymous.status, 401, `${route} without a token`);
+      assert.equal(anonymous.body.success, false);
+      const forged = await call(t, method, path, { body, token: 'eyJhbGciOiJIUzI1NiJ9.e30.xxxx' });
+      assert.equal(forged.status, 401, `${route} with a bad token`);
+      for (const role of ROLES) {
+        const r = await call(t, method, path, { body, token: tokens.get(role) });
+        if (policy.includes(role)) {
+          assert.ok(
+            ![401, 403].includes(r.status),
+            `${route} as ${role} should pass the guard, got ${r.status}`,
+          );
+          if (pattern === '/api/auth/logout') await signInRole(role);
+        } else {
+          assert.equal(r.status, 403, `${route} as ${role} should be 403, got ${r.status}`);
+          assert.equal(r.body.success, false);
+        }
       }
     }
-  }
-} });
+  },
+});
 
-Deno.test({ name: 'public routes answer without a token', ...DB_TEST, fn: async () => {
-  assert.equal((await call(t, 'GET', '/api/config')).status, 200);
-  assert.equal((await call(t, 'GET', '/api/health')).status, 200);
-} });
+Deno.test({
+  name: 'public routes answer without a token',
+  ...DB_TEST,
+  fn: async () => {
+    assert.equal((await call(t, 'GET', '/api/config')).status, 200);
+    assert.equal((await call(t, 'GET', '/api/health')).status, 200);
+  },
+});
 
-Deno.test({ name: 'an unknown API path is a JSON 404', ...DB_TEST, fn: async () => {
-  const r = await call(t, 'GET', '/api/nothing-here');
-  assert.equal(r.status, 404);
-  assert.equal(r.body.success, false);
-} });
+Deno.test({
+  name: 'an unknown API path is a JSON 404',
+  ...DB_TEST,
+  fn: async () => {
+    const r = await call(t, 'GET', '/api/nothing-here');
+    assert.equal(r.status, 404);
+    assert.equal(r.body.success, false);
+  },
+});
 
-Deno.test({ name: 'teardown', ...DB_TEST, fn: async () => {
-  await t.close();
-} });
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});

@@ -18,84 +18,143 @@ function assertReadable4xx(r: CallResult, what: string) {
   assert.equal(r.body.success, false, what);
   assert.equal(typeof r.body.message, 'string', what);
   assert.ok(r.body.message.length > 3 && r.body.message.length < 200, `${what}: ${r.body.message}`);
-  assert.doesNotMatch(r.body.message, /at \w+ \(|file:\/\/|select |insert |ZodError|undefined|\[object/i, what);
+  assert.doesNotMatch(
+    r.body.message,
+    /at \w+ \(|file:\/\/|select |insert |ZodError|undefined|\[object/i,
+    what,
+  );
 }
 
-Deno.test({ name: 'setup', ...DB_TEST, fn: async () => {
-  t = await createTestApp();
-  approverToken = await signIn(t, ...DEMO.approver);
-  attorneyToken = await signIn(t, ...DEMO.attorney);
-} });
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+    approverToken = await signIn(t, ...DEMO.approver);
+    attorneyToken = await signIn(t, ...DEMO.attorney);
+  },
+});
 
 const registrationId = crypto.randomUUID();
 const endpoints = () => [
-  { method: 'POST', path: '/api/auth/login', token: undefined, valid: { username: 'a', password: 'b', entity: 'default' } },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    token: undefined,
+    valid: { username: 'a', password: 'b', entity: 'default' },
+  },
   { method: 'POST', path: '/api/auth/register', token: undefined, valid: registrationBody() },
-  { method: 'POST', path: '/api/auth/password', token: attorneyToken, valid: { currentPassword: 'x', newPassword: 'yyyyyyyy' } },
-  { method: 'POST', path: `/api/approver/registrations/${registrationId}/reject`, token: approverToken, valid: { reason: 'r' } },
+  {
+    method: 'POST',
+    path: '/api/auth/password',
+    token: attorneyToken,
+    valid: { currentPassword: 'x', newPassword: 'yyyyyyyy' },
+  },
+  {
+    method: 'POST',
+    path: `/api/approver/registrations/${registrationId}/reject`,
+    token: approverToken,
+    valid: { reason: 'r' },
+  },
 ];
 
-Deno.test({ name: 'malformed JSON gets a readable 400', ...DB_TEST, fn: async () => {
-  for (const e of endpoints()) {
-    const r = await call(t, e.method, e.path, {
-      token: e.token, rawBody: '{"username": "a",', headers: { 'content-type': 'application/json' },
-    });
-    assertReadable4xx(r, `${e.path} malformed`);
-    assert.equal(r.status, 400);
-  }
-} });
+Deno.test({
+  name: 'malformed JSON gets a readable 400',
+  ...DB_TEST,
+  fn: async () => {
+    for (const e of endpoints()) {
+      const r = await call(t, e.method, e.path, {
+        token: e.token,
+        rawBody: '{"username": "a",',
+        headers: { 'content-type': 'application/json' },
+      });
+      assertReadable4xx(r, `${e.path} malformed`);
+      assert.equal(r.status, 400);
+    }
+  },
+});
 
-Deno.test({ name: 'wrong types in every field get a readable 400', ...DB_TEST, fn: async () => {
-  for (const e of endpoints()) {
-    for (const field of Object.keys(e.valid)) {
-      for (const wrong of [12345, true, ['a'], { a: 1 }]) {
-        if (field === 'isRepresentative' && typeof wrong === 'boolean') continue;
-        const r = await call(t, e.method, e.path, { token: e.token, body: { ...e.valid, [field]: wrong } });
-        assertReadable4xx(r, `${e.path} ${field}=${JSON.stringify(wrong)}`);
+Deno.test({
+  name: 'wrong types in every field get a readable 400',
+  ...DB_TEST,
+  fn: async () => {
+    for (const e of endpoints()) {
+      for (const field of Object.keys(e.valid)) {
+        for (const wrong of [12345, true, ['a'], { a: 1 }]) {
+          if (field === 'isRepresentative' && typeof wrong === 'boolean') continue;
+          const r = await call(t, e.method, e.path, { token: e.token, body: { ...e.valid, [field]: wrong } });
+          assertReadable4xx(r, `${e.path} ${field}=${JSON.stringify(wrong)}`);
+        }
       }
     }
-  }
-} });
+  },
+});
 
-Deno.test({ name: 'missing fields and an empty or non-object body get a readable 4xx', ...DB_TEST, fn: async () => {
-  for (const e of endpoints()) {
-    for (const body of [{}, [], 'text', null, 42]) {
-      const r = await call(t, e.method, e.path, { token: e.token, body });
-      assertReadable4xx(r, `${e.path} body=${JSON.stringify(body)}`);
+Deno.test({
+  name: 'missing fields and an empty or non-object body get a readable 4xx',
+  ...DB_TEST,
+  fn: async () => {
+    for (const e of endpoints()) {
+      for (const body of [{}, [], 'text', null, 42]) {
+        const r = await call(t, e.method, e.path, { token: e.token, body });
+        assertReadable4xx(r, `${e.path} body=${JSON.stringify(body)}`);
+      }
+      const none = await call(t, e.method, e.path, { token: e.token });
+      assertReadable4xx(none, `${e.path} without a body`);
     }
-    const none = await call(t, e.method, e.path, { token: e.token });
-    assertReadable4xx(none, `${e.path} without a body`);
-  }
-} });
+  },
+});
 
-Deno.test({ name: 'a 1 MB string is refused with 413 before it is parsed', ...DB_TEST, fn: async () => {
-  for (const e of endpoints()) {
-    const field = Object.keys(e.valid)[0];
-    const r = await call(t, e.method, e.path, { token: e.token, body: { ...e.valid, [field]: MEGABYTE } });
-    assertReadable4xx(r, `${e.path} 1 MB`);
-    assert.equal(r.status, 413);
-  }
-} });
+Deno.test({
+  name: 'a 1 MB string is refused with 413 before it is parsed',
+  ...DB_TEST,
+  fn: async () => {
+    for (const e of endpoints()) {
+      const field = Object.keys(e.valid)[0];
+      const r = await call(t, e.method, e.path, { token: e.token, body: { ...e.valid, [field]: MEGABYTE } });
+      assertReadable4xx(r, `${e.path} 1 MB`);
+      assert.equal(r.status, 413);
+    }
+  },
+});
 
-Deno.test({ name: 'long but smaller strings are refused as too long, not stored', ...DB_TEST, fn: async () => {
-  const long = 'y'.repeat(5000);
-  const r = await call(t, 'POST', '/api/auth/register', { body: registrationBody({ firstName: long }) });
-  assertReadable4xx(r, 'register long name');
-  const login = await call(t, 'POST', '/api/auth/login', { body: { username: long, password: long } });
-  assertReadable4xx(login, 'login long');
-  const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from registrations`;
-  assert.equal(row.n, 0);
-} });
+Deno.test({
+  name: 'long but smaller strings are refused as too long, not stored',
+  ...DB_TEST,
+  fn: async () => {
+    const long = 'y'.repeat(5000);
+    const r = await call(t, 'POST', '/api/auth/register', { body: registrationBody({ firstName: long }) });
+    assertReadable4xx(r, 'register long name');
+    const login = await call(t, 'POST', '/api/auth/login', { body: { username: long, password: long } });
+    assertReadable4xx(login, 'login long');
+    const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from registrations`;
+    assert.equal(row.n, 0);
+  },
+});
 
-Deno.test({ name: 'approve and reject with a malformed id get a readable 400', ...DB_TEST, fn: async () => {
-  for (const action of ['approve', 'reject']) {
-    const r = await call(t, 'POST', `/api/approver/registrations/${encodeURIComponent("1' or 1=1 --")}/${action}`, {
-      token: approverToken, body: { reason: 'x' },
-    });
-    assertReadable4xx(r, action);
-  }
-} });
+Deno.test({
+  name: 'approve and reject with a malformed id get a readable 400',
+  ...DB_TEST,
+  fn: async () => {
+    for (const action of ['approve', 'reject']) {
+      const r = await call(
+        t,
+        'POST',
+        `/api/approver/registrations/${encodeURIComponent("1' or 1=1 --")}/${action}`,
+        {
+          token: approverToken,
+          body: { reason: 'x' },
+        },
+      );
+      assertReadable4xx(r, action);
+    }
+  },
+});
 
-Deno.test({ name: 'teardown', ...DB_TEST, fn: async () => {
-  await t.close();
-} });
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});

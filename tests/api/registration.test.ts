@@ -5,10 +5,14 @@ import { registrationBody } from '../support/factories.ts';
 let t: TestApp;
 let approver: string;
 
-Deno.test({ name: 'setup', ...DB_TEST, fn: async () => {
-  t = await createTestApp();
-  approver = await signIn(t, ...DEMO.approver);
-} });
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+    approver = await signIn(t, ...DEMO.approver);
+  },
+});
 
 const register = (overrides: Record<string, unknown> = {}) =>
   call(t, 'POST', '/api/auth/register', { body: registrationBody(overrides) });
@@ -20,148 +24,240 @@ async function pendingIdFor(email: string): Promise<string> {
   return found.id;
 }
 
-Deno.test({ name: 'registration enforces every rule of spec section 5 on the server with its message', ...DB_TEST, fn: async () => {
-  const cases: [Record<string, unknown>, string][] = [
-    [{ firstName: '' }, 'Please fill in all required fields!'],
-    [{ city: '   ' }, 'Please fill in all required fields!'],
-    [{ email: 'not-an-email' }, 'Please enter a valid email address'],
-    [{ password: 'short1!', confirmPassword: 'short1!' }, 'Password must be at least 8 characters long'],
-    [{ confirmPassword: 'Different-123' }, 'Passwords do not match'],
-    [{ phone: '12345' }, 'Please enter a valid phone number'],
-    [{ barNumber: 'A1!' }, 'Bar number must be at least 4 alphanumeric characters'],
-    [{ barState: 'MOO' }, 'Bar State must be 2 characters!'],
-    [{ state: 'M' }, 'State must be 2 characters!'],
-    [{ zipCode: '1234' }, 'ZIP Code must be in format 12345 or 12345-6789!'],
-    [{ isRepresentative: true, userType: 'representative', supervisingAttorneyName: 'A B' },
-      'Please fill in all supervising attorney fields!'],
-    [{ isRepresentative: true, userType: 'representative', supervisingAttorneyName: 'A B', supervisingAttorneyBar: 'MO1234',
-      supervisingAttorneyEmail: 'nope' }, 'Please enter a valid email address'],
-  ];
-  for (const [overrides, message] of cases) {
-    const r = await register(overrides);
-    assert.equal(r.status, 400, JSON.stringify(overrides));
-    assert.deepEqual([r.body.success, r.body.message], [false, message], JSON.stringify(overrides));
-  }
-  const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from registrations`;
-  assert.equal(row.n, 0);
-} });
+Deno.test({
+  name: 'registration enforces every rule of spec section 5 on the server with its message',
+  ...DB_TEST,
+  fn: async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ firstName: '' }, 'Please fill in all required fields!'],
+      [{ city: '   ' }, 'Please fill in all required fields!'],
+      [{ email: 'not-an-email' }, 'Please enter a valid email address'],
+      [{ password: 'short1!', confirmPassword: 'short1!' }, 'Password must be at least 8 characters long'],
+      [{ confirmPassword: 'Different-123' }, 'Passwords do not match'],
+      [{ phone: '12345' }, 'Please enter a valid phone number'],
+      [{ barNumber: 'A1!' }, 'Bar number must be at least 4 alphanumeric characters'],
+      [{ barState: 'MOO' }, 'Bar State must be 2 characters!'],
+      [{ state: 'M' }, 'State must be 2 characters!'],
+      [{ zipCode: '1234' }, 'ZIP Code must be in format 12345 or 12345-6789!'],
+      [
+        { isRepresentative: true, userType: 'representative', supervisingAttorneyName: 'A B' },
+        'Please fill in all supervising attorney fields!',
+      ],
+      [{
+        isRepresentative: true,
+        userType: 'representative',
+        supervisingAttorneyName: 'A B',
+        supervisingAttorneyBar: 'MO1234',
+        supervisingAttorneyEmail: 'nope',
+      }, 'Please enter a valid email address'],
+    ];
+    for (const [overrides, message] of cases) {
+      const r = await register(overrides);
+      assert.equal(r.status, 400, JSON.stringify(overrides));
+      assert.deepEqual([r.body.success, r.body.message], [false, message], JSON.stringify(overrides));
+    }
+    const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from registrations`;
+    assert.equal(row.n, 0);
+  },
+});
 
-Deno.test({ name: 'a valid registration is stored hashed and audited; a second one for the e-mail is 409', ...DB_TEST, fn: async () => {
-  const body = registrationBody({ phone: '5551234567', zipCode: '65101-1234' });
-  const r = await call(t, 'POST', '/api/auth/register', { body });
-  assert.equal(r.status, 201);
-  assert.equal(r.body.message, 'Registration submitted successfully! You will receive an email once approved.');
-  const [stored] = await t.deps.sql<{ password_hash: string }[]>`select password_hash from registrations where email = ${body.email}`;
-  assert.ok(!stored.password_hash.includes(body.password));
-  assert.match(stored.password_hash, /^pbkdf2-sha256\$/);
-  const again = await call(t, 'POST', '/api/auth/register', { body: { ...body, email: body.email.toUpperCase() } });
-  assert.equal(again.status, 409);
-  assert.equal(again.body.message, 'A registration for this email address already exists.');
-  const taken = await register({ email: DEMO.attorney[0] });
-  assert.equal(taken.status, 409);
-  const [audited] = await t.deps.sql`select 1 from audit_logs where event_type = 'registration_submitted' and event_data->>'email' = ${body.email}`;
-  assert.ok(audited);
-} });
+Deno.test({
+  name: 'a valid registration is stored hashed and audited; a second one for the e-mail is 409',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody({ phone: '5551234567', zipCode: '65101-1234' });
+    const r = await call(t, 'POST', '/api/auth/register', { body });
+    assert.equal(r.status, 201);
+    assert.equal(
+      r.body.message,
+      'Registration submitted successfully! You will receive an email once approved.',
+    );
+    const [stored] = await t.deps.sql<
+      { password_hash: string }[]
+    >`select password_hash from registrations where email = ${body.email}`;
+    assert.ok(!stored.password_hash.includes(body.password));
+    assert.match(stored.password_hash, /^pbkdf2-sha256\$/);
+    const again = await call(t, 'POST', '/api/auth/register', {
+      body: { ...body, email: body.email.toUpperCase() },
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.message, 'A registration for this email address already exists.');
+    const taken = await register({ email: DEMO.attorney[0] });
+    assert.equal(taken.status, 409);
+    const [audited] = await t.deps
+      .sql`select 1 from audit_logs where event_type = 'registration_submitted' and event_data->>'email' = ${body.email}`;
+    assert.ok(audited);
+  },
+});
 
-Deno.test({ name: 'approval creates an active attorney; both passwords work, the temporary one once, and it forces a change', ...DB_TEST, fn: async () => {
-  const body = registrationBody();
-  assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
-  const id = await pendingIdFor(body.email);
-  const approved = await call(t, 'POST', `/api/approver/registrations/${id}/approve`, { token: approver });
-  assert.equal(approved.status, 200);
-  const temporary = approved.body.data.temporaryPassword as string;
-  assert.match(temporary, /^[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/);
-  assert.equal(approved.body.message, `Registration approved successfully! Temporary password: ${temporary}`);
+Deno.test({
+  name:
+    'approval creates an active attorney; both passwords work, the temporary one once, and it forces a change',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody();
+    assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
+    const id = await pendingIdFor(body.email);
+    const approved = await call(t, 'POST', `/api/approver/registrations/${id}/approve`, { token: approver });
+    assert.equal(approved.status, 200);
+    const temporary = approved.body.data.temporaryPassword as string;
+    assert.match(temporary, /^[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/);
+    assert.equal(
+      approved.body.message,
+      `Registration approved successfully! Temporary password: ${temporary}`,
+    );
 
-  // The chosen password works and needs no change.
-  const chosen = await call(t, 'POST', '/api/auth/login', { body: { username: body.email, password: body.password, entity: 'default' } });
-  assert.equal(chosen.status, 200);
-  assert.equal(chosen.body.user.mustChangePassword, false);
-  assert.equal(chosen.body.user.role, 'attorney');
+    // The chosen password works and needs no change.
+    const chosen = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: body.password, entity: 'default' },
+    });
+    assert.equal(chosen.status, 200);
+    assert.equal(chosen.body.user.mustChangePassword, false);
+    assert.equal(chosen.body.user.role, 'attorney');
 
-  // The temporary one signs in once, and only to set a new password.
-  const first = await call(t, 'POST', '/api/auth/login', { body: { username: body.email, password: temporary, entity: 'default' } });
-  assert.equal(first.status, 200);
-  assert.equal(first.body.user.mustChangePassword, true);
-  const token = first.body.token;
-  const blocked = await call(t, 'GET', '/api/approver/registrations', { token });
-  assert.equal(blocked.status, 403);
-  assert.equal(blocked.body.code, 'password_change_required');
-  assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, true);
-  const second = await call(t, 'POST', '/api/auth/login', { body: { username: body.email, password: temporary, entity: 'default' } });
-  assert.equal(second.status, 401);
+    // The temporary one signs in once, and only to set a new password.
+    const first = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: temporary, entity: 'default' },
+    });
+    assert.equal(first.status, 200);
+    assert.equal(first.body.user.mustChangePassword, true);
+    const token = first.body.token;
+    const blocked = await call(t, 'GET', '/api/approver/registrations', { token });
+    assert.equal(blocked.status, 403);
+    assert.equal(blocked.body.code, 'password_change_required');
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, true);
+    const second = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: temporary, entity: 'default' },
+    });
+    assert.equal(second.status, 401);
 
-  const short = await call(t, 'POST', '/api/auth/password', { token, body: { currentPassword: temporary, newPassword: 'short' } });
-  assert.equal(short.status, 400);
-  assert.equal(short.body.message, 'Password must be at least 8 characters long');
-  const changed = await call(t, 'POST', '/api/auth/password', { token, body: { currentPassword: temporary, newPassword: 'Brand-New-Pass-9' } });
-  assert.equal(changed.status, 200, JSON.stringify(changed.body));
-  assert.equal(changed.body.user.mustChangePassword, false);
-  assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, false);
-  // The session that used the chosen password earlier was ended by the change.
-  assert.equal((await call(t, 'GET', '/api/auth/me', { token: chosen.body.token })).status, 401);
-  await signIn(t, body.email, 'Brand-New-Pass-9');
-  const old = await call(t, 'POST', '/api/auth/login', { body: { username: body.email, password: body.password, entity: 'default' } });
-  assert.equal(old.status, 401);
-  const [audited] = await t.deps.sql`select 1 from audit_logs where event_type = 'password_changed'`;
-  assert.ok(audited);
-} });
+    const short = await call(t, 'POST', '/api/auth/password', {
+      token,
+      body: { currentPassword: temporary, newPassword: 'short' },
+    });
+    assert.equal(short.status, 400);
+    assert.equal(short.body.message, 'Password must be at least 8 characters long');
+    const changed = await call(t, 'POST', '/api/auth/password', {
+      token,
+      body: { currentPassword: temporary, newPassword: 'Brand-New-Pass-9' },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal(changed.body.user.mustChangePassword, false);
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, false);
+    // The session that used the chosen password earlier was ended by the change.
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token: chosen.body.token })).status, 401);
+    await signIn(t, body.email, 'Brand-New-Pass-9');
+    const old = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: body.password, entity: 'default' },
+    });
+    assert.equal(old.status, 401);
+    const [audited] = await t.deps.sql`select 1 from audit_logs where event_type = 'password_changed'`;
+    assert.ok(audited);
+  },
+});
 
-Deno.test({ name: 'the temporary password expires after 72 hours', ...DB_TEST, fn: async () => {
-  const body = registrationBody();
-  await call(t, 'POST', '/api/auth/register', { body });
-  const approved = await call(t, 'POST', `/api/approver/registrations/${await pendingIdFor(body.email)}/approve`, { token: approver });
-  const [row] = await t.deps.sql<{ hours: number }[]>`
+Deno.test({
+  name: 'the temporary password expires after 72 hours',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody();
+    await call(t, 'POST', '/api/auth/register', { body });
+    const approved = await call(
+      t,
+      'POST',
+      `/api/approver/registrations/${await pendingIdFor(body.email)}/approve`,
+      { token: approver },
+    );
+    const [row] = await t.deps.sql<{ hours: number }[]>`
     select round(extract(epoch from temp_password_expires_at - now()) / 3600)::int as hours from users where email = ${body.email}`;
-  assert.equal(row.hours, 72);
-  await t.deps.sql`update users set temp_password_expires_at = now() - interval '1 minute' where email = ${body.email}`;
-  const late = await call(t, 'POST', '/api/auth/login', {
-    body: { username: body.email, password: approved.body.data.temporaryPassword, entity: 'default' },
-  });
-  assert.equal(late.status, 401);
-} });
+    assert.equal(row.hours, 72);
+    await t.deps
+      .sql`update users set temp_password_expires_at = now() - interval '1 minute' where email = ${body.email}`;
+    const late = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: approved.body.data.temporaryPassword, entity: 'default' },
+    });
+    assert.equal(late.status, 401);
+  },
+});
 
-Deno.test({ name: "a representative's approval links them to the supervising attorney with that bar number", ...DB_TEST, fn: async () => {
-  const body = registrationBody({
-    userType: 'representative', isRepresentative: true, supervisingAttorneyName: 'Atticus Counsel',
-    supervisingAttorneyBar: 'mo12345', supervisingAttorneyEmail: 'someone-else@example.test',
-  });
-  assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
-  const ok = await call(t, 'POST', `/api/approver/registrations/${await pendingIdFor(body.email)}/approve`, { token: approver });
-  assert.equal(ok.status, 200);
-  const [row] = await t.deps.sql<{ role: string; supervisor: string }[]>`
+Deno.test({
+  name: "a representative's approval links them to the supervising attorney with that bar number",
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody({
+      userType: 'representative',
+      isRepresentative: true,
+      supervisingAttorneyName: 'Atticus Counsel',
+      supervisingAttorneyBar: 'mo12345',
+      supervisingAttorneyEmail: 'someone-else@example.test',
+    });
+    assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
+    const ok = await call(
+      t,
+      'POST',
+      `/api/approver/registrations/${await pendingIdFor(body.email)}/approve`,
+      { token: approver },
+    );
+    assert.equal(ok.status, 200);
+    const [row] = await t.deps.sql<{ role: string; supervisor: string }[]>`
     select u.role, s.email as supervisor from users u join users s on s.id = u.supervising_attorney_id where u.email = ${body.email}`;
-  assert.deepEqual({ ...row }, { role: 'representative', supervisor: DEMO.attorney[0] });
-} });
+    assert.deepEqual({ ...row }, { role: 'representative', supervisor: DEMO.attorney[0] });
+  },
+});
 
-Deno.test({ name: 'reject needs a non-blank reason, is audited, and a reviewed registration cannot be decided again', ...DB_TEST, fn: async () => {
-  const body = registrationBody();
-  await call(t, 'POST', '/api/auth/register', { body });
-  const id = await pendingIdFor(body.email);
-  const blank = await call(t, 'POST', `/api/approver/registrations/${id}/reject`, { token: approver, body: { reason: '   ' } });
-  assert.equal(blank.status, 400);
-  assert.equal(blank.body.message, 'Please provide a rejection reason');
-  const done = await call(t, 'POST', `/api/approver/registrations/${id}/reject`, { token: approver, body: { reason: 'Bar number not found' } });
-  assert.equal(done.status, 200);
-  assert.equal(done.body.message, 'Registration rejected successfully');
-  assert.equal((await call(t, 'POST', `/api/approver/registrations/${id}/approve`, { token: approver })).status, 409);
-  const [audited] = await t.deps.sql<{ event_data: { reason: string } }[]>`
+Deno.test({
+  name: 'reject needs a non-blank reason, is audited, and a reviewed registration cannot be decided again',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody();
+    await call(t, 'POST', '/api/auth/register', { body });
+    const id = await pendingIdFor(body.email);
+    const blank = await call(t, 'POST', `/api/approver/registrations/${id}/reject`, {
+      token: approver,
+      body: { reason: '   ' },
+    });
+    assert.equal(blank.status, 400);
+    assert.equal(blank.body.message, 'Please provide a rejection reason');
+    const done = await call(t, 'POST', `/api/approver/registrations/${id}/reject`, {
+      token: approver,
+      body: { reason: 'Bar number not found' },
+    });
+    assert.equal(done.status, 200);
+    assert.equal(done.body.message, 'Registration rejected successfully');
+    assert.equal(
+      (await call(t, 'POST', `/api/approver/registrations/${id}/approve`, { token: approver })).status,
+      409,
+    );
+    const [audited] = await t.deps.sql<{ event_data: { reason: string } }[]>`
     select event_data from audit_logs where event_type = 'registration_rejected' and resource_id = ${id}`;
-  assert.equal(audited.event_data.reason, 'Bar number not found');
-  const rejectedLogin = await call(t, 'POST', '/api/auth/login', { body: { username: body.email, password: body.password, entity: 'default' } });
-  assert.equal(rejectedLogin.status, 401);
-  // A rejected applicant may apply again.
-  assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
-} });
+    assert.equal(audited.event_data.reason, 'Bar number not found');
+    const rejectedLogin = await call(t, 'POST', '/api/auth/login', {
+      body: { username: body.email, password: body.password, entity: 'default' },
+    });
+    assert.equal(rejectedLogin.status, 401);
+    // A rejected applicant may apply again.
+    assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
+  },
+});
 
-Deno.test({ name: 'an unknown registration id is 404 and a malformed one is a readable 400', ...DB_TEST, fn: async () => {
-  const missing = await call(t, 'POST', `/api/approver/registrations/${crypto.randomUUID()}/approve`, { token: approver });
-  assert.equal(missing.status, 404);
-  const bad = await call(t, 'POST', '/api/approver/registrations/not-a-uuid/approve', { token: approver });
-  assert.equal(bad.status, 400);
-  assert.equal(bad.body.message, 'Registration not found.');
-} });
+Deno.test({
+  name: 'an unknown registration id is 404 and a malformed one is a readable 400',
+  ...DB_TEST,
+  fn: async () => {
+    const missing = await call(t, 'POST', `/api/approver/registrations/${crypto.randomUUID()}/approve`, {
+      token: approver,
+    });
+    assert.equal(missing.status, 404);
+    const bad = await call(t, 'POST', '/api/approver/registrations/not-a-uuid/approve', { token: approver });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.message, 'Registration not found.');
+  },
+});
 
-Deno.test({ name: 'teardown', ...DB_TEST, fn: async () => {
-  await t.close();
-} });
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});

@@ -20,7 +20,10 @@ Deno.test('parseCsv reads quoted fields with commas, doubled quotes and line bre
 Deno.test('parseCsv skips blank lines, accepts LF and a missing final newline', () => {
   const r = parseCsv('h1,h2\n\n1,2\n\n3,4', { maxRecords: 10 });
   assert.ok(r.ok);
-  assert.deepEqual(r.records.map((x) => [x.line, x.fields]), [[1, ['h1', 'h2']], [3, ['1', '2']], [5, ['3', '4']]]);
+  assert.deepEqual(r.records.map((x) => [x.line, x.fields]), [[1, ['h1', 'h2']], [3, ['1', '2']], [5, [
+    '3',
+    '4',
+  ]]]);
 });
 
 Deno.test('parseCsv refuses an unclosed quote and text after a closing quote', () => {
@@ -31,7 +34,13 @@ Deno.test('parseCsv refuses an unclosed quote and text after a closing quote', (
 Deno.test('parseRoster normalises headers, strips a BOM and trims values', () => {
   const r = parseRoster(bytes('\uFEFFDOC Number, First Name ,LAST_NAME,Pin\r\n 200001 , Ann ,Lee,1234\r\n'));
   assert.ok(r.ok);
-  assert.deepEqual(r.rows, [{ line: 2, docNumber: '200001', firstName: 'Ann', lastName: 'Lee', pin: '1234' }]);
+  assert.deepEqual(r.rows, [{
+    line: 2,
+    docNumber: '200001',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    pin: '1234',
+  }]);
   assert.deepEqual(r.rejected, []);
 });
 
@@ -78,7 +87,10 @@ Deno.test('parseRoster refuses a file that is not a roster CSV', () => {
   assert.equal(refused('doc_number,first_name,last_name,pin,extra\n1,a,b,1234,x\n'), ROSTER_MESSAGES.header);
   assert.equal(refused('200001,Ann,Lee,1234\n'), ROSTER_MESSAGES.header);
   assert.equal(refused('doc_number,first_name,last_name,pin\n'), ROSTER_MESSAGES.noRows);
-  assert.equal(refused(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe, 0x01])), ROSTER_MESSAGES.binary);
+  assert.equal(
+    refused(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe, 0x01])),
+    ROSTER_MESSAGES.binary,
+  );
   assert.equal(refused(new Uint8Array(ROSTER_MAX_BYTES + 1).fill(0x61)), ROSTER_MESSAGES.tooLarge);
   assert.match(refused('doc_number,first_name,last_name,pin\n"1,a,b,1234\n'), /never closed/);
 });

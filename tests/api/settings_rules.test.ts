@@ -6,7 +6,8 @@ const check = (key: string, stored: any, input: any) => checkSettingValue(key, s
 
 Deno.test('a number setting takes whole numbers within its range and keeps its unit', () => {
   assert.deepEqual(check('failed_login_limit', num(5), { type: 'number', value: 2, unit: 'x' }), {
-    ok: true, value: { type: 'number', value: 2, unit: 'attempts' },
+    ok: true,
+    value: { type: 'number', value: 2, unit: 'attempts' },
   });
   for (const bad of [0, 101, 2.5, NaN]) {
     const r = check('failed_login_limit', num(5), { type: 'number', value: bad });
@@ -19,17 +20,27 @@ Deno.test('a number setting takes whole numbers within its range and keeps its u
   assert.equal(check('max_upload_mb', num(10), { type: 'number', value: '10' }).ok, false);
 });
 
-Deno.test('the type must be the setting\'s own', () => {
+Deno.test("the type must be the setting's own", () => {
   assert.deepEqual(check('failed_login_limit', num(5), { type: 'text', value: '5' }), {
-    ok: false, message: 'Failed login limit is a number setting.',
+    ok: false,
+    message: 'Failed login limit is a number setting.',
   });
-  assert.equal(check('smtp_enabled', { type: 'boolean', value: false }, { type: 'boolean', value: 'true' }).ok, false);
-  assert.equal(check('smtp_enabled', { type: 'boolean', value: false }, { type: 'boolean', value: true }).ok, true);
+  assert.equal(
+    check('smtp_enabled', { type: 'boolean', value: false }, { type: 'boolean', value: 'true' }).ok,
+    false,
+  );
+  assert.equal(
+    check('smtp_enabled', { type: 'boolean', value: false }, { type: 'boolean', value: true }).ok,
+    true,
+  );
 });
 
 Deno.test('text settings follow their own rules and are trimmed', () => {
   const text = (value: string) => ({ type: 'text' as const, value });
-  assert.deepEqual(check('department_abbreviation', text('DOC'), text(' MO DOC ')), { ok: true, value: text('MO DOC') });
+  assert.deepEqual(check('department_abbreviation', text('DOC'), text(' MO DOC ')), {
+    ok: true,
+    value: text('MO DOC'),
+  });
   assert.equal(check('department_abbreviation', text('DOC'), text('A&B-C.D')).ok, true);
   assert.equal(check('department_abbreviation', text('DOC'), text('')).ok, false);
   assert.equal(check('department_abbreviation', text('DOC'), text('ABCDEFGHIJKLM')).ok, false);
@@ -42,8 +53,12 @@ Deno.test('text settings follow their own rules and are trimmed', () => {
 });
 
 Deno.test('host names and mailboxes', () => {
-  for (const h of ['localhost', '127.0.0.1', '::1', '[2001:db8::1]', 'smtp-1.mail.example.com']) assert.ok(isHostName(h), h);
-  for (const h of ['-bad.com', 'a..b', '1.2.3.999', 'under_score.com', 'x'.repeat(64)]) assert.ok(!isHostName(h), h);
+  for (const h of ['localhost', '127.0.0.1', '::1', '[2001:db8::1]', 'smtp-1.mail.example.com']) {
+    assert.ok(isHostName(h), h);
+  }
+  for (const h of ['-bad.com', 'a..b', '1.2.3.999', 'under_score.com', 'x'.repeat(64)]) {
+    assert.ok(!isHostName(h), h);
+  }
   for (const m of ['a@b.c', 'no-reply@localhost', "o'brien+tag@mail.example.org"]) assert.ok(isMailbox(m), m);
   for (const m of ['', '@x.org', 'a b@x.org', 'a@', '<a@x.org>', 'a@x y.org']) assert.ok(!isMailbox(m), m);
 });

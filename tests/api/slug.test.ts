@@ -23,5 +23,7 @@ Deno.test('slugify keeps at most 100 characters and never ends on a hyphen', () 
 
 Deno.test('isValidSlug accepts words joined by single hyphens only', () => {
   for (const good of ['default', 'mo-doc', 'a1-b2-c3']) assert.ok(isValidSlug(good), good);
-  for (const bad of ['', 'Mo-doc', '-a', 'a-', 'a--b', 'a b', 'a_b', 'x'.repeat(101)]) assert.ok(!isValidSlug(bad), bad);
+  for (const bad of ['', 'Mo-doc', '-a', 'a-', 'a--b', 'a b', 'a_b', 'x'.repeat(101)]) {
+    assert.ok(!isValidSlug(bad), bad);
+  }
 });

@@ -24,7 +24,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const blobDir = await Deno.makeTempDir({ prefix: 'lmp-test-blobs-' });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
   const blobs = createBlobStore({ blobStore: config.blobStore, dataDir: blobDir }, db);
-  const deps: AppDeps = { sql: db.sql, config, signingKey: new TextEncoder().encode('test-secret-'.repeat(4)), blobs };
+  const deps: AppDeps = {
+    sql: db.sql,
+    config,
+    signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
+    blobs,
+  };
   return {
     app: createApp(deps),
     deps,
@@ -52,7 +57,12 @@ export interface CallResult {
 }
 
 /** One request to the app, as if from `ip` (default 127.0.0.1). */
-export async function call(t: TestApp, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  t: TestApp,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: BodyInit | undefined;
@@ -75,7 +85,9 @@ export async function call(t: TestApp, method: string, path: string, options: Ca
 /** Signs in and returns the token (throws with the answer when it fails). */
 export async function signIn(t: TestApp, username: string, password: string, ip?: string): Promise<string> {
   const r = await call(t, 'POST', '/api/auth/login', { body: { username, password, entity: 'default' }, ip });
-  if (r.status !== 200) throw new Error(`sign-in of ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status !== 200) {
+    throw new Error(`sign-in of ${username} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
   return r.body.token;
 }
 

@@ -67,7 +67,9 @@ export function startSmtpServer(port = 0) {
           } else await write('500 Unrecognised command\r\n');
         }
       }
-    } catch { /* client went away */ } finally {
+    } catch {
+      /* client went away */
+    } finally {
       connections.delete(conn);
       try {
         conn.close();

@@ -20,8 +20,8 @@ import {
   pageCount,
   pageRows,
   readText,
-  searchRows,
   type SearchField,
+  searchRows,
   type SortKey,
   sortRows,
   type SortState,
@@ -29,7 +29,16 @@ import {
 import './documents.css';
 
 /** A column of the table: which field, its heading, and whether it sorts. */
-export type ColumnKey = 'name' | 'attorney' | 'offenderdocnumber' | 'date' | 'pages' | 'eformDue' | 'read' | 'from' | 'to';
+export type ColumnKey =
+  | 'name'
+  | 'attorney'
+  | 'offenderdocnumber'
+  | 'date'
+  | 'pages'
+  | 'eformDue'
+  | 'read'
+  | 'from'
+  | 'to';
 export interface ColumnSpec {
   key: ColumnKey;
   title: string;
@@ -57,7 +66,12 @@ const SORTABLE: readonly ColumnKey[] = ['name', 'offenderdocnumber', 'date', 'pa
 export function PagesCell({ pages }: { pages: number }) {
   if (pages > 0) return <>{pages}</>;
   return (
-    <span className='pages-locked' role='img' aria-label='Encrypted, page count unavailable' title='Encrypted, page count unavailable'>
+    <span
+      className='pages-locked'
+      role='img'
+      aria-label='Encrypted, page count unavailable'
+      title='Encrypted, page count unavailable'
+    >
       <LockOutlined aria-hidden />
     </span>
   );
@@ -124,10 +138,20 @@ export function DocumentTable(props: DocumentTableProps) {
       return {
         key: column.key,
         title: sortable
-          ? <SortHeader title={column.title} state={state} onSort={() => setSort(nextSort(sort, column.key as SortKey))} />
+          ? (
+            <SortHeader
+              title={column.title}
+              state={state}
+              onSort={() => setSort(nextSort(sort, column.key as SortKey))}
+            />
+          )
           : column.title,
         onHeaderCell: () => ({
-          'aria-sort': state === 'asc' ? 'ascending' as const : state === 'desc' ? 'descending' as const : undefined,
+          'aria-sort': state === 'asc'
+            ? 'ascending' as const
+            : state === 'desc'
+            ? 'descending' as const
+            : undefined,
         }),
         render: (_: unknown, row: DocumentRow) => cell(row, column.key),
       };
@@ -203,20 +227,18 @@ export function DocumentTable(props: DocumentTableProps) {
           <Space size={4} wrap>
             <Button onClick={() => setPage(current - 1)} disabled={current <= 1}>Previous</Button>
             {pageButtons(current, pages).map((number, index) =>
-              number === null
-                ? <span key={`gap-${index}`} aria-hidden>…</span>
-                : (
-                  <Button
-                    key={number}
-                    type={number === current ? 'primary' : 'default'}
-                    disabled={number === current}
-                    aria-current={number === current ? 'page' : undefined}
-                    aria-label={`Page ${number}`}
-                    onClick={() => setPage(number)}
-                  >
-                    {number}
-                  </Button>
-                )
+              number === null ? <span key={`gap-${index}`} aria-hidden>…</span> : (
+                <Button
+                  key={number}
+                  type={number === current ? 'primary' : 'default'}
+                  disabled={number === current}
+                  aria-current={number === current ? 'page' : undefined}
+                  aria-label={`Page ${number}`}
+                  onClick={() => setPage(number)}
+                >
+                  {number}
+                </Button>
+              )
             )}
             <Button onClick={() => setPage(current + 1)} disabled={current >= pages}>Next</Button>
           </Space>

@@ -19,7 +19,11 @@ type ReceiptState =
   | { kind: 'error'; message: string };
 
 export function InfoModal(
-  { row, onClose, size = 'md' }: { row: DocumentRow | null; onClose(): void; size?: keyof typeof MODAL_WIDTHS },
+  { row, onClose, size = 'md' }: {
+    row: DocumentRow | null;
+    onClose(): void;
+    size?: keyof typeof MODAL_WIDTHS;
+  },
 ) {
   const [state, setState] = useState<ReceiptState>({ kind: 'loading' });
   const documentId = row?.documentid;
@@ -32,7 +36,10 @@ export function InfoModal(
       (receipt) => setState({ kind: 'ready', receipt }),
       (error) => {
         if (!controller.signal.aborted) {
-          setState({ kind: 'error', message: failureMessage(error, { failed: 'Failed to load the delivery receipt' }) });
+          setState({
+            kind: 'error',
+            message: failureMessage(error, { failed: 'Failed to load the delivery receipt' }),
+          });
         }
       },
     );

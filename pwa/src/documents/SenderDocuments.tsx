@@ -12,7 +12,7 @@ import type { ListSource } from './documentsApi.ts';
 import { InfoModal } from './InfoModal.tsx';
 import { DEFAULT_SORT, type DocumentRow, type SearchField } from './listLogic.ts';
 import { LoadError } from './LoadError.tsx';
-import { type UploadTexts, UploadModal } from './UploadModal.tsx';
+import { UploadModal, type UploadTexts } from './UploadModal.tsx';
 import { useDocumentList } from './useDocumentList.ts';
 import { usePopups } from './usePopups.ts';
 
@@ -39,7 +39,9 @@ export interface SenderDocumentsProps {
   onUploadClose(): void;
 }
 
-export function SenderDocuments({ source, uploadPath, uploadTexts, uploadOpen, onUploadClose }: SenderDocumentsProps) {
+export function SenderDocuments(
+  { source, uploadPath, uploadTexts, uploadOpen, onUploadClose }: SenderDocumentsProps,
+) {
   const signedIn = storage.getGuid() !== null;
   const list = useDocumentList(signedIn ? source : null);
   const popups = usePopups();

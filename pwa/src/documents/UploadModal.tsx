@@ -13,7 +13,14 @@ import { useAppConfig } from '../components/AppConfigProvider.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
 import { uploadWithProgress } from './documentsApi.ts';
-import { EMPTY_UPLOAD_FORM, fileProblem, uploadBody, uploadHint, type UploadFormState, uploadReady } from './uploadForm.ts';
+import {
+  EMPTY_UPLOAD_FORM,
+  fileProblem,
+  uploadBody,
+  type UploadFormState,
+  uploadHint,
+  uploadReady,
+} from './uploadForm.ts';
 
 /** The texts that differ between the two portals (spec section 8). */
 export interface UploadTexts {
@@ -83,7 +90,11 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     }
     setProgress(0);
     try {
-      const message = await uploadWithProgress(path, uploadBody({ ...form, selectedFile: form.selectedFile }), setProgress);
+      const message = await uploadWithProgress(
+        path,
+        uploadBody({ ...form, selectedFile: form.selectedFile }),
+        setProgress,
+      );
       toast.success(message || UPLOAD_SUCCESS);
       reset();
       onClose();
@@ -94,9 +105,10 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     }
   };
 
-  const set = (field: 'recipientDocNumber' | 'documentTitle' | 'description') =>
-  (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
+  const set =
+    (field: 'recipientDocNumber' | 'documentTitle' | 'description') =>
+    (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm((current) => ({ ...current, [field]: event.target.value }));
 
   return (
     <Modal
@@ -132,10 +144,20 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
           />
         </Form.Item>
         <Form.Item label='Document Title' htmlFor='upload-title' required>
-          <Input id='upload-title' value={form.documentTitle} onChange={set('documentTitle')} maxLength={200} />
+          <Input
+            id='upload-title'
+            value={form.documentTitle}
+            onChange={set('documentTitle')}
+            maxLength={200}
+          />
         </Form.Item>
         <Form.Item label='Description (optional)' htmlFor='upload-description'>
-          <Input.TextArea id='upload-description' value={form.description} onChange={set('description')} rows={3} />
+          <Input.TextArea
+            id='upload-description'
+            value={form.description}
+            onChange={set('description')}
+            rows={3}
+          />
         </Form.Item>
         <Form.Item label='PDF File' htmlFor={fileId} required>
           <input

@@ -15,7 +15,8 @@ import {
   toDocumentRow,
 } from './listLogic.ts';
 
-const row = (fields: Record<string, unknown>): DocumentRow => toDocumentRow({ documentid: 1, name: 'x', ...fields });
+const row = (fields: Record<string, unknown>): DocumentRow =>
+  toDocumentRow({ documentid: 1, name: 'x', ...fields });
 
 Deno.test('list answers map to one row shape (attorney_name over attorney, deletedate over eformDue)', () => {
   const offender = toDocumentRow({

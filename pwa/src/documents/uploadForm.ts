@@ -27,7 +27,8 @@ export interface FileFacts {
 
 /** Spec section 2: the Upload button stays disabled until DOC number, title and file are set. */
 export function uploadReady(form: UploadFormState): boolean {
-  return form.recipientDocNumber.trim() !== '' && form.documentTitle.trim() !== '' && form.selectedFile !== null;
+  return form.recipientDocNumber.trim() !== '' && form.documentTitle.trim() !== '' &&
+    form.selectedFile !== null;
 }
 
 /** The picker's hint, with the server's configured limit (spec: 'PDF files only, max 10MB'). */

@@ -34,7 +34,10 @@ export function useDocumentList(
     }
     const controller = new AbortController();
     setLoading(true);
-    fetchDocuments(JSON.parse(key) as ListSource, { signal: controller.signal, quiet: callbacks.current.quiet })
+    fetchDocuments(JSON.parse(key) as ListSource, {
+      signal: controller.signal,
+      quiet: callbacks.current.quiet,
+    })
       .then((loaded) => {
         setRows(loaded);
         setError(null);

@@ -116,7 +116,11 @@ export async function apiRequest<T = Record<string, never>>(
     response = await fetch(`${API_BASE}${path}`, {
       method,
       headers: requestHeaders(body, token),
-      body: body === undefined ? undefined : body instanceof FormData || body instanceof Blob ? body : JSON.stringify(body),
+      body: body === undefined
+        ? undefined
+        : body instanceof FormData || body instanceof Blob
+        ? body
+        : JSON.stringify(body),
       credentials: 'same-origin',
       cache: 'no-store',
       signal,

@@ -4,7 +4,9 @@ import { ATTORNEY_UPLOAD_TEXTS } from '../../documents/UploadModal.tsx';
 
 const SOURCE = { kind: 'attorney' } as const;
 
-export function AttorneyDocuments({ uploadOpen, onUploadClose }: { uploadOpen: boolean; onUploadClose(): void }) {
+export function AttorneyDocuments(
+  { uploadOpen, onUploadClose }: { uploadOpen: boolean; onUploadClose(): void },
+) {
   return (
     <SenderDocuments
       source={SOURCE}

@@ -16,7 +16,9 @@ export function RepresentativePortal() {
     </Button>
   );
   return (
-    <PortalLayout header={<PortalHeader subtitle='Representative Portal' actions={upload} onLogOff={logOff} />}>
+    <PortalLayout
+      header={<PortalHeader subtitle='Representative Portal' actions={upload} onLogOff={logOff} />}
+    >
       <RepresentativeDocuments uploadOpen={uploadOpen} onUploadClose={() => setUploadOpen(false)} />
     </PortalLayout>
   );

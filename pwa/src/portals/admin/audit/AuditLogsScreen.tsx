@@ -10,7 +10,14 @@ import { useToast } from '../../../components/useToast.ts';
 import { ApiError, failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
 import { type AuditLog, downloadAuditCsv, fetchAuditLogs } from './auditApi.ts';
-import { countActiveFilters, type AuditFilters, emptyAuditText, formatEventData, mergeEventTypes, NO_FILTERS } from './auditFilters.ts';
+import {
+  type AuditFilters,
+  countActiveFilters,
+  emptyAuditText,
+  formatEventData,
+  mergeEventTypes,
+  NO_FILTERS,
+} from './auditFilters.ts';
 import { eventDisplayName } from './eventNames.ts';
 
 export const AUDIT_TEXTS = {
@@ -23,7 +30,12 @@ export const AUDIT_TEXTS = {
 } as const;
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
 });
 
 function formatDateTime(value: string): string {
@@ -32,7 +44,12 @@ function formatDateTime(value: string): string {
 }
 
 const columns: ColumnsType<AuditLog> = [
-  { title: 'Date/Time', dataIndex: 'created_at', key: 'created_at', render: (v: string) => formatDateTime(v) },
+  {
+    title: 'Date/Time',
+    dataIndex: 'created_at',
+    key: 'created_at',
+    render: (v: string) => formatDateTime(v),
+  },
   {
     title: 'User',
     key: 'user',
@@ -43,9 +60,14 @@ const columns: ColumnsType<AuditLog> = [
             {log.user_name ?? log.user_id}
           </span>
         )
-        : <Typography.Text type="secondary">System</Typography.Text>,
+        : <Typography.Text type='secondary'>System</Typography.Text>,
   },
-  { title: 'Event Type', dataIndex: 'event_type', key: 'event_type', render: (v: string) => <Tag>{eventDisplayName(v)}</Tag> },
+  {
+    title: 'Event Type',
+    dataIndex: 'event_type',
+    key: 'event_type',
+    render: (v: string) => <Tag>{eventDisplayName(v)}</Tag>,
+  },
   { title: 'Resource Type', dataIndex: 'resource_type', key: 'resource_type' },
   { title: 'IP Address', dataIndex: 'ip_address', key: 'ip_address', render: (v: string | null) => v ?? '' },
 ];
@@ -137,52 +159,66 @@ export function AuditLogsScreen() {
   const activeCount = countActiveFilters(applied);
 
   return (
-    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+    <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={2}>{AUDIT_TEXTS.title}</Typography.Title>
       <Card>
-        <Form form={form} layout="vertical" onFinish={apply} initialValues={NO_FILTERS}>
-          <Space wrap align="end" size="middle">
-            <Form.Item label="Start Date" name="startDate" htmlFor="audit-start-date" style={{ marginBottom: 0 }}>
-              <Input id="audit-start-date" type="date" />
+        <Form form={form} layout='vertical' onFinish={apply} initialValues={NO_FILTERS}>
+          <Space wrap align='end' size='middle'>
+            <Form.Item
+              label='Start Date'
+              name='startDate'
+              htmlFor='audit-start-date'
+              style={{ marginBottom: 0 }}
+            >
+              <Input id='audit-start-date' type='date' />
             </Form.Item>
-            <Form.Item label="End Date" name="endDate" htmlFor="audit-end-date" style={{ marginBottom: 0 }}>
-              <Input id="audit-end-date" type="date" />
+            <Form.Item label='End Date' name='endDate' htmlFor='audit-end-date' style={{ marginBottom: 0 }}>
+              <Input id='audit-end-date' type='date' />
             </Form.Item>
-            <Form.Item label="Event Type" name="eventType" htmlFor="audit-event-type" style={{ marginBottom: 0 }}>
+            <Form.Item
+              label='Event Type'
+              name='eventType'
+              htmlFor='audit-event-type'
+              style={{ marginBottom: 0 }}
+            >
               <Select
-                id="audit-event-type"
+                id='audit-event-type'
                 allowClear
                 showSearch
-                optionFilterProp="label"
-                placeholder="All event types"
+                optionFilterProp='label'
+                placeholder='All event types'
                 style={{ minWidth: 220 }}
                 options={eventTypes.map((type) => ({ value: type, label: eventDisplayName(type) }))}
               />
             </Form.Item>
-            <Form.Item label="User ID" name="userId" htmlFor="audit-user-id" style={{ marginBottom: 0 }}>
-              <Input id="audit-user-id" placeholder="User ID" style={{ minWidth: 320 }} />
+            <Form.Item label='User ID' name='userId' htmlFor='audit-user-id' style={{ marginBottom: 0 }}>
+              <Input id='audit-user-id' placeholder='User ID' style={{ minWidth: 320 }} />
             </Form.Item>
-            <Badge count={activeCount} size="small">
-              <Button type="primary" htmlType="submit">Apply Filters</Button>
+            <Badge count={activeCount} size='small'>
+              <Button type='primary' htmlType='submit'>Apply Filters</Button>
             </Badge>
             <Button onClick={clear}>Clear Filters</Button>
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportCsv()}>
+              Export CSV
+            </Button>
           </Space>
         </Form>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+        <Typography.Paragraph type='secondary' style={{ marginTop: 8, marginBottom: 0 }}>
           {AUDIT_TEXTS.datesNote}
         </Typography.Paragraph>
       </Card>
-      {error && <Alert type="error" showIcon title={error.title} description={error.detail} />}
+      {error && <Alert type='error' showIcon title={error.title} description={error.detail} />}
       <Table<AuditLog>
-        rowKey="id"
+        rowKey='id'
         columns={columns}
         dataSource={logs}
         loading={loading}
         pagination={false}
         expandable={{
           expandedRowRender: (log) => (
-            <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{formatEventData(log.event_data)}</pre>
+            <pre
+              style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+            >{formatEventData(log.event_data)}</pre>
           ),
         }}
         locale={{ emptyText: emptyAuditText(applied) }}

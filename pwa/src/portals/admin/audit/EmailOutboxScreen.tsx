@@ -13,14 +13,19 @@ import { eventDisplayName } from './eventNames.ts';
 
 export const OUTBOX_TEXTS = {
   title: 'Email Outbox',
-  intro: 'E-mails to registrants. Pending messages are sent when SMTP is enabled and reachable (Settings, email).',
+  intro:
+    'E-mails to registrants. Pending messages are sent when SMTP is enabled and reachable (Settings, email).',
   fetchFailed: 'Failed to load the email outbox',
   noToken: 'No authentication token found',
   empty: 'No e-mails in the outbox',
 } as const;
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
 });
 const when = (value: string | null) => (value ? DATE_TIME.format(new Date(value)) : '');
 const STATUS_COLOR: Record<OutboxEmail['status'], string> = { pending: 'gold', sent: 'green', failed: 'red' };
@@ -39,7 +44,10 @@ const columns: ColumnsType<OutboxEmail> = [
   {
     title: 'Next attempt / Sent',
     key: 'when',
-    render: (_: unknown, e) => (e.status === 'sent' ? when(e.sent_at) : e.status === 'pending' ? when(e.next_attempt_at) : ''),
+    render: (
+      _: unknown,
+      e,
+    ) => (e.status === 'sent' ? when(e.sent_at) : e.status === 'pending' ? when(e.next_attempt_at) : ''),
   },
   { title: 'Last error', dataIndex: 'last_error', key: 'last_error', render: (v: string | null) => v ?? '' },
 ];
@@ -71,16 +79,16 @@ export function EmailOutboxScreen() {
   }, [load, status]);
 
   return (
-    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+    <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={2}>{OUTBOX_TEXTS.title}</Typography.Title>
-      <Typography.Paragraph type="secondary">{OUTBOX_TEXTS.intro}</Typography.Paragraph>
-      <Space wrap align="end">
-        <Form layout="vertical">
-          <Form.Item label="Status" htmlFor="outbox-status" style={{ marginBottom: 0 }}>
+      <Typography.Paragraph type='secondary'>{OUTBOX_TEXTS.intro}</Typography.Paragraph>
+      <Space wrap align='end'>
+        <Form layout='vertical'>
+          <Form.Item label='Status' htmlFor='outbox-status' style={{ marginBottom: 0 }}>
             <Select
-              id="outbox-status"
+              id='outbox-status'
               allowClear
-              placeholder="All"
+              placeholder='All'
               style={{ minWidth: 160 }}
               value={status}
               onChange={(v) => setStatus(v)}
@@ -94,9 +102,9 @@ export function EmailOutboxScreen() {
         </Form>
         <Button icon={<ReloadOutlined />} onClick={() => void load(status)}>Refresh</Button>
       </Space>
-      {error && <Alert type="error" showIcon title={error} />}
+      {error && <Alert type='error' showIcon title={error} />}
       <Table<OutboxEmail>
-        rowKey="id"
+        rowKey='id'
         columns={columns}
         dataSource={emails}
         loading={loading}

@@ -1,6 +1,6 @@
 /** The audit-log and e-mail-outbox calls of the admin portal (through the one API client). */
 import { apiDownload, apiRequest } from '../../../lib/api.ts';
-import { auditQuery, type AuditFilters, defaultExportName } from './auditFilters.ts';
+import { type AuditFilters, auditQuery, defaultExportName } from './auditFilters.ts';
 
 export interface AuditLog {
   id: string;
@@ -21,8 +21,15 @@ export interface AuditPage {
 }
 
 /** One page (50 rows) of the filtered log, newest first. */
-export async function fetchAuditLogs(filters: AuditFilters, cursor?: string | null, signal?: AbortSignal): Promise<AuditPage> {
-  const body = await apiRequest<{ data?: Partial<AuditPage> }>(`/admin/audit-logs${auditQuery(filters, cursor)}`, { signal });
+export async function fetchAuditLogs(
+  filters: AuditFilters,
+  cursor?: string | null,
+  signal?: AbortSignal,
+): Promise<AuditPage> {
+  const body = await apiRequest<{ data?: Partial<AuditPage> }>(
+    `/admin/audit-logs${auditQuery(filters, cursor)}`,
+    { signal },
+  );
   return {
     logs: body.data?.logs ?? [],
     nextCursor: body.data?.nextCursor ?? null,

@@ -12,18 +12,32 @@ import {
 Deno.test('the badge counts the filters that are set, ignoring blanks', () => {
   assert.equal(countActiveFilters(NO_FILTERS), 0);
   assert.equal(countActiveFilters({ ...NO_FILTERS, startDate: '2025-01-05', userId: '  ' }), 1);
-  assert.equal(countActiveFilters({ startDate: '2025-01-05', endDate: '2025-01-06', eventType: 'user_login', userId: 'x' }), 4);
+  assert.equal(
+    countActiveFilters({
+      startDate: '2025-01-05',
+      endDate: '2025-01-06',
+      eventType: 'user_login',
+      userId: 'x',
+    }),
+    4,
+  );
 });
 
 Deno.test('the query carries only set filters and the cursor', () => {
   assert.equal(auditQuery(NO_FILTERS), '');
-  assert.equal(auditQuery({ ...NO_FILTERS, eventType: 'user_login' }, '42'), '?eventType=user_login&cursor=42');
+  assert.equal(
+    auditQuery({ ...NO_FILTERS, eventType: 'user_login' }, '42'),
+    '?eventType=user_login&cursor=42',
+  );
   assert.equal(auditQuery({ ...NO_FILTERS, userId: ' a b ' }), '?userId=a+b');
 });
 
 Deno.test('the empty state says whether filters are applied', () => {
   assert.equal(emptyAuditText(NO_FILTERS), 'No audit logs found');
-  assert.equal(emptyAuditText({ ...NO_FILTERS, endDate: '2025-01-01' }), 'No audit logs found matching the current filters');
+  assert.equal(
+    emptyAuditText({ ...NO_FILTERS, endDate: '2025-01-01' }),
+    'No audit logs found matching the current filters',
+  );
 });
 
 Deno.test('without a server file name the download takes the spec name for today', () => {
@@ -33,5 +47,8 @@ Deno.test('without a server file name the download takes the spec name for today
 Deno.test('event data is indented JSON and types merge without duplicates', () => {
   assert.equal(formatEventData({ a: 1 }), '{\n  "a": 1\n}');
   assert.equal(formatEventData(null), '{}');
-  assert.deepEqual(mergeEventTypes(['user_login'], [{ event_type: 'logout' }, { event_type: 'user_login' }]), ['logout', 'user_login']);
+  assert.deepEqual(
+    mergeEventTypes(['user_login'], [{ event_type: 'logout' }, { event_type: 'user_login' }]),
+    ['logout', 'user_login'],
+  );
 });

@@ -40,7 +40,9 @@ export function auditQuery(filters: AuditFilters, cursor?: string | null): strin
 
 /** The empty-state text of spec section 8. */
 export function emptyAuditText(filters: AuditFilters): string {
-  return countActiveFilters(filters) > 0 ? 'No audit logs found matching the current filters' : 'No audit logs found';
+  return countActiveFilters(filters) > 0
+    ? 'No audit logs found matching the current filters'
+    : 'No audit logs found';
 }
 
 /** The spec's export name for today (UTC), used when the server sends none. */
@@ -59,6 +61,9 @@ export function formatEventData(data: unknown): string {
 }
 
 /** The event types for the filter list: the server's list of all types, plus any seen in loaded rows. */
-export function mergeEventTypes(server: readonly string[], rows: readonly { event_type: string }[]): string[] {
+export function mergeEventTypes(
+  server: readonly string[],
+  rows: readonly { event_type: string }[],
+): string[] {
   return [...new Set([...server, ...rows.map((r) => r.event_type)])].sort();
 }
