@@ -8,7 +8,7 @@ import { loadConfig } from '../config.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { openDatabase } from '../db/open.ts';
 import { type ImportReportRow, importRoster, importSummary } from '../domain/offenders.ts';
-import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../domain/roster.ts';
+import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 
 const USAGE = 'Usage: npm run roster:import -- file.csv [--entity slug]';
 

@@ -2,6 +2,7 @@
  * Applies db/migrations/NNNN_name.sql in order, in one transaction, under an
  * advisory lock so that two instances starting together never race.
  */
+import { insert_missing_settings } from './settings.ts';
 import type { Sql } from './client.ts';
 
 /** Arbitrary but fixed: the advisory lock key every instance agrees on. */
@@ -30,7 +31,10 @@ export async function readMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
   return migrations.sort((a, b) => a.version.localeCompare(b.version));
 }
 
-/** Applies every migration not yet recorded in schema_migrations; returns the versions applied. */
+/**
+ * Applies every migration not yet recorded in schema_migrations, then adds the catalogue's settings the table
+ * lacks; returns the versions applied.
+ */
 export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
   const migrations = await readMigrations(dir);
   return await sql.begin(async (tx) => {
@@ -51,6 +55,7 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
       await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
       applied.push(m.version);
     }
+    await insert_missing_settings(tx);
     return applied;
   });
 }

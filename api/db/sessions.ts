@@ -2,6 +2,7 @@
  * Sessions: every request checks its row, so logout, deactivation and the idle
  * timeout revoke at once, whatever the token's own expiry says.
  */
+import { SETTINGS } from '../../contract/settings.ts';
 import type { Tx } from './client.ts';
 import type { UserRow } from './users.ts';
 
@@ -36,7 +37,8 @@ export interface ActiveSession extends UserRow {
 export async function touch_active_session(sql: Tx, sessionId: string): Promise<ActiveSession | undefined> {
   const [row] = await sql<ActiveSession[]>`
     with idle as (
-      select coalesce((select (value->>'value')::numeric from settings where key = 'session_idle_minutes'), 30) as minutes
+      select coalesce((select (value->>'value')::numeric from settings where key = 'session_idle_minutes'),
+                      ${SETTINGS.session_idle_minutes.default}) as minutes
     ), live as (
       update sessions s set last_seen_at = now()
       from idle

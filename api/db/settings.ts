@@ -1,15 +1,17 @@
 /** System settings: typed values read fresh on every use, so a change takes effect without a restart. */
+import {
+  defaultSettingValue,
+  type SettingCategory,
+  type SettingKey,
+  SETTINGS,
+  type SettingValue,
+  type SettingValueOf,
+} from '../../contract/settings.ts';
 import type { Tx } from './client.ts';
-
-export interface SettingValue {
-  type: 'number' | 'boolean' | 'text';
-  value: number | boolean | string;
-  unit?: string;
-}
 
 export interface SettingRow {
   key: string;
-  category: 'security' | 'system' | 'email';
+  category: SettingCategory;
   description: string;
   value: SettingValue;
   updated_at: Date;
@@ -22,16 +24,11 @@ export function list_settings(sql: Tx): Promise<SettingRow[]> {
   >`select key, category, description, value, updated_at from settings order by category, key`;
 }
 
-/** The value of one number setting, or the fallback when it is missing or not a number. */
-export async function get_number_setting(sql: Tx, key: string, fallback: number): Promise<number> {
+/** The value of one setting, or the catalogue's default when the row is missing or holds another type. */
+export async function get_setting<K extends SettingKey>(sql: Tx, key: K): Promise<SettingValueOf<K>> {
   const [row] = await sql<{ value: SettingValue }[]>`select value from settings where key = ${key}`;
-  return row && typeof row.value.value === 'number' ? row.value.value : fallback;
-}
-
-/** The value of one text setting, or the fallback. */
-export async function get_text_setting(sql: Tx, key: string, fallback: string): Promise<string> {
-  const [row] = await sql<{ value: SettingValue }[]>`select value from settings where key = ${key}`;
-  return row && typeof row.value.value === 'string' ? row.value.value : fallback;
+  const fallback = SETTINGS[key].default as SettingValueOf<K>;
+  return row && typeof row.value.value === typeof fallback ? row.value.value as SettingValueOf<K> : fallback;
 }
 
 /** One setting, locked for an update; undefined for an unknown key. */
@@ -51,4 +48,17 @@ export async function update_setting(
     sql.json(change.value as never)
   }, updated_at = now(), updated_by = ${change.userId}
             where key = ${key}`;
+}
+
+/**
+ * Adds every catalogue setting the table lacks, with its default (run after the migrations at start-up), so
+ * a new setting needs a catalogue entry and no migration. An existing row is never changed.
+ */
+export async function insert_missing_settings(sql: Tx): Promise<void> {
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    const { category, description } = SETTINGS[key];
+    await sql`insert into settings (key, category, description, value)
+              values (${key}, ${category}, ${description}, ${sql.json(defaultSettingValue(key) as never)})
+              on conflict (key) do nothing`;
+  }
 }

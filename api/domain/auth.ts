@@ -14,7 +14,7 @@ import {
   revoke_user_sessions,
 } from '../db/sessions.ts';
 import type { ActiveSession } from '../db/sessions.ts';
-import { get_number_setting } from '../db/settings.ts';
+import { get_setting } from '../db/settings.ts';
 import {
   find_login_candidate,
   find_password_hashes,
@@ -93,8 +93,8 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
       : 'bad_secret';
     if (entity) {
       const [limit, lockMinutes] = await Promise.all([
-        get_number_setting(sql, 'failed_login_limit', 5),
-        get_number_setting(sql, 'lockout_minutes', 10),
+        get_setting(sql, 'failed_login_limit'),
+        get_setting(sql, 'lockout_minutes'),
       ]);
       const { lockedNow } = await throttle.record_login_failure(sql, {
         entityId: entity.id,
@@ -116,7 +116,7 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
   }
 
   const usedTemporary = !passwordOk;
-  const maxHours = await get_number_setting(sql, 'session_max_hours', 12);
+  const maxHours = await get_setting(sql, 'session_max_hours');
   const session = await sql.begin(async (tx) => {
     await throttle.reset_login_failures(tx, entity.id, lockKey);
     if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);

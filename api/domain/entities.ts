@@ -9,9 +9,9 @@ import {
   lock_entity,
   update_entity,
 } from '../db/entities.ts';
-import { isValidEmail } from './registration_rules.ts';
+import { isValidEmail } from '../../contract/rules/registration.ts';
 import type { Outcome } from './registration.ts';
-import { isValidSlug, slugify } from './slug.ts';
+import { isValidSlug, slugify } from '../../contract/rules/slug.ts';
 import type { Actor } from './user_admin.ts';
 
 export const ENTITY_TEXTS = {

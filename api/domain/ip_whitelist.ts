@@ -14,7 +14,13 @@ import {
   list_ip_ranges,
   update_ip_range,
 } from '../db/ip_ranges.ts';
-import { formatIpRange, type IpRange, parseIpRange, sameAddresses, whitelistAllows } from './ip_ranges.ts';
+import {
+  formatIpRange,
+  type IpRange,
+  parseIpRange,
+  sameAddresses,
+  whitelistAllows,
+} from '../../contract/rules/ip_ranges.ts';
 import type { Outcome } from './registration.ts';
 import type { Actor } from './user_admin.ts';
 

@@ -24,7 +24,7 @@ import {
   parseRoster,
   ROSTER_MESSAGES,
   type RosterRow,
-} from './roster.ts';
+} from '../../contract/rules/roster.ts';
 import type { Actor } from './user_admin.ts';
 
 export const OFFENDER_TEXTS = {

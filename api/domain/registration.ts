@@ -12,7 +12,7 @@ import {
   registrationRejectedEmail,
 } from '../email/messages.ts';
 import { generateTemporaryPassword, hashSecret } from './passwords.ts';
-import { checkRegistration, type RegistrationInput } from './registration_rules.ts';
+import { checkRegistration, type RegistrationInput } from '../../contract/rules/registration.ts';
 
 /** Registrations always join the default entity: the public form does not choose one. */
 export const REGISTRATION_ENTITY = 'default';

@@ -3,7 +3,8 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import { lock_setting, update_setting } from '../db/settings.ts';
 import type { Outcome } from './registration.ts';
-import { checkSettingValue, type SettingValueInput } from './settings_rules.ts';
+import { checkSettingValue, type SettingValueInput } from '../../contract/rules/settings.ts';
+import { isSettingKey } from '../../contract/settings.ts';
 import type { Actor } from './user_admin.ts';
 
 export const SETTING_TEXTS = {
@@ -21,7 +22,8 @@ export async function changeSetting(
   return await sql.begin(async (tx): Promise<Outcome> => {
     const current = await lock_setting(tx, key);
     if (!current) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
-    const checked = checkSettingValue(key, current.value, input);
+    if (!isSettingKey(key)) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
+    const checked = checkSettingValue(key, input);
     if (!checked.ok) return { ok: false, status: 400, message: checked.message };
     await update_setting(tx, key, { value: checked.value, userId: actor.userId });
     await insert_audit_event(tx, {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { find_active_offender, find_document, insert_document } from '../db/documents.ts';
-import { get_number_setting } from '../db/settings.ts';
+import { get_setting } from '../db/settings.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { type InspectLimits, inspectPdf } from '../pdf/inspect.ts';
@@ -25,8 +25,6 @@ export const UPLOAD_TEXTS = {
   tooComplex: 'The PDF is too complex to process safely.',
 } as const;
 
-/** 10 MB: the setting's default (migration 0001). */
-const DEFAULT_MAX_UPLOAD_MB = 10;
 /** Multipart boundaries, part headers and the three text fields: never more than a few KiB honestly. */
 export const FORM_OVERHEAD_BYTES = 16 * 1024;
 /** Where the PDF header may start (PDF 32000-1 §7.5.2; readers accept leading junk up to 1 KiB). */
@@ -34,7 +32,7 @@ const HEADER_WINDOW = 1024;
 
 /** The `max_upload_mb` setting, read on every upload so a change takes effect at once. */
 export async function uploadLimit(sql: Tx): Promise<{ mb: number; bytes: number }> {
-  const mb = await get_number_setting(sql, 'max_upload_mb', DEFAULT_MAX_UPLOAD_MB);
+  const mb = await get_setting(sql, 'max_upload_mb');
   return { mb, bytes: Math.floor(mb * 1024 * 1024) };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { getConnInfo } from 'hono/deno';
-import { rangeMatcher } from '../domain/ip_ranges.ts';
+import { rangeMatcher } from '../../contract/rules/ip_ranges.ts';
 
 /** `::ffff:10.1.2.3` is an IPv4 client on a dual-stack socket: treat it as 10.1.2.3. */
 export function normalizeAddress(address: string): string {

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { list_ip_ranges } from '../db/ip_ranges.ts';
-import { DESCRIPTION_MAX } from '../domain/ip_ranges.ts';
+import { DESCRIPTION_MAX } from '../../contract/rules/ip_ranges.ts';
 import { addIpRange, changeIpRange, IP_RANGE_TEXTS, removeIpRange } from '../domain/ip_whitelist.ts';
 import { actorFrom } from '../domain/user_admin.ts';
 import type { AppEnv } from '../http/context.ts';

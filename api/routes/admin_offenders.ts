@@ -9,7 +9,7 @@ import {
   OFFENDER_TEXTS,
   resetOffenderPin,
 } from '../domain/offenders.ts';
-import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../domain/roster.ts';
+import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 import { actorFrom } from '../domain/user_admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, badRequest } from '../http/errors.ts';

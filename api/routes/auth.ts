@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
 import { toPublicUser } from '../domain/public_user.ts';
 import { REGISTRATION_TEXTS, submitRegistration } from '../domain/registration.ts';
-import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../domain/registration_rules.ts';
+import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, MESSAGES } from '../http/errors.ts';
 import { requireSignedIn } from '../http/guard.ts';

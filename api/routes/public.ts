@@ -1,14 +1,14 @@
 /** /api/config and /api/health: what the PWA needs before anyone signs in. */
 import { Hono } from 'hono';
-import { get_number_setting, get_text_setting } from '../db/settings.ts';
+import { get_setting } from '../db/settings.ts';
 import type { AppEnv } from '../http/context.ts';
 
 export const publicRoutes = new Hono<AppEnv>()
   .get('/config', async (c) => {
     const { sql } = c.var.deps;
     const [departmentAbbreviation, maxUploadMb] = await Promise.all([
-      get_text_setting(sql, 'department_abbreviation', 'DOC'),
-      get_number_setting(sql, 'max_upload_mb', 10),
+      get_setting(sql, 'department_abbreviation'),
+      get_setting(sql, 'max_upload_mb'),
     ]);
     return c.json({ success: true, data: { departmentAbbreviation, maxUploadMb } });
   })

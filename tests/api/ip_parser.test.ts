@@ -1,6 +1,11 @@
 /** The strict whitelist parser and matcher (api/domain/ip_ranges.ts), as a table: no database, no HTTP. */
 import assert from 'node:assert/strict';
-import { canonicalIpRange, parseIpRange, rangeMatcher, whitelistAllows } from '../../api/domain/ip_ranges.ts';
+import {
+  canonicalIpRange,
+  parseIpRange,
+  rangeMatcher,
+  whitelistAllows,
+} from '../../contract/rules/ip_ranges.ts';
 
 /** Accepted entries and the canonical form each is stored under. */
 const VALID: [string, string][] = [

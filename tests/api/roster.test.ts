@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startEmbedded } from '../../api/db/client.ts';
 import { migrate } from '../../api/db/migrate.ts';
-import { ROSTER_MESSAGES } from '../../api/domain/roster.ts';
+import { ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 import { seedDemo } from '../../db/seeds/demo.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { testBackend } from '../support/db.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseCsv, parseRoster, ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../api/domain/roster.ts';
+import { parseCsv, parseRoster, ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const refused = (text: string | Uint8Array) => {

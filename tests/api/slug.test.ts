@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isValidSlug, slugify } from '../../api/domain/slug.ts';
+import { isValidSlug, slugify } from '../../contract/rules/slug.ts';
 
 Deno.test('slugify follows spec section 4: lower case, symbols dropped, spaces to hyphens, hyphens collapsed', () => {
   assert.equal(slugify('Missouri DOC'), 'missouri-doc');

@@ -1,4 +1,5 @@
 /** The /api/auth calls and /api/config, shared by the sign-in screens and every portal's Log Off. */
+import { SETTINGS } from '../../../contract/settings.ts';
 import { apiRequest } from './api.ts';
 import { parseUser, type User } from './user.ts';
 import type { RegistrationRequest } from './registration_form.ts';
@@ -61,7 +62,10 @@ export interface PublicConfig {
 }
 
 /** Shown until /api/config answers (and if it never does): the API's own default. */
-export const DEFAULT_CONFIG: PublicConfig = { departmentAbbreviation: 'DOC', maxUploadMb: 10 };
+export const DEFAULT_CONFIG: PublicConfig = {
+  departmentAbbreviation: SETTINGS.department_abbreviation.default,
+  maxUploadMb: SETTINGS.max_upload_mb.default,
+};
 
 /** GET /api/config (public). */
 export async function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {

@@ -1,7 +1,7 @@
 /** The set-new-password rules: the same minimum as registration (spec section 9) and a matching confirmation. */
-import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../../api/domain/registration_rules.ts';
+import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../../contract/rules/registration.ts';
 
-export { type PasswordStrength, passwordStrength } from '../../../api/domain/registration_rules.ts';
+export { type PasswordStrength, passwordStrength } from '../../../contract/rules/registration.ts';
 
 export interface NewPasswordValues {
   currentPassword: string;

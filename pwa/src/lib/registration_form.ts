@@ -10,7 +10,7 @@ import {
   REGISTRATION_MESSAGES,
   type RegistrationField,
   type RuleResult,
-} from '../../../api/domain/registration_rules.ts';
+} from '../../../contract/rules/registration.ts';
 
 export { REGISTRATION_MESSAGES, type RegistrationField };
 

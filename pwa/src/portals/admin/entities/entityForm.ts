@@ -1,5 +1,5 @@
 /** The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested. */
-import { slugify } from '../../../../../api/domain/slug.ts';
+import { slugify } from '../../../../../contract/rules/slug.ts';
 import type { Entity, EntityPayload } from './entitiesApi.ts';
 
 export const ENTITY_TEXTS = {

@@ -2,7 +2,7 @@
  * The IP whitelist screen's texts and form rules (spec sections 4, 5, 8), free of React so they can be
  * unit-tested.
  */
-import { DESCRIPTION_MAX, parseIpRange } from '../../../../../api/domain/ip_ranges.ts';
+import { DESCRIPTION_MAX, parseIpRange } from '../../../../../contract/rules/ip_ranges.ts';
 import type { IpRangeEntry, IpRangePayload } from './ipWhitelistApi.ts';
 
 export const IP_WHITELIST_TEXTS = {

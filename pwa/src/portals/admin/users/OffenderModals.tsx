@@ -4,7 +4,7 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import type { AdminUser, NewOffender } from './usersApi.ts';
 // The API's own rules and messages, so the form answers before the round trip.
-import { OFFENDER_RULES, ROSTER_MESSAGES } from '../../../../../api/domain/roster.ts';
+import { OFFENDER_RULES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
 import { userName } from './usersLogic.ts';
 
 function nameRules(required: string, long: string): Rule[] {

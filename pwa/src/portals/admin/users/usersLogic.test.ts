@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ROSTER_MAX_BYTES } from '../../../../../api/domain/roster.ts';
+import { ROSTER_MAX_BYTES } from '../../../../../contract/rules/roster.ts';
 import type { AdminUser } from './usersApi.ts';
 import {
   contactText,

@@ -1,5 +1,5 @@
 /** The Users screen's rules (spec sections 2, 4, 5, 8), kept free of React so they can be unit-tested. */
-import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../../../../api/domain/roster.ts';
+import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
 import { fullName } from '../../../lib/format.ts';
 import type { AdminUser, RosterRow } from './usersApi.ts';
 

@@ -1,0 +1,88 @@
+/**
+ * What each setting may hold. A new value must have the setting's own type (contract/settings.ts); numbers
+ * are whole numbers within the catalogue's bounds; text is checked per key. Pure: the route and the PWA's messages come from here.
+ */
+import { parseAddress } from './ip_ranges.ts';
+import { type SettingKey, SETTINGS, type SettingType, type SettingValue } from '../settings.ts';
+
+export interface SettingValueInput {
+  type: SettingType;
+  value: unknown;
+  unit?: string;
+}
+
+const DEFAULT_TEXT_MAX = 500;
+
+const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** A DNS host name (RFC 1123 labels) or an IPv4 / IPv6 address. */
+export function isHostName(value: string): boolean {
+  if (parseAddress(value.replace(/^\[(.*)\]$/, '$1'))) return true;
+  if (value.length > 253) return false;
+  const labels = value.split('.');
+  // An all-digit last label is a mistyped IPv4 address (1.2.3.999), never a top-level domain.
+  if (/^\d+$/.test(labels[labels.length - 1])) return false;
+  return labels.every((label) => HOST_LABEL.test(label));
+}
+
+/**
+ * A bare e-mail address usable as an SMTP sender: no spaces, angle brackets or line breaks (which would let
+ * a value inject SMTP commands or headers), and a host name after the @ (`no-reply@localhost` included).
+ */
+export function isMailbox(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (at < 1 || value.length > 254) return false;
+  const local = value.slice(0, at);
+  return local.length <= 64 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+$/.test(local) &&
+    isHostName(value.slice(at + 1));
+}
+
+const ABBREVIATION = /^[A-Za-z0-9 .&-]{1,12}$/;
+
+/** Per-key text rules: a message naming the rule when the (trimmed) value breaks it. */
+const TEXT_RULES: Partial<Record<SettingKey, (value: string) => string | undefined>> = {
+  department_abbreviation: (v) =>
+    ABBREVIATION.test(v)
+      ? undefined
+      : "Department abbreviation must be 1 to 12 characters: letters, digits, spaces, '.', '&' or '-'.",
+  smtp_host: (v) =>
+    v === '' || isHostName(v) ? undefined : 'SMTP host must be empty or a host name or IP address.',
+  smtp_from: (v) => isMailbox(v) ? undefined : 'SMTP sender must be an e-mail address.',
+};
+
+export type SettingCheck = { ok: true; value: SettingValue } | { ok: false; message: string };
+
+/**
+ * Checks a new value for the setting `key`. Returns the value to store: the catalogue's type and unit are
+ * kept (a client cannot change what a setting is), text is trimmed.
+ */
+export function checkSettingValue(key: SettingKey, input: SettingValueInput): SettingCheck {
+  const definition = SETTINGS[key] as (typeof SETTINGS)[SettingKey];
+  const name = definition.label;
+  if (input.type !== definition.type) {
+    return { ok: false, message: `${name} is a ${definition.type} setting.` };
+  }
+  if (definition.type === 'boolean') {
+    if (typeof input.value !== 'boolean') return { ok: false, message: `${name} must be true or false.` };
+    return { ok: true, value: { type: 'boolean', value: input.value } };
+  }
+  if (definition.type === 'number') {
+    const n = input.value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < definition.min || n > definition.max) {
+      return {
+        ok: false,
+        message: `${name} must be a whole number from ${definition.min} to ${definition.max}.`,
+      };
+    }
+    const unit = 'unit' in definition ? { unit: definition.unit } : {};
+    return { ok: true, value: { type: 'number', value: n, ...unit } };
+  }
+  if (typeof input.value !== 'string') return { ok: false, message: `${name} must be text.` };
+  const text = input.value.trim();
+  if (text.length > DEFAULT_TEXT_MAX) {
+    return { ok: false, message: `${name} must be at most ${DEFAULT_TEXT_MAX} characters.` };
+  }
+  const problem = TEXT_RULES[key]?.(text);
+  if (problem) return { ok: false, message: problem };
+  return { ok: true, value: { type: 'text', value: text } };
+}

@@ -1,0 +1,185 @@
+/**
+ * The settings catalogue: every system setting's key, type, default, bounds, category, label and
+ * description, declared once. The API reads its defaults and bounds from here, seeds missing rows from
+ * here at start-up, and a test checks that the migrations' rows agree; the PWA's settings form checks a
+ * value against the same bounds before it is sent.
+ */
+
+export type SettingType = 'number' | 'boolean' | 'text';
+export type SettingCategory = 'security' | 'system' | 'email';
+
+interface Common {
+  category: SettingCategory;
+  /** How a message names the setting ('Maximum upload size in MB must be …'). */
+  label: string;
+  /** The line the admin's settings screen shows under the key. */
+  description: string;
+}
+
+export interface NumberSettingDefinition extends Common {
+  type: 'number';
+  default: number;
+  unit?: string;
+  /** Whole numbers from min to max, both included. */
+  min: number;
+  max: number;
+}
+
+export interface BooleanSettingDefinition extends Common {
+  type: 'boolean';
+  default: boolean;
+}
+
+export interface TextSettingDefinition extends Common {
+  type: 'text';
+  default: string;
+}
+
+export type SettingDefinition = NumberSettingDefinition | BooleanSettingDefinition | TextSettingDefinition;
+
+/**
+ * The floors keep the system usable (an idle timeout under 5 minutes signs people out while they read);
+ * the ceilings keep a typo from switching a protection off (a lock of 1440 minutes is a day).
+ */
+export const SETTINGS = {
+  failed_login_limit: {
+    type: 'number',
+    default: 5,
+    unit: 'attempts',
+    min: 1,
+    max: 100,
+    category: 'security',
+    label: 'Failed login limit',
+    description: 'Consecutive failed sign-ins before an account is locked',
+  },
+  lockout_minutes: {
+    type: 'number',
+    default: 10,
+    unit: 'minutes',
+    min: 1,
+    max: 1440,
+    category: 'security',
+    label: 'Lockout minutes',
+    description: 'How long a locked account stays locked',
+  },
+  session_idle_minutes: {
+    type: 'number',
+    default: 30,
+    unit: 'minutes',
+    min: 5,
+    max: 1440,
+    category: 'security',
+    label: 'Session idle minutes',
+    description: 'Sign out after this long without activity',
+  },
+  session_max_hours: {
+    type: 'number',
+    default: 12,
+    unit: 'hours',
+    min: 1,
+    max: 72,
+    category: 'security',
+    label: 'Session maximum hours',
+    description: 'Longest a session may last, active or not',
+  },
+  department_abbreviation: {
+    type: 'text',
+    default: 'DOC',
+    category: 'system',
+    label: 'Department abbreviation',
+    description: 'Department abbreviation shown in every portal title',
+  },
+  document_retention_days: {
+    type: 'number',
+    default: 90,
+    unit: 'days',
+    min: 1,
+    max: 3650,
+    category: 'system',
+    label: 'Document retention days',
+    description: 'Days a document is kept before it is deleted',
+  },
+  max_upload_mb: {
+    type: 'number',
+    default: 10,
+    unit: 'MB',
+    min: 1,
+    max: 100,
+    category: 'system',
+    label: 'Maximum upload size in MB',
+    description: 'Largest PDF that can be uploaded',
+  },
+  smtp_enabled: {
+    type: 'boolean',
+    default: false,
+    category: 'email',
+    label: 'SMTP enabled',
+    description: 'Send e-mail to registrants (messages wait in the outbox while disabled)',
+  },
+  smtp_host: {
+    type: 'text',
+    default: '',
+    category: 'email',
+    label: 'SMTP host',
+    description: 'SMTP server host name (empty: not configured)',
+  },
+  smtp_port: {
+    type: 'number',
+    default: 25,
+    min: 1,
+    max: 65535,
+    category: 'email',
+    label: 'SMTP port',
+    description: 'SMTP server port',
+  },
+  smtp_from: {
+    type: 'text',
+    default: 'no-reply@localhost',
+    category: 'email',
+    label: 'SMTP sender',
+    description: "Sender address of the portal's e-mail",
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** The keys whose values are numbers, booleans or text. */
+export type NumberSettingKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K]['type'] extends 'number' ? K : never;
+}[SettingKey];
+export type BooleanSettingKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K]['type'] extends 'boolean' ? K : never;
+}[SettingKey];
+export type TextSettingKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K]['type'] extends 'text' ? K : never;
+}[SettingKey];
+
+/** The value a setting of key K holds. */
+export type SettingValueOf<K extends SettingKey> = (typeof SETTINGS)[K]['default'] extends number ? number
+  : (typeof SETTINGS)[K]['default'] extends boolean ? boolean
+  : string;
+
+/** True for a key of the catalogue. */
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+/** The catalogue entry of `key`. */
+export function settingDefinition(key: SettingKey): SettingDefinition {
+  return SETTINGS[key];
+}
+
+/** The stored JSON of a setting's value: `{ type, value, unit? }` (the settings table's `value` column). */
+export interface SettingValue {
+  type: SettingType;
+  value: number | boolean | string;
+  unit?: string;
+}
+
+/** A setting's default as it is stored. */
+export function defaultSettingValue(key: SettingKey): SettingValue {
+  const definition: SettingDefinition = SETTINGS[key];
+  return definition.type === 'number' && definition.unit !== undefined
+    ? { type: 'number', value: definition.default, unit: definition.unit }
+    : { type: definition.type, value: definition.default };
+}
