@@ -2,15 +2,10 @@
 import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import { lock_setting, update_setting } from '../db/settings.ts';
-import type { Outcome } from './registration.ts';
+import { fail, type Outcome } from './outcome.ts';
 import { checkSettingValue, type SettingValueInput } from '../../contract/rules/settings.ts';
 import { isSettingKey } from '../../contract/settings.ts';
-import type { Actor } from './user_admin.ts';
-
-export const SETTING_TEXTS = {
-  updated: 'Setting updated successfully',
-  notFound: 'Setting not found.',
-} as const;
+import type { Actor } from './actor.ts';
 
 /** Stores a new value for `key`; every reader takes it from the next use on (no cache anywhere). */
 export async function changeSetting(
@@ -21,10 +16,10 @@ export async function changeSetting(
 ): Promise<Outcome> {
   return await sql.begin(async (tx): Promise<Outcome> => {
     const current = await lock_setting(tx, key);
-    if (!current) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
-    if (!isSettingKey(key)) return { ok: false, status: 404, message: SETTING_TEXTS.notFound };
+    if (!current) return fail('setting_not_found');
+    if (!isSettingKey(key)) return fail('setting_not_found');
     const checked = checkSettingValue(key, input);
-    if (!checked.ok) return { ok: false, status: 400, message: checked.message };
+    if (!checked.ok) return fail('invalid_input', checked.message);
     await update_setting(tx, key, { value: checked.value, userId: actor.userId });
     await insert_audit_event(tx, {
       userId: actor.userId,

@@ -2,14 +2,17 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { list_settings } from '../db/settings.ts';
-import { changeSetting, SETTING_TEXTS } from '../domain/settings.ts';
-import { actorFrom } from '../domain/user_admin.ts';
+import { actorFrom } from '../domain/actor.ts';
+import { changeSetting } from '../domain/settings.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
+import { failureError, FAILURES } from '../http/failures.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { requireRole } from '../http/guard.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
-const keyParam = z.object({ key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, SETTING_TEXTS.notFound) });
+const keyParam = z.object({
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, FAILURES.setting_not_found.message as string),
+});
 const VALUE_SHAPE = 'The value must be an object with a type (number, boolean or text) and a value.';
 const settingBody = z.object({
   value: z.object({
@@ -34,6 +37,6 @@ export const adminSettingRoutes = new Hono<AppEnv>()
       c.req.valid('json').value,
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: SETTING_TEXTS.updated });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.settingUpdated });
   });
