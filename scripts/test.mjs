@@ -74,6 +74,7 @@ const built = await check('build PWA', bin('vite'), [
   'warn',
 ]);
 
+await denoSuite('Boundary checks (contract/, pwa/ → api/, api/domain/)', ['-A', 'tests/checks']);
 await denoSuite('PWA unit tests', ['pwa/src']);
 await denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], {
   TEST_BACKEND: 'pglite',
