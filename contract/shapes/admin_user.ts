@@ -1,0 +1,33 @@
+/** A user as the admin screens show it (GET /api/admin/users, the added offender). */
+import type { Role, UserStatus } from './user.ts';
+
+export interface AdminUser {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  doc_number: string | null;
+  role: Role;
+  status: UserStatus;
+  entity_name: string | null;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/** PUT /api/admin/users/{id}/status body. */
+export interface UserStatusRequest {
+  status: 'active' | 'deactivated';
+}
+
+/** POST /api/admin/offenders body. */
+export interface OffenderRequest {
+  docNumber: string;
+  firstName: string;
+  lastName: string;
+  pin: string;
+}
+
+/** PUT /api/admin/offenders/{id}/pin body. */
+export interface PinResetRequest {
+  pin: string;
+}

@@ -1,0 +1,52 @@
+/** Registration of attorneys and representatives: the public form's body and the approver's list. */
+
+export type UserType = 'attorney' | 'representative';
+
+/** POST /api/auth/register body. */
+export interface RegistrationRequest {
+  userType: UserType;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  barNumber: string;
+  barState: string;
+  phone: string | null;
+  addressLine1: string;
+  addressLine2: string | null;
+  city: string;
+  state: string;
+  zipCode: string;
+  isRepresentative: boolean;
+  supervisingAttorneyName: string | null;
+  supervisingAttorneyBar: string | null;
+  supervisingAttorneyEmail: string | null;
+}
+
+/** A registration awaiting review (GET /api/approver/registrations `registrations`), oldest first. */
+export interface PendingRegistration {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  bar_number: string;
+  bar_state: string;
+  /** ISO 8601. */
+  created_at: string;
+  user_type: UserType;
+  is_representative: boolean;
+  supervising_attorney_name: string | null;
+  supervising_attorney_bar: string | null;
+  supervising_attorney_email: string | null;
+}
+
+/** POST /api/approver/registrations/{id}/approve answer `data`. */
+export interface ApprovalResult {
+  temporaryPassword: string;
+}
+
+/** POST /api/approver/registrations/{id}/reject body. */
+export interface RejectionRequest {
+  reason: string;
+}

@@ -1,0 +1,25 @@
+/** System settings as the admin screen shows them, and the public configuration. */
+import type { SettingCategory, SettingValue } from '../settings.ts';
+
+export type { SettingValue };
+
+/** GET /api/admin/settings `data.settings`. */
+export interface Setting {
+  key: string;
+  category: SettingCategory;
+  description: string;
+  value: SettingValue;
+  /** ISO 8601. */
+  updated_at: string;
+}
+
+/** PUT /api/admin/settings/{key} body. */
+export interface SettingRequest {
+  value: SettingValue;
+}
+
+/** GET /api/config `data`: what the PWA needs before anyone signs in. */
+export interface PublicConfig {
+  departmentAbbreviation: string;
+  maxUploadMb: number;
+}

@@ -1,0 +1,44 @@
+/** The signed-in user as the API hands it to the PWA (`user` in the sign-in, /me and password answers). */
+
+export const ROLES = ['offender', 'attorney', 'representative', 'admin', 'approver'] as const;
+
+export type Role = (typeof ROLES)[number];
+
+export const USER_STATUSES = ['active', 'deactivated', 'pending'] as const;
+
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** Enough to route and greet, nothing secret. */
+export interface PublicUser {
+  id: string;
+  role: Role;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  docNumber: string | null;
+  /** The entity's slug. */
+  entity: string;
+  mustChangePassword: boolean;
+}
+
+/** POST /api/auth/login body. */
+export interface LoginRequest {
+  username: string;
+  password: string;
+  /** The entity's slug; 'default' when absent. */
+  entity?: string;
+}
+
+/** POST /api/auth/login answer. */
+export interface LoginAnswer {
+  success: true;
+  message: string;
+  token: string;
+  user: PublicUser;
+}
+
+/** POST /api/auth/password body. */
+export interface PasswordChangeRequest {
+  currentPassword: string;
+  newPassword: string;
+}
