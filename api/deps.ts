@@ -1,5 +1,5 @@
 /** What every route and domain function may use; built once in main.ts (or by a test). */
-import type { BlobStore } from './blobs/store.ts';
+import type { BlobStore } from './blobs/types.ts';
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
 

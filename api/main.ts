@@ -9,7 +9,7 @@ import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
 import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
-import { DEMO_ACCOUNTS, seedDemoDocuments } from '../db/seeds/demo.ts';
+import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
 
 const config = loadConfig();
 if (config.databaseUrl && !config.sessionSecret) {

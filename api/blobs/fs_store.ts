@@ -4,7 +4,7 @@
  */
 import { sha256Hasher } from './hashing.ts';
 import type { ByteRange } from './range.ts';
-import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './store.ts';
+import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './types.ts';
 
 /**
  * Read size of a stream. Measured with bench/stream.ts (10 MB to 32 clients): Deno's own

@@ -9,7 +9,7 @@ import type { Sql } from '../db/client.ts';
 import { decodeCopyBinary } from './copy_binary.ts';
 import { sha256Hasher } from './hashing.ts';
 import type { ByteRange } from './range.ts';
-import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './store.ts';
+import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './types.ts';
 
 /** 256 KiB: large enough that per-row overhead is small, small enough to buffer per reader. */
 export const CHUNK_SIZE = 256 * 1024;

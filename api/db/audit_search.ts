@@ -27,6 +27,24 @@ export interface AuditLogRow {
 }
 
 /**
+ * The where-clause of a page: the filter's conditions on `audit_logs a`, and the keyset cursor. The cursor
+ * names a row; comparing with that row's own (created_at, id) keeps the timestamp's full microsecond
+ * precision, which a JavaScript Date would lose.
+ */
+function matching(sql: Tx, filter: AuditFilter, afterId: string | undefined) {
+  return sql`true
+    ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
+    ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
+    ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}
+    ${filter.userId ? sql`and a.user_id = ${filter.userId}` : sql``}
+    ${
+    afterId
+      ? sql`and (a.created_at, a.id) < (select c.created_at, c.id from audit_logs c where c.id = ${afterId})`
+      : sql``
+  }`;
+}
+
+/**
  * One page of events matching `filter`, newest first, strictly after the row `afterId` (the last row of the
  * previous page). Ids are bigints, returned as strings so they survive JSON.
  */
@@ -35,22 +53,12 @@ export function list_audit_logs(
   filter: AuditFilter,
   page: { afterId?: string; limit: number },
 ): Promise<AuditLogRow[]> {
-  // The cursor names a row; comparing with that row's own (created_at, id) keeps the timestamp's full
-  // microsecond precision, which a JavaScript Date would lose.
-  const after = page.afterId
-    ? sql`and (a.created_at, a.id) < (select c.created_at, c.id from audit_logs c where c.id = ${page.afterId})`
-    : sql``;
   return sql<AuditLogRow[]>`
     select a.id::text as id, a.created_at, a.user_id, a.event_type, a.resource_type, a.resource_id, a.ip_address,
            a.event_data, nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') as user_name
     from audit_logs a
     left join users u on u.id = a.user_id
-    where true
-      ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
-      ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
-      ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}
-      ${filter.userId ? sql`and a.user_id = ${filter.userId}` : sql``}
-      ${after}
+    where ${matching(sql, filter, page.afterId)}
     order by a.created_at desc, a.id desc
     limit ${page.limit}`;
 }
@@ -88,20 +96,12 @@ export function list_audit_export_batch(
   filter: AuditFilter,
   page: { afterId?: string; limit: number },
 ): Promise<AuditExportRow[]> {
-  const after = page.afterId
-    ? sql`and (a.created_at, a.id) < (select c.created_at, c.id from audit_logs c where c.id = ${page.afterId})`
-    : sql``;
   return sql<AuditExportRow[]>`
     select a.id::text as id,
            to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
            a.user_id::text as user_id, a.event_type, a.resource_type, a.ip_address, a.event_data::text as event_data
     from audit_logs a
-    where true
-      ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
-      ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
-      ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}
-      ${filter.userId ? sql`and a.user_id = ${filter.userId}` : sql``}
-      ${after}
+    where ${matching(sql, filter, page.afterId)}
     order by a.created_at desc, a.id desc
     limit ${page.limit}`;
 }

@@ -1,6 +1,6 @@
 /** Opens the configured database, brings its schema up to date, and seeds the demo data when asked. */
 import type { Config } from '../config.ts';
-import { seedDemo } from '../../db/seeds/demo.ts';
+import { seedDemo } from '../cli/demo_seed.ts';
 import { connectPostgres, type Database, startEmbedded } from './client.ts';
 import { migrate } from './migrate.ts';
 

@@ -1,6 +1,7 @@
 /** Both blob backends pass the same suite: exact round trip, ranges, dedup, delete, list, staging sweep. */
 import assert from 'node:assert/strict';
-import { type BlobStore, createBlobStore } from '../../api/blobs/store.ts';
+import { createBlobStore } from '../../api/blobs/store.ts';
+import type { BlobStore } from '../../api/blobs/types.ts';
 import { CHUNK_SIZE } from '../../api/blobs/pg_store.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { DB_TEST } from '../support/app.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { startEmbedded } from '../../api/db/client.ts';
 import { migrate } from '../../api/db/migrate.ts';
 import { ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
-import { seedDemo } from '../../db/seeds/demo.ts';
+import { seedDemo } from '../../api/cli/demo_seed.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { testBackend } from '../support/db.ts';
 

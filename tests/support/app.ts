@@ -6,7 +6,7 @@ import { createApp } from '../../api/app.ts';
 import { createBlobStore } from '../../api/blobs/store.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { AppDeps } from '../../api/deps.ts';
-import { seedDemo } from '../../db/seeds/demo.ts';
+import { seedDemo } from '../../api/cli/demo_seed.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestApp {

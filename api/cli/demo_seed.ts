@@ -3,11 +3,11 @@
  * Runs only on an empty database, in one transaction.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { BlobStore } from '../../api/blobs/store.ts';
-import type { Sql } from '../../api/db/client.ts';
-import { insert_document } from '../../api/db/documents.ts';
-import { insert_user, type NewUser } from '../../api/db/users.ts';
-import { hashSecret } from '../../api/domain/passwords.ts';
+import type { BlobStore } from '../blobs/types.ts';
+import type { Sql } from '../db/client.ts';
+import { insert_document } from '../db/documents.ts';
+import { insert_user, type NewUser } from '../db/users.ts';
+import { hashSecret } from '../domain/passwords.ts';
 
 export const DEMO_ACCOUNTS = [
   {
