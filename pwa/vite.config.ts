@@ -27,7 +27,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: `http://localhost:${process.env.API_PORT ?? 5000}`, changeOrigin: false },
     },
-    // The registration rules are shared with the API and live in api/domain/.
+    // The rules and shapes shared with the API live in contract/, outside pwa/.
     fs: { allow: [repoRoot] },
   },
   plugins: [

@@ -10,15 +10,15 @@ import { SessionEvents } from './components/SessionEvents.tsx';
 import { PATHS } from './lib/routing.ts';
 import { TOAST_MAX_COUNT } from './lib/toast.ts';
 import { theme } from './theme.ts';
-import { Login } from './screens/Login.tsx';
-import { Logout } from './screens/Logout.tsx';
-import { Register } from './screens/Register.tsx';
-import { Unauthorized } from './screens/Unauthorized.tsx';
+import { Login } from './auth/Login.tsx';
+import { Logout } from './auth/Logout.tsx';
+import { Register } from './auth/Register.tsx';
+import { Unauthorized } from './auth/Unauthorized.tsx';
 
 // Signed-in screens load on demand: the sign-in page stays small.
-const SetPassword = lazy(() => import('./screens/SetPassword.tsx').then((m) => ({ default: m.SetPassword })));
-const Files = lazy(() => import('./screens/Files.tsx').then((m) => ({ default: m.Files })));
-const PdfViewer = lazy(() => import('./screens/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
+const SetPassword = lazy(() => import('./auth/SetPassword.tsx').then((m) => ({ default: m.SetPassword })));
+const Files = lazy(() => import('./mail/Files.tsx').then((m) => ({ default: m.Files })));
+const PdfViewer = lazy(() => import('./viewer/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
 const OffenderPortal = lazy(() =>
   import('./portals/offender/OffenderPortal.tsx').then((m) => ({ default: m.OffenderPortal }))
 );

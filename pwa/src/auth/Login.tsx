@@ -8,8 +8,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
-import { login } from '../lib/auth.ts';
-import { documentStore } from '../lib/documents.ts';
+import { login } from './authApi.ts';
+import { documentStore } from '../mail/documentStore.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 

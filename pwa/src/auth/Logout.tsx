@@ -7,8 +7,8 @@ import { Flex, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer.tsx';
-import { logout } from '../lib/auth.ts';
-import { documentStore } from '../lib/documents.ts';
+import { logout } from './authApi.ts';
+import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 

@@ -1,6 +1,6 @@
 /** The live password-strength label (spec section 4), announced politely to screen readers. */
 import { Typography } from 'antd';
-import { passwordStrength, STRENGTH_COLOURS } from '../lib/password_form.ts';
+import { passwordStrength, STRENGTH_COLOURS } from './passwordForm.ts';
 
 export function PasswordStrengthLabel({ password, id }: { password: string; id?: string }) {
   const strength = passwordStrength(password);

@@ -1,15 +1,15 @@
 /**
  * /register, 'Attorney Registration' (spec sections 2, 4, 5, 8). The form's
- * behaviour lives in lib/registration_form.ts; this file renders it.
+ * behaviour lives in registrationForm.ts; this file renders it.
  */
 import { Button, Card, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
 import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer.tsx';
-import { PasswordStrengthLabel } from '../components/PasswordStrengthLabel.tsx';
+import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
-import { register } from '../lib/auth.ts';
+import { register } from './authApi.ts';
 import {
   blurField,
   checkForSubmit,
@@ -20,7 +20,7 @@ import {
   setRepresentative,
   type TextField,
   toRegistrationRequest,
-} from '../lib/registration_form.ts';
+} from './registrationForm.ts';
 import { PATHS } from '../lib/routing.ts';
 
 export const REGISTER_TEXTS = {

@@ -7,11 +7,11 @@ import { Button, Card, Form, Input, Typography } from 'antd';
 import { type ChangeEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer.tsx';
-import { PasswordStrengthLabel } from '../components/PasswordStrengthLabel.tsx';
+import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
-import { changePassword } from '../lib/auth.ts';
-import { checkNewPassword, type NewPasswordField, type NewPasswordValues } from '../lib/password_form.ts';
+import { changePassword } from './authApi.ts';
+import { checkNewPassword, type NewPasswordField, type NewPasswordValues } from './passwordForm.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 

@@ -1,8 +1,7 @@
-/** The /api/auth calls and /api/config, shared by the sign-in screens and every portal's Log Off. */
-import { SETTINGS } from '../../../contract/settings.ts';
-import { apiRequest } from './api.ts';
+/** The /api/auth calls, shared by the sign-in screens and every portal's Log Off. */
+import { apiRequest } from '../lib/api.ts';
 import { parseUser, type User } from './user.ts';
-import type { RegistrationRequest } from './registration_form.ts';
+import type { RegistrationRequest } from './registrationForm.ts';
 
 /** Spec section 3: the entity is fixed to 'default'. */
 export const LOGIN_ENTITY = 'default';
@@ -54,32 +53,4 @@ export async function changePassword(
     body: { currentPassword, newPassword },
   });
   return { user: parseUser(body.user), message: body.message ?? null };
-}
-
-export interface PublicConfig {
-  departmentAbbreviation: string;
-  maxUploadMb: number;
-}
-
-/** Shown until /api/config answers (and if it never does): the API's own default. */
-export const DEFAULT_CONFIG: PublicConfig = {
-  departmentAbbreviation: SETTINGS.department_abbreviation.default,
-  maxUploadMb: SETTINGS.max_upload_mb.default,
-};
-
-/** GET /api/config (public). */
-export async function fetchConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  const body = await apiRequest<{ data?: Partial<PublicConfig> }>('/config', { auth: false, signal });
-  const data = body.data ?? {};
-  return {
-    departmentAbbreviation: typeof data.departmentAbbreviation === 'string' && data.departmentAbbreviation
-      ? data.departmentAbbreviation
-      : DEFAULT_CONFIG.departmentAbbreviation,
-    maxUploadMb: typeof data.maxUploadMb === 'number' ? data.maxUploadMb : DEFAULT_CONFIG.maxUploadMb,
-  };
-}
-
-/** Every portal's title: the department abbreviation followed by 'Attorney/Client Mail'. */
-export function portalTitle(config: PublicConfig): string {
-  return `${config.departmentAbbreviation} Attorney/Client Mail`;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkNewPassword, passwordStrength, STRENGTH_COLOURS } from './password_form.ts';
+import { checkNewPassword, passwordStrength, STRENGTH_COLOURS } from './passwordForm.ts';
 
 Deno.test('a new password shorter than 8 characters is refused', () => {
   assert.deepEqual(

@@ -10,7 +10,7 @@ import {
   type RegistrationValues,
   setRepresentative,
   toRegistrationRequest,
-} from './registration_form.ts';
+} from './registrationForm.ts';
 
 function state(values: Partial<RegistrationValues> = {}, errors: FormState['errors'] = {}): FormState {
   return { values: { ...EMPTY_REGISTRATION, ...values }, errors };

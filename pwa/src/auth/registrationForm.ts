@@ -1,7 +1,7 @@
 /**
  * The registration form's behaviour (spec sections 2 and 5) as plain state
  * transitions: the screen only renders. The rules themselves are the API's
- * (api/domain/registration_rules.ts), imported, not copied.
+ * (contract/rules/registration.ts), imported, not copied.
  */
 import {
   checkRegistration,

@@ -1,6 +1,6 @@
 /** Loads the public configuration (/api/config) once and hands it to every screen. */
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
-import { DEFAULT_CONFIG, fetchConfig, type PublicConfig } from '../lib/auth.ts';
+import { DEFAULT_CONFIG, fetchConfig, type PublicConfig } from '../lib/config.ts';
 
 const AppConfigContext = createContext<PublicConfig>(DEFAULT_CONFIG);
 

@@ -7,7 +7,7 @@ import { LogoutOutlined } from '@ant-design/icons';
 import { Button, Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import portalLogo from '../assets/portal-logo.svg';
-import { portalTitle } from '../lib/auth.ts';
+import { portalTitle } from '../lib/config.ts';
 import { useAppConfig } from './AppConfigProvider.tsx';
 
 export interface PortalHeaderProps {

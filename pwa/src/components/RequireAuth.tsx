@@ -5,7 +5,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { guardDecision } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
-import type { Role } from '../lib/user.ts';
+import type { Role } from '../auth/user.ts';
 
 export function RequireAuth({ roles }: { roles?: readonly Role[] }) {
   const location = useLocation();

@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { setApiEvents } from '../lib/api.ts';
-import { documentStore } from '../lib/documents.ts';
+import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { useToast } from './useToast.ts';

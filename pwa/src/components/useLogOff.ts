@@ -5,8 +5,8 @@
  */
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { logout } from '../lib/auth.ts';
-import { documentStore } from '../lib/documents.ts';
+import { logout } from '../auth/authApi.ts';
+import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 

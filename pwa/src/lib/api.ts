@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The API's answer to a call made during a forced password change (see api/http/guard.ts). */
+/** The API's answer to a call made during a forced password change (the API's role guard). */
 export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
 
 export interface ApiEvents {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterLogin, guardDecision, homeForRole, portalRedirect, ROLE_HOME } from './routing.ts';
 import type { UserReadResult } from './storage.ts';
-import type { User } from './user.ts';
+import type { User } from '../auth/user.ts';
 
 function stored(overrides: Partial<User> = {}): UserReadResult {
   return {

@@ -3,7 +3,7 @@
  * as plain functions over what storage holds, so they can be tested alone.
  */
 import type { UserReadResult } from './storage.ts';
-import { isRole, type Role } from './user.ts';
+import { isRole, type Role } from '../auth/user.ts';
 
 export const PATHS = {
   root: '/',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSessionStorage, STORAGE_KEYS, type StorageBackend } from './storage.ts';
-import type { User } from './user.ts';
+import type { User } from '../auth/user.ts';
 
 class MemoryStorage implements StorageBackend {
   readonly items = new Map<string, string>();

@@ -4,7 +4,7 @@
  * from another version: every function reports that as a result instead of
  * throwing, so a screen can still decide where to go.
  */
-import { parseUser, type User } from './user.ts';
+import { parseUser, type User } from '../auth/user.ts';
 
 /** The localStorage keys of spec section 3 (names are part of the contract). */
 export const STORAGE_KEYS = {

@@ -26,7 +26,7 @@ import {
   sortRows,
   type SortState,
 } from './listLogic.ts';
-import './documents.css';
+import './mail.css';
 
 /** A column of the table: which field, its heading, and whether it sorts. */
 export type ColumnKey =

@@ -7,12 +7,12 @@ import { Typography } from 'antd';
 import { PortalHeader } from '../components/PortalHeader.tsx';
 import { PortalLayout } from '../components/PortalLayout.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
-import { type ColumnSpec, DocumentTable } from '../documents/DocumentTable.tsx';
-import { LoadError } from '../documents/LoadError.tsx';
-import type { SearchField } from '../documents/listLogic.ts';
-import { LOAD_TEXTS } from '../documents/SenderDocuments.tsx';
-import { useDocumentList } from '../documents/useDocumentList.ts';
-import { usePopups } from '../documents/usePopups.ts';
+import { type ColumnSpec, DocumentTable } from './DocumentTable.tsx';
+import { LoadError } from './LoadError.tsx';
+import type { SearchField } from './listLogic.ts';
+import { LOAD_TEXTS } from './SenderDocuments.tsx';
+import { useDocumentList } from './useDocumentList.ts';
+import { usePopups } from './usePopups.ts';
 import { failureMessage } from '../lib/api.ts';
 
 const COLUMNS: readonly ColumnSpec[] = [

@@ -7,7 +7,7 @@ import { Alert, Descriptions, Modal, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { failureMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
-import { type DocumentReceipt, fetchReceipt } from './documentsApi.ts';
+import { type DocumentReceipt, fetchReceipt } from './mailApi.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
 
 /** Spec section 2: modal sizes sm, md, lg, default md. */

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { failureMessage } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type ColumnSpec, DocumentTable } from './DocumentTable.tsx';
-import type { ListSource } from './documentsApi.ts';
+import type { ListSource } from './mailApi.ts';
 import { InfoModal } from './InfoModal.tsx';
 import { DEFAULT_SORT, type DocumentRow, type SearchField } from './listLogic.ts';
 import { LoadError } from './LoadError.tsx';

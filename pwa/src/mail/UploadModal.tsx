@@ -12,7 +12,7 @@ import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useAppConfig } from '../components/AppConfigProvider.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
-import { uploadWithProgress } from './documentsApi.ts';
+import { uploadWithProgress } from './mailApi.ts';
 import {
   EMPTY_UPLOAD_FORM,
   fileProblem,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createDocumentStore, mergeByDocumentId } from './documents.ts';
+import { createDocumentStore, mergeByDocumentId } from './documentStore.ts';
 
 Deno.test('appending de-duplicates by documentid, the later entry winning in place', () => {
   const merged = mergeByDocumentId(

@@ -3,7 +3,7 @@
  * failure says (each portal has its own texts, spec section 8).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { fetchDocuments, type ListSource } from './documentsApi.ts';
+import { fetchDocuments, type ListSource } from './mailApi.ts';
 import type { DocumentRow } from './listLogic.ts';
 
 export interface DocumentListState {

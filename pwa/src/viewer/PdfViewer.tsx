@@ -7,13 +7,13 @@
 import { Alert, Flex, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { PrintDialogs } from '../viewer/PrintDialogs.tsx';
-import { PropertiesModal } from '../viewer/PropertiesModal.tsx';
-import { shortcutAction } from '../viewer/shortcuts.ts';
-import { Toolbar } from '../viewer/Toolbar.tsx';
-import { usePrint } from '../viewer/usePrint.ts';
-import { useViewer } from '../viewer/useViewer.ts';
-import '../viewer/viewer.css';
+import { PrintDialogs } from './PrintDialogs.tsx';
+import { PropertiesModal } from './PropertiesModal.tsx';
+import { shortcutAction } from './shortcuts.ts';
+import { Toolbar } from './Toolbar.tsx';
+import { usePrint } from './usePrint.ts';
+import { useViewer } from './useViewer.ts';
+import './viewer.css';
 
 export const VIEWER_TEXTS = {
   loading: 'Loading document...',

@@ -4,7 +4,7 @@
  */
 import { Alert, Button, Form, Input, Modal, Progress, Radio, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { allPages, parsePageRanges } from './page_ranges.ts';
+import { allPages, parsePageRanges } from './pageRanges.ts';
 import { PRINT_NOT_ALLOWED } from './print.ts';
 import type { PrintFlow } from './usePrint.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { allPages, parsePageRanges } from './page_ranges.ts';
+import { allPages, parsePageRanges } from './pageRanges.ts';
 
 Deno.test('single pages and ranges are combined in page order', () => {
   assert.deepEqual(parsePageRanges('1-3, 5, 7-9', 10), { pages: [1, 2, 3, 5, 7, 8, 9], invalid: [] });

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
 import { openDocument, type PdfDocument } from './engine.ts';
-import { allPages } from './page_ranges.ts';
+import { allPages } from './pageRanges.ts';
 import { AUTO_PRINT_DELAY_MS, discardPendingPrint, preparePrint, printAllowed } from './print.ts';
 
 export type PrintPhase =

@@ -6,7 +6,7 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
 import { createViewer, openDocument, type PdfDocument, showDocument, type ViewerHandle } from './engine.ts';
-import { attachHandTool } from './hand_tool.ts';
+import { attachHandTool } from './handTool.ts';
 import {
   chooseScroll,
   chooseView,

@@ -1,6 +1,6 @@
 /** The approval confirmation, and the result that keeps the temporary password on screen until closed. */
 import { Alert, Modal, Typography } from 'antd';
-import { approvedMessage, type PendingRegistration } from './api.ts';
+import { approvedMessage, type PendingRegistration } from './approverApi.ts';
 
 export function ApproveModal(props: {
   registration: PendingRegistration | null;

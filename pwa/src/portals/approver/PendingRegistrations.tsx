@@ -16,7 +16,7 @@ import {
   listPendingRegistrations,
   type PendingRegistration,
   rejectRegistration,
-} from './api.ts';
+} from './approverApi.ts';
 import { ApproveModal, TemporaryPasswordModal } from './ApproveModals.tsx';
 import { RejectModal } from './RejectModal.tsx';
 import { useLoaded } from '../../lib/useLoaded.ts';

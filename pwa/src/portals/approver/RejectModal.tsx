@@ -1,7 +1,7 @@
 /** Rejection with a required reason: Reject stays disabled while the reason is blank (spec section 5). */
 import { Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { APPROVER_TEXTS, type PendingRegistration } from './api.ts';
+import { APPROVER_TEXTS, type PendingRegistration } from './approverApi.ts';
 
 export function RejectModal(props: {
   registration: PendingRegistration | null;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { approvedMessage, APPROVER_TEXTS } from './api.ts';
+import { approvedMessage, APPROVER_TEXTS } from './approverApi.ts';
 
 Deno.test('the approval message shows the temporary password in the spec wording', () => {
   assert.equal(

@@ -1,6 +1,6 @@
 /** The attorney's documents: what they sent and what their representatives sent (marked 'Sent by …'). */
-import { SenderDocuments } from '../../documents/SenderDocuments.tsx';
-import { ATTORNEY_UPLOAD_TEXTS } from '../../documents/UploadModal.tsx';
+import { SenderDocuments } from '../../mail/SenderDocuments.tsx';
+import { ATTORNEY_UPLOAD_TEXTS } from '../../mail/UploadModal.tsx';
 
 const SOURCE = { kind: 'attorney' } as const;
 

@@ -9,7 +9,7 @@ import { PortalLayout } from '../../components/PortalLayout.tsx';
 import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
-import { PdfViewer } from '../../screens/PdfViewer.tsx';
+import { PdfViewer } from '../../viewer/PdfViewer.tsx';
 import { OffenderDocuments } from './OffenderDocuments.tsx';
 
 function OffenderViewer() {

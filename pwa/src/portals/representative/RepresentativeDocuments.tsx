@@ -1,6 +1,6 @@
 /** 'My Documents' of the representative: what they sent on their supervising attorney's behalf. */
-import { SenderDocuments } from '../../documents/SenderDocuments.tsx';
-import { REPRESENTATIVE_UPLOAD_TEXTS } from '../../documents/UploadModal.tsx';
+import { SenderDocuments } from '../../mail/SenderDocuments.tsx';
+import { REPRESENTATIVE_UPLOAD_TEXTS } from '../../mail/UploadModal.tsx';
 
 const SOURCE = { kind: 'representative' } as const;
 

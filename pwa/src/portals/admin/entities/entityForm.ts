@@ -1,5 +1,6 @@
 /** The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested. */
 import { slugify } from '../../../../../contract/rules/slug.ts';
+import { LOGIN_ENTITY } from '../../../auth/authApi.ts';
 import type { Entity, EntityPayload } from './entitiesApi.ts';
 
 export const ENTITY_TEXTS = {
@@ -48,10 +49,10 @@ export function formValuesOf(entity: Entity): EntityFormValues {
 }
 
 /**
- * Every sign-in names this entity (api/domain/entities.ts SIGN_IN_ENTITY_SLUG, which the PWA cannot import: that
- * module holds SQL), so the server refuses to change its slug; the form keeps it fixed rather than let it follow.
+ * Every sign-in names this entity (the login form's LOGIN_ENTITY), so the server refuses to change its slug; the
+ * form keeps it fixed rather than let it follow.
  */
-export const SIGN_IN_ENTITY_SLUG = 'default';
+export const SIGN_IN_ENTITY_SLUG = LOGIN_ENTITY;
 
 /**
  * Spec section 4: the slug follows the name while it is empty or still equals the slug generated from the

@@ -100,7 +100,7 @@ export function entityText(entityName: string | null | undefined): string {
   return entityName?.trim() ? entityName : 'N/A';
 }
 
-/** Only the browser can tell a chosen file is not a .csv; the other refusals are the API's own (api/domain/roster.ts). */
+/** Only the browser can tell a chosen file is not a .csv; the other refusals are the API's own (contract/rules/roster.ts). */
 export const CSV_FILE_REQUIRED = 'Please choose a .csv file';
 
 /** Why a chosen file cannot be imported, or null when it may be sent. */
