@@ -86,11 +86,14 @@ function textField(body: Record<string, unknown> | null, key: string): string | 
  * carrying the status and the server's message. Exported for tests.
  */
 export async function readResponse<T>(response: Response): Promise<T & ApiBody> {
+  if (!response.ok) throw await failureOf(response);
+  return ((await readJson(response)) ?? {}) as T & ApiBody;
+}
+
+/** The ApiError of a non-2xx answer: its status and the server's message and code, when it sent them. */
+async function failureOf(response: Response): Promise<ApiError> {
   const body = await readJson(response);
-  if (!response.ok) {
-    throw new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
-  }
-  return (body ?? {}) as T & ApiBody;
+  return new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
 }
 
 /** Headers of one call. Exported for tests. */
@@ -103,11 +106,12 @@ export function requestHeaders(body: unknown, token: string | null): Headers {
   return headers;
 }
 
-/** Calls `${API_BASE}${path}` and returns the parsed body, or throws an ApiError. */
-export async function apiRequest<T = Record<string, never>>(
-  path: string,
-  options: RequestOptions = {},
-): Promise<T & ApiBody> {
+/**
+ * Sends one call and returns the 2xx response. Every failure becomes an ApiError (status 0 when the server
+ * could not be reached) carrying the server's message, after the app-wide 401 / password-change reactions;
+ * an abort is rethrown as it is.
+ */
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, auth = true, quiet = false, signal } =
     options;
   const token = auth ? (options.token !== undefined ? options.token : storage.getGuid()) : null;
@@ -129,12 +133,20 @@ export async function apiRequest<T = Record<string, never>>(
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError(0, null);
   }
-  try {
-    return await readResponse<T>(response);
-  } catch (error) {
-    if (error instanceof ApiError && !quiet) notify(error, token);
+  if (!response.ok) {
+    const error = await failureOf(response);
+    if (!quiet) notify(error, token);
     throw error;
   }
+  return response;
+}
+
+/** Calls `${API_BASE}${path}` and returns the parsed body, or throws an ApiError. */
+export async function apiRequest<T = Record<string, never>>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<T & ApiBody> {
+  return readResponse<T>(await send(path, options));
 }
 
 function notify(error: ApiError, token: string | null): void {
@@ -168,26 +180,7 @@ export async function apiDownload(
   path: string,
   options: Omit<RequestOptions, 'body' | 'method'> = {},
 ): Promise<{ blob: Blob; filename: string | null; contentType: string | null }> {
-  const { auth = true, quiet = false, signal } = options;
-  const token = auth ? (options.token !== undefined ? options.token : storage.getGuid()) : null;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}`, {
-      headers: requestHeaders(undefined, token),
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, null);
-  }
-  if (!response.ok) {
-    const body = await readJson(response);
-    const error = new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
-    if (!quiet) notify(error, token);
-    throw error;
-  }
+  const response = await send(path, options);
   return {
     blob: await response.blob(),
     filename: dispositionFilename(response.headers.get('Content-Disposition')),
