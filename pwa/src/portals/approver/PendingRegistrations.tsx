@@ -2,10 +2,10 @@
  * 'Pending Registrations' (spec sections 2, 4, 5, 8): the table with Approve
  * and Reject, a Refresh button, and an error with Retry when loading fails.
  */
-import { ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
+import { Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { LoadedSection } from '../../components/LoadedSection.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
 import { formatDate, fullName } from '../../lib/format.ts';
@@ -116,54 +116,39 @@ export function PendingRegistrations() {
   ];
 
   return (
-    <section aria-labelledby='pending-registrations'>
-      <Flex align='center' justify='space-between' wrap gap={8}>
-        <Typography.Title level={2} id='pending-registrations' className='section-heading'>
-          Pending Registrations
-        </Typography.Title>
-        <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>
-          Refresh
-        </Button>
-      </Flex>
-      {loadError
-        ? (
-          <Alert
-            type='error'
-            showIcon
-            title={loadError}
-            action={
-              <Button size='small' danger onClick={() => void load()}>
-                Retry
-              </Button>
-            }
+    <LoadedSection
+      headingId='pending-registrations'
+      title='Pending Registrations'
+      load={{ loading, error: loadError, reload: load }}
+      modals={
+        <>
+          <ApproveModal
+            registration={approving}
+            name={approving ? nameOf(approving) : ''}
+            busy={busy}
+            onConfirm={approve}
+            onCancel={() => setApproving(null)}
           />
-        )
-        : (
-          <Table<PendingRegistration>
-            rowKey='id'
-            columns={columns}
-            dataSource={registrations}
-            loading={loading}
-            pagination={{ hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={APPROVER_TEXTS.empty} /> }}
-            scroll={{ x: true }}
+          <RejectModal
+            registration={rejecting}
+            name={rejecting ? nameOf(rejecting) : ''}
+            busy={busy}
+            onConfirm={reject}
+            onCancel={() => setRejecting(null)}
           />
-        )}
-      <ApproveModal
-        registration={approving}
-        name={approving ? nameOf(approving) : ''}
-        busy={busy}
-        onConfirm={approve}
-        onCancel={() => setApproving(null)}
+          <TemporaryPasswordModal approved={approved} onClose={() => setApproved(null)} />
+        </>
+      }
+    >
+      <Table<PendingRegistration>
+        rowKey='id'
+        columns={columns}
+        dataSource={registrations}
+        loading={loading}
+        pagination={{ hideOnSinglePage: true }}
+        locale={{ emptyText: <Empty description={APPROVER_TEXTS.empty} /> }}
+        scroll={{ x: true }}
       />
-      <RejectModal
-        registration={rejecting}
-        name={rejecting ? nameOf(rejecting) : ''}
-        busy={busy}
-        onConfirm={reject}
-        onCancel={() => setRejecting(null)}
-      />
-      <TemporaryPasswordModal approved={approved} onClose={() => setApproved(null)} />
-    </section>
+    </LoadedSection>
   );
 }

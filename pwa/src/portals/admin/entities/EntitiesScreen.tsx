@@ -2,10 +2,11 @@
  * Admin > Entities (spec sections 2, 4, 5, 8): the table, a details modal on row click, and the create and
  * update modals, both saved on the server.
  */
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Flex, Space, Table, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Empty, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -99,50 +100,41 @@ export function EntitiesScreen() {
   ];
 
   return (
-    <section aria-labelledby='entities-heading'>
-      <Flex align='center' justify='space-between' wrap gap={8}>
-        <Typography.Title level={2} id='entities-heading' className='section-heading'>
-          {ENTITY_TEXTS.title}
-        </Typography.Title>
-        <Space wrap>
-          <Button
-            type='primary'
-            icon={<PlusOutlined />}
-            onClick={() => setEditing({ open: true, entity: null })}
-          >
-            Create New Entity
-          </Button>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>Refresh</Button>
-        </Space>
-      </Flex>
-      {loadError
-        ? (
-          <Alert
-            type='error'
-            showIcon
-            title={loadError}
-            action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
+    <LoadedSection
+      headingId='entities-heading'
+      title={ENTITY_TEXTS.title}
+      load={{ loading, error: loadError, reload: load }}
+      actions={
+        <Button
+          type='primary'
+          icon={<PlusOutlined />}
+          onClick={() => setEditing({ open: true, entity: null })}
+        >
+          Create New Entity
+        </Button>
+      }
+      modals={
+        <>
+          <EntityDetailsModal entity={details} onClose={() => setDetails(null)} />
+          <EntityFormModal
+            open={editing.open}
+            entity={editing.open ? editing.entity : null}
+            onSubmit={save}
+            onCancel={() => setEditing({ open: false })}
           />
-        )
-        : (
-          <Table<Entity>
-            rowKey='id'
-            columns={columns}
-            dataSource={entities}
-            loading={loading}
-            pagination={{ pageSize: 25, hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={ENTITY_TEXTS.empty} /> }}
-            onRow={(entity) => ({ onClick: () => setDetails(entity), style: { cursor: 'pointer' } })}
-            scroll={{ x: true }}
-          />
-        )}
-      <EntityDetailsModal entity={details} onClose={() => setDetails(null)} />
-      <EntityFormModal
-        open={editing.open}
-        entity={editing.open ? editing.entity : null}
-        onSubmit={save}
-        onCancel={() => setEditing({ open: false })}
+        </>
+      }
+    >
+      <Table<Entity>
+        rowKey='id'
+        columns={columns}
+        dataSource={entities}
+        loading={loading}
+        pagination={{ pageSize: 25, hideOnSinglePage: true }}
+        locale={{ emptyText: <Empty description={ENTITY_TEXTS.empty} /> }}
+        onRow={(entity) => ({ onClick: () => setDetails(entity), style: { cursor: 'pointer' } })}
+        scroll={{ x: true }}
       />
-    </section>
+    </LoadedSection>
   );
 }

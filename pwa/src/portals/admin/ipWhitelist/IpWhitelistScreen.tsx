@@ -2,10 +2,11 @@
  * Admin > IP Whitelist (spec sections 2, 4, 5, 8): the ranges offenders may connect from, with Add, Edit
  * (keeps isActive), Activate/Deactivate and Delete (after a confirmation).
  */
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Flex, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -150,49 +151,38 @@ export function IpWhitelistScreen() {
   ];
 
   return (
-    <section aria-labelledby='ip-whitelist-heading'>
-      <Flex align='center' justify='space-between' wrap gap={8}>
-        <Typography.Title level={2} id='ip-whitelist-heading' className='section-heading'>
-          {IP_WHITELIST_TEXTS.title}
-        </Typography.Title>
-        <Space wrap>
-          <Button
-            type='primary'
-            icon={<PlusOutlined />}
-            onClick={() => setEditing({ open: true, entry: null })}
-          >
-            Add IP Range
-          </Button>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>Refresh</Button>
-        </Space>
-      </Flex>
-      <Typography.Paragraph type='secondary'>{IP_WHITELIST_TEXTS.rule}</Typography.Paragraph>
-      {loadError
-        ? (
-          <Alert
-            type='error'
-            showIcon
-            title={loadError}
-            action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
-          />
-        )
-        : (
-          <Table<IpRangeEntry>
-            rowKey='id'
-            columns={columns}
-            dataSource={ranges}
-            loading={loading}
-            pagination={{ pageSize: 25, hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={IP_WHITELIST_TEXTS.empty} /> }}
-            scroll={{ x: true }}
-          />
-        )}
-      <IpRangeFormModal
-        open={editing.open}
-        entry={editing.open ? editing.entry : null}
-        onSubmit={save}
-        onCancel={() => setEditing({ open: false })}
+    <LoadedSection
+      headingId='ip-whitelist-heading'
+      title={IP_WHITELIST_TEXTS.title}
+      load={{ loading, error: loadError, reload: load }}
+      actions={
+        <Button
+          type='primary'
+          icon={<PlusOutlined />}
+          onClick={() => setEditing({ open: true, entry: null })}
+        >
+          Add IP Range
+        </Button>
+      }
+      intro={<Typography.Paragraph type='secondary'>{IP_WHITELIST_TEXTS.rule}</Typography.Paragraph>}
+      modals={
+        <IpRangeFormModal
+          open={editing.open}
+          entry={editing.open ? editing.entry : null}
+          onSubmit={save}
+          onCancel={() => setEditing({ open: false })}
+        />
+      }
+    >
+      <Table<IpRangeEntry>
+        rowKey='id'
+        columns={columns}
+        dataSource={ranges}
+        loading={loading}
+        pagination={{ pageSize: 25, hideOnSinglePage: true }}
+        locale={{ emptyText: <Empty description={IP_WHITELIST_TEXTS.empty} /> }}
+        scroll={{ x: true }}
       />
-    </section>
+    </LoadedSection>
   );
 }

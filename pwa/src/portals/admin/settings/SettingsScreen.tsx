@@ -2,8 +2,9 @@
  * Admin > Settings (spec sections 2, 4, 8): settings grouped by category with inline Edit / Save / Cancel,
  * one setting at a time. The server checks type and range; its refusal is shown as it is.
  */
-import { Alert, Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
+import { Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
 import { useState } from 'react';
+import { LoadFailed } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { listSettings, type Setting, updateSetting } from './settingsApi.ts';
@@ -142,14 +143,7 @@ export function SettingsScreen() {
   }
 
   if (loadError) {
-    return (
-      <Alert
-        type='error'
-        showIcon
-        title={loadError}
-        action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
-      />
-    );
+    return <LoadFailed message={loadError} onRetry={load} />;
   }
   const groups = groupSettings(settings);
   return (

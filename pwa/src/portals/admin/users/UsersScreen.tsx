@@ -3,10 +3,11 @@
  * with Activate / Deactivate, View Details with the user's real recent activity, and the offender roster
  * (Add Offender, Reset PIN, Import Roster).
  */
-import { ReloadOutlined, UploadOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Flex, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { UploadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { Button, Empty, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
+import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -158,91 +159,84 @@ export function UsersScreen() {
   ];
 
   return (
-    <section aria-labelledby='users-heading'>
-      <Flex align='center' justify='space-between' wrap gap={8}>
-        <Typography.Title level={2} id='users-heading' className='section-heading'>
-          {USERS_TEXTS.title}
-        </Typography.Title>
-        <Space wrap>
+    <LoadedSection
+      headingId='users-heading'
+      title={USERS_TEXTS.title}
+      load={{ loading, error: loadError, reload: load }}
+      errorStyle={{ marginTop: 16 }}
+      actions={
+        <>
           <Button icon={<UserAddOutlined />} onClick={() => setAdding(true)}>Add Offender</Button>
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>Import Roster</Button>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()} loading={loading}>Refresh</Button>
-        </Space>
-      </Flex>
-      <Form layout='vertical' component='div'>
-        <Space wrap align='end' size='middle'>
-          <Form.Item label='Search' htmlFor='users-search' style={{ marginBottom: 0 }}>
-            <Input
-              id='users-search'
-              allowClear
-              placeholder='Name or email'
-              style={{ minWidth: 260 }}
-              value={filters.search}
-              onChange={(event) => setFilters({ ...filters, search: event.target.value })}
-            />
-          </Form.Item>
-          <Form.Item label='Role' htmlFor='users-role' style={{ marginBottom: 0 }}>
-            <Select
-              id='users-role'
-              style={{ minWidth: 170 }}
-              value={filters.role}
-              onChange={(role) => setFilters({ ...filters, role })}
-              options={ROLE_FILTERS.map((role) => ({
-                value: role,
-                label: role === 'all' ? 'All roles' : capitalize(role),
-              }))}
-            />
-          </Form.Item>
-          <Form.Item label='Status' htmlFor='users-status' style={{ marginBottom: 0 }}>
-            <Select
-              id='users-status'
-              style={{ minWidth: 170 }}
-              value={filters.status}
-              onChange={(status) => setFilters({ ...filters, status })}
-              options={STATUS_FILTERS.map((s) => ({
-                value: s,
-                label: s === 'all' ? 'All statuses' : capitalize(s),
-              }))}
-            />
-          </Form.Item>
-        </Space>
-      </Form>
-      {loadError
-        ? (
-          <Alert
-            style={{ marginTop: 16 }}
-            type='error'
-            showIcon
-            title={loadError}
-            action={<Button size='small' danger onClick={() => void load()}>Retry</Button>}
+        </>
+      }
+      intro={
+        <Form layout='vertical' component='div'>
+          <Space wrap align='end' size='middle'>
+            <Form.Item label='Search' htmlFor='users-search' style={{ marginBottom: 0 }}>
+              <Input
+                id='users-search'
+                allowClear
+                placeholder='Name or email'
+                style={{ minWidth: 260 }}
+                value={filters.search}
+                onChange={(event) => setFilters({ ...filters, search: event.target.value })}
+              />
+            </Form.Item>
+            <Form.Item label='Role' htmlFor='users-role' style={{ marginBottom: 0 }}>
+              <Select
+                id='users-role'
+                style={{ minWidth: 170 }}
+                value={filters.role}
+                onChange={(role) => setFilters({ ...filters, role })}
+                options={ROLE_FILTERS.map((role) => ({
+                  value: role,
+                  label: role === 'all' ? 'All roles' : capitalize(role),
+                }))}
+              />
+            </Form.Item>
+            <Form.Item label='Status' htmlFor='users-status' style={{ marginBottom: 0 }}>
+              <Select
+                id='users-status'
+                style={{ minWidth: 170 }}
+                value={filters.status}
+                onChange={(status) => setFilters({ ...filters, status })}
+                options={STATUS_FILTERS.map((s) => ({
+                  value: s,
+                  label: s === 'all' ? 'All statuses' : capitalize(s),
+                }))}
+              />
+            </Form.Item>
+          </Space>
+        </Form>
+      }
+      modals={
+        <>
+          <UserDetailsModal user={details} onClose={() => setDetails(null)} />
+          <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
+          <ResetPinModal user={pinFor} onSubmit={submitPin} onCancel={() => setPinFor(null)} />
+          <ImportRosterModal
+            open={importing}
+            onClose={(imported) => {
+              setImporting(false);
+              if (imported) void load();
+            }}
           />
-        )
-        : (
-          <>
-            <Typography.Paragraph style={{ margin: '16px 0 8px' }} aria-live='polite'>
-              {showingText(shown.length, users.length)}
-            </Typography.Paragraph>
-            <Table<AdminUser>
-              rowKey='id'
-              columns={columns}
-              dataSource={shown}
-              loading={loading}
-              pagination={{ pageSize: 25, hideOnSinglePage: true, showSizeChanger: false }}
-              locale={{ emptyText: <Empty description={emptyUsersText(users.length, filters)} /> }}
-              scroll={{ x: true }}
-            />
-          </>
-        )}
-      <UserDetailsModal user={details} onClose={() => setDetails(null)} />
-      <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
-      <ResetPinModal user={pinFor} onSubmit={submitPin} onCancel={() => setPinFor(null)} />
-      <ImportRosterModal
-        open={importing}
-        onClose={(imported) => {
-          setImporting(false);
-          if (imported) void load();
-        }}
+        </>
+      }
+    >
+      <Typography.Paragraph style={{ margin: '16px 0 8px' }} aria-live='polite'>
+        {showingText(shown.length, users.length)}
+      </Typography.Paragraph>
+      <Table<AdminUser>
+        rowKey='id'
+        columns={columns}
+        dataSource={shown}
+        loading={loading}
+        pagination={{ pageSize: 25, hideOnSinglePage: true, showSizeChanger: false }}
+        locale={{ emptyText: <Empty description={emptyUsersText(users.length, filters)} /> }}
+        scroll={{ x: true }}
       />
-    </section>
+    </LoadedSection>
   );
 }
