@@ -2,7 +2,7 @@
 
 export type UserType = 'attorney' | 'representative';
 
-/** POST /api/auth/register body. */
+/** POST /api/auth/register body. Optional fields may be absent, null or blank (all three mean none). */
 export interface RegistrationRequest {
   userType: UserType;
   firstName: string;
@@ -12,16 +12,16 @@ export interface RegistrationRequest {
   confirmPassword: string;
   barNumber: string;
   barState: string;
-  phone: string | null;
+  phone?: string | null;
   addressLine1: string;
-  addressLine2: string | null;
+  addressLine2?: string | null;
   city: string;
   state: string;
   zipCode: string;
   isRepresentative: boolean;
-  supervisingAttorneyName: string | null;
-  supervisingAttorneyBar: string | null;
-  supervisingAttorneyEmail: string | null;
+  supervisingAttorneyName?: string | null;
+  supervisingAttorneyBar?: string | null;
+  supervisingAttorneyEmail?: string | null;
 }
 
 /** A registration awaiting review (GET /api/approver/registrations `registrations`), oldest first. */
