@@ -1,8 +1,14 @@
 /**
  * Reads a PDF's page count, encryption, print permission and metadata in an isolated
- * subprocess (inspect_worker.ts): no permissions, a V8 heap limit and a wall-clock limit,
- * at most two at a time. Known pdf.js bugs let a 1 KiB file burn minutes of CPU or
- * gigabytes of memory; here they cost one killed child, and the API keeps answering.
+ * subprocess (inspect_worker.ts): no permissions, a wall-clock limit, a V8 heap limit and a
+ * resident-memory limit, at most two at a time and a bounded queue behind them. Known pdf.js
+ * bugs let a 1 KiB file burn minutes of CPU or gigabytes of memory; here they cost one killed
+ * child, and the API keeps answering.
+ *
+ * The heap flag alone is not a bound: typed arrays (decoded image and stream data) live outside
+ * V8's old space, so a 747 KB PDF holding one compressed 16000×16000 image took a child to 1.6 GB.
+ * The parent therefore samples the child's resident set (/proc/PID/status, Linux) and kills it past
+ * `rssMb`; where /proc cannot be read, the wall clock remains the bound.
  */
 
 export interface PdfMetadata {
@@ -26,24 +32,37 @@ export interface PdfFacts {
 
 export type InspectResult =
   | ({ ok: true } & PdfFacts)
-  /** unreadable: damaged or not a PDF; too_complex: the child ran out of time or memory. */
-  | { ok: false; reason: 'unreadable' | 'too_complex' };
+  /**
+   * unreadable: damaged or not a PDF; too_complex: the child ran out of time or memory;
+   * busy: the queue is full, nothing was inspected (try again later).
+   */
+  | { ok: false; reason: 'unreadable' | 'too_complex' | 'busy' };
 
 export interface InspectLimits {
   /** Wall-clock time before the child is killed. */
   timeoutMs: number;
   /** V8 old-space limit of the child. */
   heapMb: number;
+  /** Resident memory of the child (heap, typed arrays, code) past which it is killed. */
+  rssMb: number;
 }
 
 /**
  * 15 s: a legitimate 10 MB, 500-page scan parses in about 2 s on one busy core; 192 MB heap:
- * pdf.js needs about 40 MB for such a file. Both leave a wide margin for honest files only.
+ * pdf.js needs about 40 MB for such a file; 320 MB resident: the Deno runtime itself takes about
+ * 60 MB, the 100 MB largest upload is held once. All leave a wide margin for honest files only.
  */
-export const DEFAULT_LIMITS: InspectLimits = { timeoutMs: 15_000, heapMb: 192 };
+export const DEFAULT_LIMITS: InspectLimits = { timeoutMs: 15_000, heapMb: 192, rssMb: 320 };
 
 /** Two at a time: a flood of uploads queues instead of taking every core. */
 const MAX_CONCURRENT = 2;
+/**
+ * Uploads waiting for a slot, each holding its body in memory: eight of the 100 MB largest is the most
+ * the queue can hold; past it an upload is refused at once (503) instead of piling up.
+ */
+export const MAX_WAITING = 8;
+/** How often the child's resident memory is sampled. */
+const RSS_SAMPLE_MS = 50;
 /** The worker's answer is one short JSON line; anything longer is not our worker talking. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -62,9 +81,12 @@ function denoEnv(): Record<string, string> {
 let running = 0;
 const waiting: Array<() => void> = [];
 
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
+/** Runs `work` in a slot, or answers `busy` at once when the queue is full. */
+async function slot<T>(work: () => Promise<T>, busy: T): Promise<T> {
+  if (running >= MAX_CONCURRENT) {
+    if (waiting.length >= MAX_WAITING) return busy;
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else running++;
   try {
     return await work();
   } finally {
@@ -80,7 +102,7 @@ export function inspectPdf(
   bytes: Uint8Array,
   limits: InspectLimits = DEFAULT_LIMITS,
 ): Promise<InspectResult> {
-  return slot(() => runWorker(bytes, limits));
+  return slot(() => runWorker(bytes, limits), { ok: false, reason: 'busy' });
 }
 
 async function runWorker(bytes: Uint8Array, limits: InspectLimits): Promise<InspectResult> {
@@ -103,13 +125,18 @@ async function runWorker(bytes: Uint8Array, limits: InspectLimits): Promise<Insp
     env: denoEnv(),
     clearEnv: true,
   }).spawn();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let killed = false;
+  const kill = () => {
+    killed = true;
     try {
       child.kill('SIGKILL');
     } catch { /* already gone */ }
-  }, limits.timeoutMs);
+  };
+  const timer = setTimeout(kill, limits.timeoutMs);
+  const sampler = setInterval(() => {
+    const rss = residentMb(child.pid);
+    if (rss !== undefined && rss > limits.rssMb) kill();
+  }, RSS_SAMPLE_MS);
   try {
     const feed = (async () => {
       const writer = child.stdin.getWriter();
@@ -119,10 +146,22 @@ async function runWorker(bytes: Uint8Array, limits: InspectLimits): Promise<Insp
       } catch { /* the child died early: its exit status tells why */ }
     })();
     const [answer, status] = await Promise.all([readCapped(child.stdout), child.status, feed]);
-    if (timedOut || !status.success) return { ok: false, reason: 'too_complex' };
+    if (killed || !status.success) return { ok: false, reason: 'too_complex' };
     return parseAnswer(answer);
   } finally {
     clearTimeout(timer);
+    clearInterval(sampler);
+  }
+}
+
+/** The resident memory of process `pid` in MB (VmRSS), or undefined where /proc cannot be read. */
+function residentMb(pid: number): number | undefined {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -158,6 +197,8 @@ function parseAnswer(answer: string): InspectResult {
         metadata: parsed.metadata,
       };
     }
+    // The worker's own refusal of a file it would not parse (an image past its pixel limit).
+    if (parsed?.ok === false && parsed.reason === 'too_complex') return { ok: false, reason: 'too_complex' };
   } catch { /* fall through */ }
   return { ok: false, reason: 'unreadable' };
 }

@@ -9,11 +9,18 @@
  */
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { getDocument, PDFDateString } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 
 (globalThis as any).pdfjsWorker = pdfjsWorker;
 
 /** pdfjs's PermissionFlag.PRINT (PDF 32000-1, table 22, bit 3). */
 const PRINT_FLAG = 0x04;
+/**
+ * 40 megapixels: a 600 dpi scan of a letter page is 34 MP; the viewer refuses the same (pwa/src/viewer).
+ * The 16000×16000 image of a 747 KB image bomb is 256 MP.
+ */
+const MAX_IMAGE_PIXELS = 40_000_000;
+
 /** Metadata strings are shown in the Info modal; a hostile file gets no more than this per field. */
 const MAX_TEXT = 500;
 
@@ -31,7 +38,36 @@ async function readStdin(): Promise<Uint8Array> {
   return new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
 }
 
+/**
+ * True when an image XObject declares more than MAX_IMAGE_PIXELS. pdf.js drops such an image silently,
+ * so the file is read with pdf-lib, which parses objects without decoding any stream. A file pdf-lib
+ * cannot read is left to pdf.js to judge.
+ */
+async function hugeImage(data: Uint8Array): Promise<boolean> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(data, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+    });
+  } catch {
+    return false;
+  }
+  const dimension = (value: unknown) => value instanceof PDFNumber ? value.asNumber() : 0;
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    if (object.dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
+    const pixels = dimension(object.dict.get(PDFName.of('Width'))) *
+      dimension(object.dict.get(PDFName.of('Height')));
+    if (pixels > MAX_IMAGE_PIXELS) return true;
+  }
+  return false;
+}
+
 async function inspect(data: Uint8Array) {
+  // A copy: pdf.js takes ownership of the buffer it is given.
+  if (await hugeImage(data.slice())) return { ok: false, reason: 'too_complex' };
   const task = getDocument({
     data,
     // Gone from pdfjs 6's types (it no longer compiles code from fonts), kept for any build that still reads it.
@@ -40,6 +76,9 @@ async function inspect(data: Uint8Array) {
     disableFontFace: true,
     useSystemFonts: false,
     useWorkerFetch: false,
+    // pdf.js drops an image over MAX_IMAGE_PIXELS without decoding it (hugeImage below refuses the file).
+    maxImageSize: MAX_IMAGE_PIXELS,
+    isOffscreenCanvasSupported: false,
     stopAtErrors: true,
     verbosity: 0,
   });

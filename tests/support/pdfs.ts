@@ -58,3 +58,59 @@ export function streamOf(bytes: Uint8Array, piece = 100_000): ReadableStream<Uin
     },
   });
 }
+
+/** `megabytes` MiB of the byte `fill`, deflated (zlib) as it streams: a few hundred KiB for hundreds of MiB. */
+export async function deflatedFill(megabytes: number, fill = 0): Promise<Uint8Array> {
+  const mib = new Uint8Array(1024 * 1024).fill(fill);
+  let left = megabytes;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (left-- <= 0) return controller.close();
+      controller.enqueue(mib);
+    },
+  });
+  return new Uint8Array(
+    await new Response(source.pipeThrough(new CompressionStream('deflate'))).arrayBuffer(),
+  );
+}
+
+/**
+ * An image bomb: a small file (under 1 MB) whose page paints one 16000×16000 grey image, deflated from
+ * 244 MiB of zeros; decoded to RGBA it would take about 1 GB.
+ */
+export async function imageBombPdf(side = 16000): Promise<Uint8Array> {
+  const { PDFName, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } =
+    await import(
+      'pdf-lib'
+    );
+  const pixels = await deflatedFill(Math.ceil((side * side) / (1024 * 1024)));
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const image = doc.context.stream(pixels, {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: side,
+    Height: side,
+    ColorSpace: 'DeviceGray',
+    BitsPerComponent: 8,
+    Filter: 'FlateDecode',
+  });
+  page.node.setXObject(PDFName.of('Im1'), doc.context.register(image));
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(612, 0, 0, 792, 0, 0),
+    drawObject('Im1'),
+    popGraphicsState(),
+  );
+  return await doc.save({ useObjectStreams: false });
+}
+
+/** A decompression bomb: a page whose content stream inflates from about 1 MB to `megabytes` MiB of spaces. */
+export async function decompressionBombPdf(megabytes = 1024): Promise<Uint8Array> {
+  const { PDFName } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const content = doc.context.stream(await deflatedFill(megabytes, 0x20), { Filter: 'FlateDecode' });
+  page.node.set(PDFName.of('Contents'), doc.context.register(content));
+  return await doc.save({ useObjectStreams: false });
+}
