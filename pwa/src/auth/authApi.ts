@@ -1,7 +1,8 @@
 /** The /api/auth calls, shared by the sign-in screens and every portal's Log Off. */
 import { apiRequest } from '../lib/api.ts';
 import { parseUser, type User } from './user.ts';
-import type { RegistrationRequest } from './registrationForm.ts';
+import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
+import type { LoginRequest, PasswordChangeRequest } from '../../../contract/shapes/user.ts';
 
 /** Spec section 3: the entity is fixed to 'default'. */
 export const LOGIN_ENTITY = 'default';
@@ -17,7 +18,7 @@ export type LoginResult = { ok: true; token: string; user: User; message: string
  */
 export async function login(username: string, password: string): Promise<LoginResult> {
   const body = await apiRequest<{ token?: unknown; user?: unknown }>('/auth/login', {
-    body: { username, password, entity: LOGIN_ENTITY },
+    body: { username, password, entity: LOGIN_ENTITY } satisfies LoginRequest,
     auth: false,
   });
   const user = parseUser(body.user);
@@ -50,7 +51,7 @@ export async function changePassword(
   newPassword: string,
 ): Promise<{ user: User | null; message: string | null }> {
   const body = await apiRequest<{ user?: unknown }>('/auth/password', {
-    body: { currentPassword, newPassword },
+    body: { currentPassword, newPassword } satisfies PasswordChangeRequest,
   });
   return { user: parseUser(body.user), message: body.message ?? null };
 }

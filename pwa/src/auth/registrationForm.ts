@@ -11,6 +11,7 @@ import {
   type RegistrationField,
   type RuleResult,
 } from '../../../contract/rules/registration.ts';
+import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 
 export { REGISTRATION_MESSAGES, type RegistrationField };
 
@@ -23,28 +24,6 @@ export type FieldErrors = Partial<Record<RegistrationField, string>>;
 export interface FormState {
   values: RegistrationValues;
   errors: FieldErrors;
-}
-
-/** The body of POST /api/auth/register. */
-export interface RegistrationRequest {
-  userType: 'attorney' | 'representative';
-  firstName: string;
-  lastName: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-  barNumber: string;
-  barState: string;
-  phone: string | null;
-  addressLine1: string;
-  addressLine2: string | null;
-  city: string;
-  state: string;
-  zipCode: string;
-  isRepresentative: boolean;
-  supervisingAttorneyName: string | null;
-  supervisingAttorneyBar: string | null;
-  supervisingAttorneyEmail: string | null;
 }
 
 /** The example in the phone blur message (spec section 5: 'e.g., {phone}'). */

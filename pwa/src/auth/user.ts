@@ -1,20 +1,14 @@
-/** The signed-in user as the API hands it over (`user` in the login answer). */
+/** The signed-in user as the API hands it over (`user` in the login answer) and as storage keeps it. */
+import { type PublicUser, type Role, ROLES } from '../../../contract/shapes/user.ts';
 
-export const ROLES = ['offender', 'attorney', 'representative', 'admin', 'approver'] as const;
+export { ROLES };
+export type { Role };
 
-export type Role = (typeof ROLES)[number];
-
-export interface User {
-  id: string;
-  /** Usually one of ROLES; anything else is treated as an unknown role. */
-  role: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  docNumber: string | null;
-  entity: string;
-  mustChangePassword: boolean;
-}
+/**
+ * The API's PublicUser, except that `role` may be any text: a user stored by another version can hold a role
+ * this PWA has no portal for, and is then routed as an unknown role rather than dropped.
+ */
+export type User = Omit<PublicUser, 'role'> & { role: string };
 
 /** True for the five roles the PWA has a portal for. */
 export function isRole(value: unknown): value is Role {

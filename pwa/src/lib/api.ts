@@ -5,6 +5,7 @@
  * with the HTTP status and the server's own message, so every screen reports
  * failures the same way.
  */
+import { FAILURE_CODES } from '../../../contract/shapes/failure.ts';
 import { storage } from './storage.ts';
 
 export const API_BASE = '/api';
@@ -29,7 +30,7 @@ export class ApiError extends Error {
 }
 
 /** The API's answer to a call made during a forced password change (the API's role guard). */
-export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
+export const PASSWORD_CHANGE_REQUIRED = FAILURE_CODES.passwordChangeRequired;
 
 export interface ApiEvents {
   /** A call with a token got 401: the session is gone. */

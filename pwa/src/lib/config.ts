@@ -1,11 +1,9 @@
 /** The public configuration (GET /api/config) every screen reads: the department's name and the upload limit. */
 import { SETTINGS } from '../../../contract/settings.ts';
+import type { PublicConfig } from '../../../contract/shapes/setting.ts';
 import { apiRequest } from './api.ts';
 
-export interface PublicConfig {
-  departmentAbbreviation: string;
-  maxUploadMb: number;
-}
+export type { PublicConfig };
 
 /** Shown until /api/config answers (and if it never does): the API's own default. */
 export const DEFAULT_CONFIG: PublicConfig = {

@@ -4,6 +4,7 @@
  * report upload progress, so it goes through XMLHttpRequest and reads the
  * answer with the same rules as every other call).
  */
+import type { DocumentInfo } from '../../../contract/shapes/document.ts';
 import { API_BASE, ApiError, apiRequest, readResponse } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type DocumentRow, toDocumentRow } from './listLogic.ts';
@@ -63,7 +64,7 @@ export interface DocumentReceipt {
 
 /** GET /api/documents/{id}/info → the receipt. */
 export async function fetchReceipt(documentId: string, signal?: AbortSignal): Promise<DocumentReceipt> {
-  const body = await apiRequest<{ data?: { document?: Record<string, unknown> } }>(
+  const body = await apiRequest<{ data?: { document?: Partial<DocumentInfo> } }>(
     `/documents/${encodeURIComponent(documentId)}/info`,
     { signal },
   );

@@ -1,14 +1,13 @@
 /** The viewer's Properties modal: every field of spec section 2 (see properties.ts). */
 import { Alert, Descriptions, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
+import type { DocumentInfo } from '../../../contract/shapes/document.ts';
 import { apiRequest, failureMessage } from '../lib/api.ts';
 import { PDFDateString, type PdfDocument } from './engine.ts';
 import { documentProperties, type PropertyRow } from './properties.ts';
 
-interface DocumentInfo {
-  file_name?: string | null;
-  size?: number | null;
-}
+/** The two fields of the receipt the Properties modal shows. */
+type FileFacts = Partial<Pick<DocumentInfo, 'file_name' | 'size'>>;
 
 /** Fetches the document's file name and size; the PDF's own metadata comes from pdf.js. */
 async function loadRows(
@@ -17,7 +16,7 @@ async function loadRows(
 ): Promise<{ rows: PropertyRow[]; warning: string | null }> {
   const [meta, file] = await Promise.all([
     pdf.getMetadata(),
-    apiRequest<{ data?: { document?: DocumentInfo } }>(`/documents/${encodeURIComponent(documentId)}/info`)
+    apiRequest<{ data?: { document?: FileFacts } }>(`/documents/${encodeURIComponent(documentId)}/info`)
       .then((body) => ({ ok: true as const, document: body.data?.document ?? null }))
       .catch((error: unknown) => ({
         ok: false as const,

@@ -1,18 +1,12 @@
 /** The approver's API calls (spec section 7) and the texts their outcomes show (spec section 8). */
+import type {
+  ApprovalResult,
+  PendingRegistration,
+  RejectionRequest,
+} from '../../../../contract/shapes/registration.ts';
 import { apiRequest } from '../../lib/api.ts';
 
-export interface PendingRegistration {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  bar_number: string;
-  bar_state: string;
-  created_at: string;
-  user_type?: 'attorney' | 'representative';
-  is_representative?: boolean;
-  supervising_attorney_name?: string | null;
-}
+export type { PendingRegistration };
 
 export const APPROVER_TEXTS = {
   fetchFailed: 'Failed to fetch registrations',
@@ -42,7 +36,7 @@ export async function listPendingRegistrations(signal?: AbortSignal): Promise<Pe
 export async function approveRegistration(
   id: string,
 ): Promise<{ temporaryPassword: string; message: string | null }> {
-  const body = await apiRequest<{ data?: { temporaryPassword?: string } }>(
+  const body = await apiRequest<{ data?: Partial<ApprovalResult> }>(
     `/approver/registrations/${encodeURIComponent(id)}/approve`,
     { method: 'POST' },
   );
@@ -52,7 +46,7 @@ export async function approveRegistration(
 /** POST /api/approver/registrations/{id}/reject with the reason. */
 export async function rejectRegistration(id: string, reason: string): Promise<string | null> {
   const body = await apiRequest(`/approver/registrations/${encodeURIComponent(id)}/reject`, {
-    body: { reason },
+    body: { reason } satisfies RejectionRequest,
   });
   return body.message ?? null;
 }

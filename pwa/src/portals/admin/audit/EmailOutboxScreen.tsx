@@ -8,7 +8,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState } from 'react';
 import { failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
-import { fetchEmailOutbox, type OutboxEmail } from './auditApi.ts';
+import { fetchEmailOutbox, type OutboxEmail, type OutboxStatus } from './auditApi.ts';
 import { eventDisplayName } from './eventNames.ts';
 
 export const OUTBOX_TEXTS = {
@@ -28,7 +28,7 @@ const DATE_TIME = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
 });
 const when = (value: string | null) => (value ? DATE_TIME.format(new Date(value)) : '');
-const STATUS_COLOR: Record<OutboxEmail['status'], string> = { pending: 'gold', sent: 'green', failed: 'red' };
+const STATUS_COLOR: Record<OutboxStatus, string> = { pending: 'gold', sent: 'green', failed: 'red' };
 
 const columns: ColumnsType<OutboxEmail> = [
   { title: 'Created', dataIndex: 'created_at', key: 'created_at', render: when },
@@ -38,7 +38,7 @@ const columns: ColumnsType<OutboxEmail> = [
     title: 'Status',
     dataIndex: 'status',
     key: 'status',
-    render: (v: OutboxEmail['status']) => <Tag color={STATUS_COLOR[v]}>{v}</Tag>,
+    render: (v: OutboxStatus) => <Tag color={STATUS_COLOR[v]}>{v}</Tag>,
   },
   { title: 'Attempts', dataIndex: 'attempts', key: 'attempts' },
   {
@@ -53,12 +53,12 @@ const columns: ColumnsType<OutboxEmail> = [
 ];
 
 export function EmailOutboxScreen() {
-  const [status, setStatus] = useState<OutboxEmail['status'] | undefined>(undefined);
+  const [status, setStatus] = useState<OutboxStatus | undefined>(undefined);
   const [emails, setEmails] = useState<OutboxEmail[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async (which: OutboxEmail['status'] | undefined) => {
+  const load = useCallback(async (which: OutboxStatus | undefined) => {
     if (!storage.getGuid()) {
       setError(OUTBOX_TEXTS.noToken);
       return;

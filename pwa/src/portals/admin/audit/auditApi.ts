@@ -1,32 +1,18 @@
 /** The audit-log and e-mail-outbox calls of the admin portal (through the one API client). */
+import type { AuditLog, AuditLogPage } from '../../../../../contract/shapes/audit_log.ts';
+import type { OutboxEmail, OutboxStatus } from '../../../../../contract/shapes/email_outbox.ts';
 import { apiDownload, apiRequest } from '../../../lib/api.ts';
 import { type AuditFilters, auditQuery, defaultExportName } from './auditFilters.ts';
 
-export interface AuditLog {
-  id: string;
-  created_at: string;
-  user_id: string | null;
-  user_name: string | null;
-  event_type: string;
-  resource_type: string;
-  resource_id: string | null;
-  ip_address: string | null;
-  event_data: Record<string, unknown>;
-}
-
-export interface AuditPage {
-  logs: AuditLog[];
-  nextCursor: string | null;
-  eventTypes: string[];
-}
+export type { AuditLog, AuditLogPage, OutboxEmail, OutboxStatus };
 
 /** One page (50 rows) of the filtered log, newest first. */
 export async function fetchAuditLogs(
   filters: AuditFilters,
   cursor?: string | null,
   signal?: AbortSignal,
-): Promise<AuditPage> {
-  const body = await apiRequest<{ data?: Partial<AuditPage> }>(
+): Promise<AuditLogPage> {
+  const body = await apiRequest<{ data?: Partial<AuditLogPage> }>(
     `/admin/audit-logs${auditQuery(filters, cursor)}`,
     { signal },
   );
@@ -59,21 +45,8 @@ export async function downloadAuditCsv(filters: AuditFilters): Promise<string> {
   return name;
 }
 
-export interface OutboxEmail {
-  id: string;
-  created_at: string;
-  kind: string;
-  to_address: string;
-  subject: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  sent_at: string | null;
-}
-
 /** The latest outbox messages, optionally of one status. */
-export async function fetchEmailOutbox(status?: OutboxEmail['status']): Promise<OutboxEmail[]> {
+export async function fetchEmailOutbox(status?: OutboxStatus): Promise<OutboxEmail[]> {
   const body = await apiRequest<{ data?: { emails?: OutboxEmail[] } }>(
     `/admin/email-outbox${status ? `?status=${status}` : ''}`,
   );

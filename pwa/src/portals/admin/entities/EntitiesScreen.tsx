@@ -10,7 +10,7 @@ import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { createEntity, type Entity, type EntityPayload, listEntities, updateEntity } from './entitiesApi.ts';
+import { createEntity, type Entity, type EntityRequest, listEntities, updateEntity } from './entitiesApi.ts';
 import { EntityDetailsModal, EntityStatusTag } from './EntityDetailsModal.tsx';
 import { EntityFormModal } from './EntityFormModal.tsx';
 import { ENTITY_TEXTS } from './entityForm.ts';
@@ -29,7 +29,7 @@ export function EntitiesScreen() {
     error: ENTITY_TEXTS.loadFailed,
   });
 
-  async function save(payload: EntityPayload): Promise<boolean> {
+  async function save(payload: EntityRequest): Promise<boolean> {
     if (!editing.open) return false;
     const existing = editing.entity;
     try {

@@ -1,7 +1,7 @@
 /** 'Create New Entity' and 'Update Entity': name, slug (follows the name, spec section 4), status, contact details. */
 import { Form, Input, Modal, Select } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
-import type { Entity, EntityPayload } from './entitiesApi.ts';
+import type { Entity, EntityRequest } from './entitiesApi.ts';
 import {
   EMPTY_ENTITY_FORM,
   ENTITY_STATUSES,
@@ -17,7 +17,7 @@ export function EntityFormModal(props: {
   open: boolean;
   /** The entity being edited; null creates a new one. */
   entity: Entity | null;
-  onSubmit(payload: EntityPayload): Promise<boolean>;
+  onSubmit(payload: EntityRequest): Promise<boolean>;
   onCancel(): void;
 }) {
   const { open, entity } = props;

@@ -1,7 +1,7 @@
 /** The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested. */
 import { slugify } from '../../../../../contract/rules/slug.ts';
 import { LOGIN_ENTITY } from '../../../auth/authApi.ts';
-import type { Entity, EntityPayload } from './entitiesApi.ts';
+import type { Entity, EntityRequest } from './entitiesApi.ts';
 
 export const ENTITY_TEXTS = {
   title: 'Entity Management',
@@ -74,10 +74,10 @@ export function entityFormProblem(values: Pick<EntityFormValues, 'name'>): strin
 }
 
 /** Spec section 5: name and slug trimmed; a blank slug is generated from the name; blank optional fields left out. */
-export function entityPayload(values: EntityFormValues): EntityPayload {
+export function entityPayload(values: EntityFormValues): EntityRequest {
   const name = values.name.trim();
   const slug = values.slug.trim() || slugify(name);
-  const payload: EntityPayload = { name, slug, status: values.status };
+  const payload: EntityRequest = { name, slug, status: values.status };
   for (const key of ['email', 'phone', 'address'] as const) {
     const value = values[key].trim();
     if (value) payload[key] = value;

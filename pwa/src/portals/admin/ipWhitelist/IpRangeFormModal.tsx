@@ -1,7 +1,7 @@
 /** 'Add IP Range' and 'Edit IP Range': the range (checked by the server's own parser) and a description. */
 import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
-import type { IpRangeEntry, IpRangePayload } from './ipWhitelistApi.ts';
+import type { IpRangeEntry, IpRangeRequest } from './ipWhitelistApi.ts';
 import {
   DESCRIPTION_MAX,
   EMPTY_IP_RANGE_FORM,
@@ -16,7 +16,7 @@ export function IpRangeFormModal(props: {
   open: boolean;
   /** The range being edited; null adds a new one. */
   entry: IpRangeEntry | null;
-  onSubmit(payload: IpRangePayload): Promise<boolean>;
+  onSubmit(payload: IpRangeRequest): Promise<boolean>;
   onCancel(): void;
 }) {
   const { open, entry } = props;

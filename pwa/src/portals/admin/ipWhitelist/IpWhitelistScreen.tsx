@@ -16,7 +16,7 @@ import {
   addIpRange,
   deleteIpRange,
   type IpRangeEntry,
-  type IpRangePayload,
+  type IpRangeRequest,
   listIpRanges,
   updateIpRange,
 } from './ipWhitelistApi.ts';
@@ -37,7 +37,7 @@ export function IpWhitelistScreen() {
     { failed: IP_WHITELIST_TEXTS.fetchFailed, error: IP_WHITELIST_TEXTS.loadFailed },
   );
 
-  async function save(payload: IpRangePayload): Promise<boolean> {
+  async function save(payload: IpRangeRequest): Promise<boolean> {
     if (!editing.open) return false;
     const existing = editing.entry;
     try {

@@ -3,7 +3,7 @@
  * unit-tested.
  */
 import { DESCRIPTION_MAX, parseIpRange } from '../../../../../contract/rules/ip_ranges.ts';
-import type { IpRangeEntry, IpRangePayload } from './ipWhitelistApi.ts';
+import type { IpRangeEntry, IpRangeRequest } from './ipWhitelistApi.ts';
 
 export const IP_WHITELIST_TEXTS = {
   title: 'IP Whitelist',
@@ -54,8 +54,8 @@ export function ipRangeProblem(value: string | undefined): string | null {
 }
 
 /** The body to send: trimmed; an edit carries the range's current isActive, which it keeps (spec section 4). */
-export function ipRangePayload(values: IpRangeFormValues, editing: IpRangeEntry | null): IpRangePayload {
-  const payload: IpRangePayload = { ipRange: values.ipRange.trim(), description: values.description.trim() };
+export function ipRangePayload(values: IpRangeFormValues, editing: IpRangeEntry | null): IpRangeRequest {
+  const payload: IpRangeRequest = { ipRange: values.ipRange.trim(), description: values.description.trim() };
   return editing ? { ...payload, isActive: editing.isActive } : payload;
 }
 

@@ -1,20 +1,8 @@
 /** The IP whitelist calls of the admin portal (docs/api.md, IP whitelist), through the one API client. */
+import type { IpRangeEntry, IpRangeRequest } from '../../../../../contract/shapes/ip_range.ts';
 import { apiRequest } from '../../../lib/api.ts';
 
-export interface IpRangeEntry {
-  id: string;
-  ipRange: string;
-  description: string | null;
-  isActive: boolean;
-  createdAt: string;
-}
-
-/** The body of an add or an edit (an edit also sends the current isActive, which it keeps). */
-export interface IpRangePayload {
-  ipRange: string;
-  description: string;
-  isActive?: boolean;
-}
+export type { IpRangeEntry, IpRangeRequest };
 
 const path = (id?: string) => `/admin/ip-whitelist${id ? `/${encodeURIComponent(id)}` : ''}`;
 
@@ -25,14 +13,14 @@ export async function listIpRanges(signal?: AbortSignal): Promise<IpRangeEntry[]
 }
 
 /** POST /api/admin/ip-whitelist; resolves with the server's message. */
-export async function addIpRange(payload: IpRangePayload): Promise<string | null> {
+export async function addIpRange(payload: IpRangeRequest): Promise<string | null> {
   return (await apiRequest(path(), { body: payload })).message ?? null;
 }
 
 /** PUT /api/admin/ip-whitelist/{id}: an edit (the whole range) or a toggle (`{ isActive }` alone). */
 export async function updateIpRange(
   id: string,
-  payload: IpRangePayload | { isActive: boolean },
+  payload: IpRangeRequest | { isActive: boolean },
 ): Promise<string | null> {
   return (await apiRequest(path(id), { method: 'PUT', body: payload })).message ?? null;
 }

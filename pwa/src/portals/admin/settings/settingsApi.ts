@@ -1,19 +1,8 @@
 /** The settings calls of the admin portal (docs/api.md, Settings). */
+import type { Setting, SettingRequest, SettingValue } from '../../../../../contract/shapes/setting.ts';
 import { apiRequest } from '../../../lib/api.ts';
 
-export interface SettingValue {
-  type: 'number' | 'boolean' | 'text';
-  value: number | boolean | string;
-  unit?: string;
-}
-
-export interface Setting {
-  key: string;
-  category: string;
-  description: string;
-  value: SettingValue;
-  updated_at: string;
-}
+export type { Setting, SettingValue };
 
 /** GET /api/admin/settings */
 export async function listSettings(signal?: AbortSignal): Promise<Setting[]> {
@@ -25,7 +14,7 @@ export async function listSettings(signal?: AbortSignal): Promise<Setting[]> {
 export async function updateSetting(key: string, value: SettingValue): Promise<string | null> {
   const body = await apiRequest(`/admin/settings/${encodeURIComponent(key)}`, {
     method: 'PUT',
-    body: { value },
+    body: { value } satisfies SettingRequest,
   });
   return body.message ?? null;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Setting } from './settingsApi.ts';
 import { draftOf, formatSettingValue, groupSettings, parseDraft } from './settingsLogic.ts';
 
-function setting(key: string, category: string, value: Setting['value']): Setting {
+function setting(key: string, category: Setting['category'], value: Setting['value']): Setting {
   return { key, category, description: key, value, updated_at: '2026-01-05T00:00:00Z' };
 }
 

@@ -5,7 +5,7 @@
 import { Alert, Button, Form, Modal, Progress, Space, Statistic, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api.ts';
-import { importRoster, type RosterReport, type RosterRow } from './usersApi.ts';
+import { importRoster, type RosterReport, type RosterReportRow } from './usersApi.ts';
 import { rejectedRows, rosterFileProblem, rosterSummary, USERS_TEXTS } from './usersLogic.ts';
 
 type Stage =
@@ -120,7 +120,7 @@ function RosterReportView({ report, message }: { report: RosterReport; message: 
       {rejected.length > 0 && (
         <>
           <Typography.Title level={5}>Rejected rows</Typography.Title>
-          <Table<RosterRow>
+          <Table<RosterReportRow>
             rowKey='line'
             size='small'
             columns={rejectedColumns}

@@ -2,7 +2,7 @@
 import { Form, Input, Modal, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
-import type { AdminUser, NewOffender } from './usersApi.ts';
+import type { AdminUser, OffenderRequest } from './usersApi.ts';
 // The API's own rules and messages, so the form answers before the round trip.
 import { OFFENDER_RULES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
 import { userName } from './usersLogic.ts';
@@ -16,12 +16,12 @@ function nameRules(required: string, long: string): Rule[] {
 const PIN_RULES: Rule[] = [{ required: true, pattern: OFFENDER_RULES.pin, message: ROSTER_MESSAGES.pin }];
 
 export function AddOffenderModal(
-  props: { open: boolean; onSubmit(offender: NewOffender): Promise<boolean>; onCancel(): void },
+  props: { open: boolean; onSubmit(offender: OffenderRequest): Promise<boolean>; onCancel(): void },
 ) {
-  const [form] = Form.useForm<NewOffender>();
+  const [form] = Form.useForm<OffenderRequest>();
   const [busy, setBusy] = useState(false);
 
-  async function submit(values: NewOffender) {
+  async function submit(values: OffenderRequest) {
     setBusy(true);
     const ok = await props.onSubmit({
       docNumber: values.docNumber.trim(),

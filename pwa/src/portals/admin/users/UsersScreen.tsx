@@ -18,7 +18,7 @@ import {
   addOffender,
   type AdminUser,
   listUsers,
-  type NewOffender,
+  type OffenderRequest,
   resetOffenderPin,
   setUserStatus,
 } from './usersApi.ts';
@@ -73,7 +73,7 @@ export function UsersScreen() {
     }
   }
 
-  async function submitOffender(offender: NewOffender): Promise<boolean> {
+  async function submitOffender(offender: OffenderRequest): Promise<boolean> {
     try {
       toast.success((await addOffender(offender)) ?? USERS_TEXTS.offenderAdded);
       setAdding(false);

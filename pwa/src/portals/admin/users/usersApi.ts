@@ -1,40 +1,15 @@
 /** The user and offender-roster calls of the admin portal (docs/api.md, Users and Offender roster). */
+import type {
+  AdminUser,
+  OffenderRequest,
+  PinResetRequest,
+  UserStatusRequest,
+} from '../../../../../contract/shapes/admin_user.ts';
+import type { ActivityEvent } from '../../../../../contract/shapes/audit_log.ts';
+import type { RosterReport, RosterReportRow } from '../../../../../contract/shapes/roster_report.ts';
 import { apiRequest } from '../../../lib/api.ts';
 
-export interface AdminUser {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  doc_number: string | null;
-  role: string;
-  status: string;
-  entity_name: string | null;
-  created_at: string;
-}
-
-export interface ActivityEvent {
-  id: string;
-  created_at: string;
-  event_type: string;
-  resource_type: string;
-  ip_address: string | null;
-  event_data: Record<string, unknown>;
-}
-
-export interface RosterRow {
-  line: number;
-  docNumber: string;
-  outcome: 'added' | 'updated' | 'rejected';
-  reason?: string;
-}
-
-export interface RosterReport {
-  added: number;
-  updated: number;
-  rejected: number;
-  rows: RosterRow[];
-}
+export type { ActivityEvent, AdminUser, OffenderRequest, RosterReport, RosterReportRow };
 
 /** GET /api/admin/users: every user, newest first. */
 export async function listUsers(signal?: AbortSignal): Promise<AdminUser[]> {
@@ -43,10 +18,11 @@ export async function listUsers(signal?: AbortSignal): Promise<AdminUser[]> {
 }
 
 /** PUT /api/admin/users/{id}/status; resolves with the server's message. */
-export async function setUserStatus(id: string, status: 'active' | 'deactivated'): Promise<string | null> {
+export async function setUserStatus(id: string, status: UserStatusRequest['status']): Promise<string | null> {
+  const request: UserStatusRequest = { status };
   const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/status`, {
     method: 'PUT',
-    body: { status },
+    body: request,
   });
   return body.message ?? null;
 }
@@ -60,24 +36,18 @@ export async function fetchUserActivity(id: string, signal?: AbortSignal): Promi
   return body.data?.events ?? [];
 }
 
-export interface NewOffender {
-  docNumber: string;
-  firstName: string;
-  lastName: string;
-  pin: string;
-}
-
 /** POST /api/admin/offenders; resolves with the server's message. */
-export async function addOffender(offender: NewOffender): Promise<string | null> {
+export async function addOffender(offender: OffenderRequest): Promise<string | null> {
   const body = await apiRequest('/admin/offenders', { body: offender });
   return body.message ?? null;
 }
 
 /** PUT /api/admin/offenders/{id}/pin; resolves with the server's message. */
 export async function resetOffenderPin(id: string, pin: string): Promise<string | null> {
+  const request: PinResetRequest = { pin };
   const body = await apiRequest(`/admin/offenders/${encodeURIComponent(id)}/pin`, {
     method: 'PUT',
-    body: { pin },
+    body: request,
   });
   return body.message ?? null;
 }

@@ -1,7 +1,7 @@
 /** The Users screen's rules (spec sections 2, 4, 5, 8), kept free of React so they can be unit-tested. */
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
 import { fullName } from '../../../lib/format.ts';
-import type { AdminUser, RosterRow } from './usersApi.ts';
+import type { AdminUser, RosterReportRow } from './usersApi.ts';
 
 export const USERS_TEXTS = {
   title: 'User Management',
@@ -112,7 +112,7 @@ export function rosterFileProblem(file: { name: string; size: number }): string 
 }
 
 /** The rejected rows of an import report, in file order. */
-export function rejectedRows(rows: RosterRow[]): RosterRow[] {
+export function rejectedRows(rows: RosterReportRow[]): RosterReportRow[] {
   return rows.filter((row) => row.outcome === 'rejected').sort((a, b) => a.line - b.line);
 }
 
