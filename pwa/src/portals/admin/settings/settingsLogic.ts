@@ -1,6 +1,6 @@
 /** The Settings screen's rules (spec sections 2, 4, 8, 9), kept free of React so they can be unit-tested. */
 import { checkSettingValue } from '../../../../../contract/rules/settings.ts';
-import { isSettingKey } from '../../../../../contract/settings.ts';
+import { isSettingKey, type SettingCategory } from '../../../../../contract/settings.ts';
 import type { Setting, SettingValue } from './settingsApi.ts';
 
 export const SETTINGS_TEXTS = {
@@ -19,7 +19,7 @@ export const SETTING_CATEGORIES = [
   { key: 'security', label: 'Security' },
   { key: 'system', label: 'System' },
   { key: 'email', label: 'Email' },
-] as const;
+] as const satisfies readonly { key: SettingCategory; label: string }[];
 
 /** The settings of each category, in the server's order; an unknown category is shown last under its own name. */
 export function groupSettings(settings: Setting[]): { key: string; label: string; settings: Setting[] }[] {
