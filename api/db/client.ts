@@ -1,7 +1,7 @@
 /**
  * The one way the API reaches Postgres: postgres.js, either to a real server
- * (DATABASE_URL) or to the embedded PGlite behind a loopback socket, so the
- * same driver and the same SQL serve both.
+ * (DATABASE_URL) or to the embedded PGlite behind a Unix socket, so the same
+ * driver and the same SQL serve both.
  */
 import postgres from 'postgres';
 
@@ -26,22 +26,24 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
 
 /**
  * Starts PGlite stored in `dir` (or in memory when `dir` is undefined) behind a
- * pglite-socket server on a free loopback port. PGlite is one session, so the
- * client keeps one connection: two pooled connections would interleave their
- * transactions inside that single session.
+ * pglite-socket server on a Unix socket in a directory only this user can enter
+ * (mode 0700): PGlite has no passwords, so a loopback TCP port would let any local
+ * user read the whole database. PGlite is one session, so the client keeps one
+ * connection: two pooled connections would interleave their transactions inside
+ * that single session.
  */
 export async function startEmbedded(dir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   if (dir) await Deno.mkdir(dir, { recursive: true });
+  const socketDir = await privateSocketDir(dir);
+  const path = `${socketDir}/.s.PGSQL.5432`;
   const pglite = await PGlite.create(dir);
-  const server = new PGLiteSocketServer({ db: pglite, port: 0, host: '127.0.0.1', maxConnections: 1 });
+  const server = new PGLiteSocketServer({ db: pglite, path, maxConnections: 1 });
   await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
   const sql = postgres({
     ...CLIENT_OPTIONS,
-    host: '127.0.0.1',
-    port,
+    path,
     user: 'postgres',
     database: 'postgres',
     max: 1,
@@ -53,6 +55,20 @@ export async function startEmbedded(dir: string | undefined): Promise<Database> 
       await sql.end({ timeout: 5 });
       await server.stop();
       await pglite.close();
+      await Deno.remove(socketDir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * A fresh directory of mode 0700 for the socket: `run/` beside the database, or a temporary one for an
+ * in-memory database. A socket left by a process that died is removed with its old directory.
+ */
+async function privateSocketDir(dataDir: string | undefined): Promise<string> {
+  if (!dataDir) return await Deno.makeTempDir({ prefix: 'lmp-pg-' });
+  const dir = `${dataDir}/run`;
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { mode: 0o700 });
+  await Deno.chmod(dir, 0o700);
+  return dir;
 }
