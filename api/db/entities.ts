@@ -1,5 +1,6 @@
 /** Entities (departments or facilities) that users belong to. */
 import type { Tx } from './client.ts';
+import type { EntityStatus } from '../../contract/shapes/entity.ts';
 
 export interface EntityRef {
   id: string;
@@ -19,7 +20,7 @@ export interface EntityRow {
   id: string;
   name: string;
   slug: string;
-  status: string;
+  status: EntityStatus;
   user_count: number;
   email: string | null;
   phone: string | null;
@@ -33,7 +34,7 @@ export interface EntityRow {
 export interface EntityFields {
   name: string;
   slug: string;
-  status: 'active' | 'inactive';
+  status: EntityStatus;
   email: string | null;
   phone: string | null;
   address: string | null;

@@ -1,4 +1,4 @@
-/** The IP whitelist: ranges offenders may connect from (canonical forms, see api/domain/ip_ranges.ts). */
+/** The IP whitelist's SQL: the ranges offenders may connect from (canonical forms, contract/rules/ip_ranges.ts). */
 import type postgres from 'postgres';
 import type { Tx } from './client.ts';
 

@@ -38,7 +38,7 @@ export async function insert_registration(
   return row ? { ok: true, id: row.id } : { ok: false, reason: 'duplicate_email' };
 }
 
-export interface PendingRegistration {
+export interface PendingRegistrationRow {
   id: string;
   first_name: string;
   last_name: string;
@@ -54,8 +54,8 @@ export interface PendingRegistration {
 }
 
 /** Pending registrations of an entity, oldest first (first come, first served). */
-export function list_pending_registrations(sql: Tx, entityId: string): Promise<PendingRegistration[]> {
-  return sql<PendingRegistration[]>`
+export function list_pending_registrations(sql: Tx, entityId: string): Promise<PendingRegistrationRow[]> {
+  return sql<PendingRegistrationRow[]>`
     select id, first_name, last_name, email, bar_number, bar_state, created_at, user_type,
            user_type = 'representative' as is_representative, supervising_attorney_name,
            supervising_attorney_bar, supervising_attorney_email

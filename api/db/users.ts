@@ -1,8 +1,8 @@
 /** Users of every role: offenders (DOC number + PIN) and staff (e-mail + password). */
 import type { Tx } from './client.ts';
+import type { Role, UserStatus } from '../../contract/shapes/user.ts';
 
-export type Role = 'offender' | 'attorney' | 'representative' | 'admin' | 'approver';
-export type UserStatus = 'active' | 'deactivated' | 'pending';
+export type { Role, UserStatus };
 
 export interface UserRow {
   id: string;

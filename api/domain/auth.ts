@@ -23,7 +23,9 @@ import {
 } from '../db/users.ts';
 import { offenderAddressAllowed } from './ip_whitelist.ts';
 import { dummySecretHash, hashSecret, verifySecret } from './passwords.ts';
-import { type PublicUser, toPublicUser } from './public_user.ts';
+import type { PublicUser } from '../../contract/shapes/user.ts';
+import { fail, type Outcome } from './outcome.ts';
+import { toPublicUser } from './public_user.ts';
 import { signSessionToken } from './tokens.ts';
 
 /**
@@ -41,9 +43,8 @@ export interface LoginAttempt {
   userAgent: string | null;
 }
 
-export type LoginResult =
-  | { ok: true; token: string; user: PublicUser }
-  | { ok: false; reason: 'bad_credentials' | 'throttled' | 'ip_not_allowed' };
+/** Fails for 'throttled', 'bad_credentials' (every other refusal looks like it) or 'ip_not_allowed'. */
+export type LoginResult = Outcome<{ token: string; user: PublicUser }>;
 
 /** Checks credentials and opens a session. */
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
@@ -66,7 +67,7 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
   );
   if (recentFailures > ADDRESS_FAILURE_LIMIT) {
     await audit('login_throttled', null, { username, failures: recentFailures });
-    return { ok: false, reason: 'throttled' };
+    return fail('throttled');
   }
 
   const entity = await find_entity_by_slug(sql, attempt.entity);
@@ -106,13 +107,13 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
       if (lockedNow) await audit('account_locked', candidate?.id ?? null, { username, minutes: lockMinutes });
     }
     await audit('login_failed', candidate?.id ?? null, { username, reason });
-    return { ok: false, reason: 'bad_credentials' };
+    return fail('bad_credentials');
   }
 
   // Checked only once the PIN is proven, so the refusal never tells a stranger whether a DOC number exists.
   if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, attempt.ipAddress))) {
     await audit('login_blocked_ip', candidate.id, { username });
-    return { ok: false, reason: 'ip_not_allowed' };
+    return fail('ip_not_allowed');
   }
 
   const usedTemporary = !passwordOk;
@@ -159,7 +160,7 @@ export async function logout(deps: AppDeps, session: ActiveSession, ipAddress: s
   });
 }
 
-export type ChangePasswordResult = { ok: true; user: PublicUser } | { ok: false; message: string };
+export type ChangePasswordResult = Outcome<{ user: PublicUser }>;
 
 /** Spec section 9: password minimum 8 characters; 200 keeps hashing input bounded. */
 export const NEW_PASSWORD_LIMITS = { min: 8, max: 200 };
@@ -175,17 +176,15 @@ export async function changePassword(
   change: { currentPassword: string; newPassword: string; ipAddress: string },
 ): Promise<ChangePasswordResult> {
   const hashes = await find_password_hashes(deps.sql, session.id);
-  if (!hashes) return { ok: false, message: 'Please sign in again.' };
+  if (!hashes) return fail('session_gone');
   const [currentOk, tempOk] = await Promise.all([
     verifySecret(change.currentPassword, hashes.password_hash),
     session.must_change_password && hashes.temp_password_hash
       ? verifySecret(change.currentPassword, hashes.temp_password_hash)
       : Promise.resolve(false),
   ]);
-  if (!currentOk && !tempOk) return { ok: false, message: 'The current password is not correct.' };
-  if (change.newPassword === change.currentPassword) {
-    return { ok: false, message: 'The new password must be different from the current one.' };
-  }
+  if (!currentOk && !tempOk) return fail('current_password_wrong');
+  if (change.newPassword === change.currentPassword) return fail('password_unchanged');
   const newHash = await hashSecret(change.newPassword);
   await deps.sql.begin(async (tx) => {
     await update_password(tx, session.id, newHash);

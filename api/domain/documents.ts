@@ -1,5 +1,5 @@
 /**
- * Documents as their readers see them: who may read one (the 404 wall), the list shapes
+ * Documents as their readers see them: who may read one (the wall: any other reader finds nothing), the list shapes
  * of spec section 3, and the audit of every reading.
  */
 import { insert_audit_event } from '../db/audit.ts';
@@ -7,12 +7,14 @@ import type { Tx } from '../db/client.ts';
 import { type DocumentRow, find_document, mark_document_viewed } from '../db/documents.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
-
-export const DOCUMENT_TEXTS = {
-  notFound: 'Document not found.',
-  uploaded: 'Document uploaded successfully!',
-  listed: 'Documents retrieved successfully',
-} as const;
+import type {
+  AttorneyDocument,
+  DocumentInfo,
+  DocumentListCommon,
+  MineDocument,
+  OffenderDocument,
+  RepresentativeDocument,
+} from '../../contract/shapes/document.ts';
 
 /** The spec has no approval workflow for mail: a stored document is delivered. */
 const APPROVAL_STATUS = 'approved';
@@ -71,14 +73,15 @@ export async function recordReading(
   });
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const iso = (d: Date) => new Date(d).toISOString();
+const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 const senderName = (d: DocumentRow) => name(d.sender_first_name, d.sender_last_name);
 const recipientName = (d: DocumentRow) =>
   `${name(d.recipient_first_name, d.recipient_last_name)} (${d.recipient_doc_number})`;
 
 /** Fields every list row carries. */
-function common(d: DocumentRow) {
+function common(d: DocumentRow): DocumentListCommon {
   const deletedate = iso(d.delete_at);
   return {
     documentid: d.id,
@@ -89,14 +92,14 @@ function common(d: DocumentRow) {
     pages: d.pages,
     deletedate,
     eformDue: deletedate,
-    viewed_at: iso(d.viewed_at),
+    viewed_at: isoOrNull(d.viewed_at),
     encrypted: d.encrypted,
     print_allowed: d.print_allowed,
   };
 }
 
 /** Offender list row (spec section 3). */
-export function offenderListItem(d: DocumentRow) {
+export function toOffenderDocument(d: DocumentRow): OffenderDocument {
   return {
     ...common(d),
     attorney_name: senderName(d),
@@ -106,7 +109,7 @@ export function offenderListItem(d: DocumentRow) {
 }
 
 /** Attorney list row: their own and their representatives' documents, marked by sender. */
-export function attorneyListItem(d: DocumentRow) {
+export function toAttorneyDocument(d: DocumentRow): AttorneyDocument {
   return {
     ...common(d),
     offenderdocnumber: d.recipient_doc_number,
@@ -117,7 +120,7 @@ export function attorneyListItem(d: DocumentRow) {
 }
 
 /** Representative list row. */
-export function representativeListItem(d: DocumentRow) {
+export function toRepresentativeDocument(d: DocumentRow): RepresentativeDocument {
   return {
     ...common(d),
     offenderDocNumber: d.recipient_doc_number,
@@ -126,12 +129,12 @@ export function representativeListItem(d: DocumentRow) {
 }
 
 /** /files row: anything the user may read. */
-export function mineListItem(d: DocumentRow) {
+export function toMineDocument(d: DocumentRow): MineDocument {
   return { ...common(d), from: senderName(d), to: recipientName(d) };
 }
 
 /** The Info modal: the delivery receipt (SHA-256, pages) and the PDF's metadata. */
-export function documentInfo(d: DocumentRow) {
+export function toDocumentInfo(d: DocumentRow): DocumentInfo {
   return {
     documentid: d.id,
     name: d.title,
@@ -147,6 +150,6 @@ export function documentInfo(d: DocumentRow) {
     to: recipientName(d),
     date: iso(d.uploaded_at),
     deletedate: iso(d.delete_at),
-    viewed_at: iso(d.viewed_at),
+    viewed_at: isoOrNull(d.viewed_at),
   };
 }

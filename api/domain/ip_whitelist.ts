@@ -1,10 +1,12 @@
 /**
- * The IP whitelist's rules: adding, changing and removing ranges (each audited in its own transaction), and
- * the question every offender sign-in and call asks, read fresh from the database so a change applies at once.
+ * The IP whitelist: adding, changing and removing ranges (each audited in its own transaction), and the
+ * question every offender sign-in and call asks, read fresh from the database so a change applies at once.
+ * The pure parser is contract/rules/ip_ranges.ts, the SQL api/db/ip_whitelist.ts.
  */
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
+import type { ActiveSession } from '../db/sessions.ts';
 import {
   delete_ip_range,
   find_ip_range_for_update,
@@ -13,7 +15,7 @@ import {
   list_active_ip_ranges,
   list_ip_ranges,
   update_ip_range,
-} from '../db/ip_ranges.ts';
+} from '../db/ip_whitelist.ts';
 import {
   formatIpRange,
   type IpRange,
@@ -21,38 +23,27 @@ import {
   sameAddresses,
   whitelistAllows,
 } from '../../contract/rules/ip_ranges.ts';
-import type { Outcome } from './registration.ts';
-import type { Actor } from './user_admin.ts';
+import type { Actor } from './actor.ts';
+import { fail, type Failure, type Outcome } from './outcome.ts';
 
-/** docs/api.md and the spec's texts, verbatim. */
-export const IP_RANGE_TEXTS = {
-  required: 'IP range is required',
-  invalid: 'Invalid IP range format',
-  added: 'IP range added successfully',
-  updated: 'IP range updated successfully',
-  deleted: 'IP range deleted successfully',
-  activated: 'IP range activated',
-  deactivated: 'IP range deactivated',
-  notFound: 'IP range not found.',
-} as const;
+/**
+ * What a change did, so the route can answer with its message: an edit, or the Activate/Deactivate toggle.
+ */
+export type IpRangeChangeKind = 'added' | 'updated' | 'activated' | 'deactivated';
 
-export type IpRangeResult = Outcome<{ row: IpRangeRow; message: string }>;
+export type IpRangeResult = Outcome<{ row: IpRangeRow; kind: IpRangeChangeKind }>;
 
 /** Blank or missing is 'required'; anything the strict parser refuses is 'invalid'. */
-export function checkIpRange(input: unknown): { ok: true; range: IpRange } | { ok: false; message: string } {
+export function checkIpRange(input: unknown): Outcome<{ range: IpRange }> {
   if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
-    return { ok: false, message: IP_RANGE_TEXTS.required };
+    return fail('ip_range_required');
   }
   const range = typeof input === 'string' ? parseIpRange(input) : undefined;
-  return range ? { ok: true, range } : { ok: false, message: IP_RANGE_TEXTS.invalid };
+  return range ? { ok: true, range } : fail('ip_range_invalid');
 }
 
-const duplicate = (existing: string) =>
-  ({
-    ok: false,
-    status: 409,
-    message: `This IP range is already in the whitelist (as ${existing}).`,
-  }) as const;
+/** The refusal of a range another one already covers; the message names the one listed. */
+const duplicate = (existing: string): Failure => fail('ip_range_duplicate', existing);
 
 /** Another range that covers the same addresses ('10.*' and '10.0.0.0/8'), if any. */
 async function sameAs(tx: Tx, range: IpRange, exceptId?: string): Promise<IpRangeRow | undefined> {
@@ -73,7 +64,7 @@ export async function addIpRange(
   actor: Actor,
 ): Promise<IpRangeResult> {
   const checked = checkIpRange(input.ipRange);
-  if (!checked.ok) return { ok: false, status: 400, message: checked.message };
+  if (!checked.ok) return checked;
   const ipRange = formatIpRange(checked.range);
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
     const existing = await sameAs(tx, checked.range);
@@ -93,7 +84,7 @@ export async function addIpRange(
       ipAddress: actor.ipAddress,
       eventData: { ipRange: row.ipRange, description: row.description, input: input.ipRange },
     });
-    return { ok: true, row, message: IP_RANGE_TEXTS.added };
+    return { ok: true, row, kind: 'added' };
   });
 }
 
@@ -118,10 +109,10 @@ export async function changeIpRange(
   const { change, actor } = options;
   const toggle = isToggle(change);
   const checked = toggle ? undefined : checkIpRange(change.ipRange);
-  if (checked && !checked.ok) return { ok: false, status: 400, message: checked.message };
+  if (checked && !checked.ok) return checked;
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
     const before = await find_ip_range_for_update(tx, id);
-    if (!before) return { ok: false, status: 404, message: IP_RANGE_TEXTS.notFound };
+    if (!before) return fail('ip_range_not_found');
     let ipRange = before.ipRange;
     if (checked?.ok) {
       const existing = await sameAs(tx, checked.range, id);
@@ -146,10 +137,8 @@ export async function changeIpRange(
         after,
       },
     });
-    const message = toggle
-      ? (after.isActive ? IP_RANGE_TEXTS.activated : IP_RANGE_TEXTS.deactivated)
-      : IP_RANGE_TEXTS.updated;
-    return { ok: true, row: updated.row, message };
+    const kind = toggle ? (after.isActive ? 'activated' : 'deactivated') : 'updated';
+    return { ok: true, row: updated.row, kind };
   });
 }
 
@@ -158,12 +147,10 @@ export async function removeIpRange(
   deps: AppDeps,
   id: string,
   actor: Actor,
-): Promise<Outcome<{ message: string }>> {
-  return await deps.sql.begin(async (tx) => {
+): Promise<Outcome> {
+  return await deps.sql.begin(async (tx): Promise<Outcome> => {
     const before = await find_ip_range_for_update(tx, id);
-    if (!before || !(await delete_ip_range(tx, id))) {
-      return { ok: false, status: 404, message: IP_RANGE_TEXTS.notFound } as const;
-    }
+    if (!before || !(await delete_ip_range(tx, id))) return fail('ip_range_not_found');
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'ip_range_deleted',
@@ -172,7 +159,7 @@ export async function removeIpRange(
       ipAddress: actor.ipAddress,
       eventData: { ipRange: before.ipRange, description: before.description, isActive: before.isActive },
     });
-    return { ok: true, message: IP_RANGE_TEXTS.deleted } as const;
+    return { ok: true };
   });
 }
 
@@ -183,4 +170,27 @@ export async function removeIpRange(
  */
 export async function offenderAddressAllowed(sql: Tx, address: string): Promise<boolean> {
   return whitelistAllows(await list_active_ip_ranges(sql), address);
+}
+
+/**
+ * Refuses an offender's call from outside every active range, and records the attempt: a live offender
+ * session used from outside the facility is worth an admin's attention. Staff are never restricted by it.
+ * The role guard asks it once the session is known; sign-in asks offenderAddressAllowed itself.
+ */
+export async function checkOffenderNetwork(
+  deps: Pick<AppDeps, 'sql'>,
+  session: ActiveSession,
+  request: { ipAddress: string; method: string; path: string },
+): Promise<Outcome> {
+  if (session.role !== 'offender') return { ok: true };
+  if (await offenderAddressAllowed(deps.sql, request.ipAddress)) return { ok: true };
+  await insert_audit_event(deps.sql, {
+    userId: session.id,
+    eventType: 'request_blocked_ip',
+    resourceType: 'session',
+    resourceId: session.session_id,
+    ipAddress: request.ipAddress,
+    eventData: { method: request.method, path: request.path },
+  });
+  return fail('ip_not_allowed');
 }

@@ -16,7 +16,7 @@ import {
   upsert_offender,
 } from '../db/users.ts';
 import { hashSecret } from './passwords.ts';
-import type { Outcome } from './registration.ts';
+import { fail, type Failure, type Outcome } from './outcome.ts';
 import {
   OFFENDER_RULES,
   type OffenderFields,
@@ -25,15 +25,14 @@ import {
   ROSTER_MESSAGES,
   type RosterRow,
 } from '../../contract/rules/roster.ts';
-import type { Actor } from './user_admin.ts';
+import type { RosterReport, RosterReportRow } from '../../contract/shapes/roster_report.ts';
+import type { Actor } from './actor.ts';
 
-export const OFFENDER_TEXTS = {
-  added: 'Offender added successfully',
-  pinReset: 'PIN reset successfully',
-  duplicate: 'An offender with this DOC number already exists.',
-  notFound: 'Offender not found.',
-  notSaved: 'The row could not be saved',
-} as const;
+/**
+ * A report row's reason when the database refused a row the rules accepted. It is report content both the API
+ * and the command line print, like the rules' own reasons (ROSTER_MESSAGES), not a failure of the call.
+ */
+export const ROW_NOT_SAVED = 'The row could not be saved';
 
 /**
  * PINs hashed at once during an import. PBKDF2 at 600,000 iterations costs a core for a fraction of a
@@ -61,7 +60,7 @@ export async function addOffender(
 ): Promise<Outcome<{ user: AdminUserRow }>> {
   const o = trimmed(input);
   const problem = offenderProblem(o, { pinRequired: true });
-  if (problem) return { ok: false, status: 400, message: problem };
+  if (problem) return fail('invalid_input', problem);
   const passwordHash = await hashSecret(o.pin);
   return await sql.begin(async (tx): Promise<Outcome<{ user: AdminUserRow }>> => {
     const created = await insert_user(tx, {
@@ -72,7 +71,7 @@ export async function addOffender(
       lastName: o.lastName,
       passwordHash,
     });
-    if (!created.ok) return { ok: false, status: 409, message: OFFENDER_TEXTS.duplicate };
+    if (!created.ok) return fail('offender_duplicate');
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'user_created',
@@ -93,13 +92,11 @@ export async function resetOffenderPin(
   actor: Actor,
 ): Promise<Outcome> {
   const pin = change.pin.trim();
-  if (!OFFENDER_RULES.pin.test(pin)) return { ok: false, status: 400, message: ROSTER_MESSAGES.pin };
+  if (!OFFENDER_RULES.pin.test(pin)) return fail('invalid_input', ROSTER_MESSAGES.pin);
   const passwordHash = await hashSecret(pin);
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
-    if (!user || user.role !== 'offender' || !user.doc_number) {
-      return { ok: false, status: 404, message: OFFENDER_TEXTS.notFound };
-    }
+    if (!user || user.role !== 'offender' || !user.doc_number) return fail('offender_not_found');
     await update_password(tx, user.id, passwordHash);
     await revoke_user_sessions(tx, user.id);
     // The lock is kept per lower-cased username (api/domain/auth.ts).
@@ -116,19 +113,15 @@ export async function resetOffenderPin(
   });
 }
 
-export interface ImportReportRow {
-  line: number;
-  docNumber: string;
-  outcome: 'added' | 'updated' | 'rejected';
-  reason?: string;
-}
+/** The report's shapes are the API's answer (contract/shapes/roster_report.ts); the command line prints them. */
+export type ImportReportRow = RosterReportRow;
+export type ImportReport = RosterReport;
 
-export interface ImportReport {
-  added: number;
-  updated: number;
-  rejected: number;
-  rows: ImportReportRow[];
-}
+/**
+ * A refused file: `invalid_input` with the rule's message as `detail`. `message` repeats it for the command
+ * line (api/cli/roster_import.ts), which prints it.
+ */
+export type ImportRefusal = Failure & { message: string };
 
 /** Who runs an import: an admin through the API, or the command line (no user). */
 export interface ImportActor {
@@ -176,9 +169,9 @@ export async function importRoster(
   sql: Sql,
   bytes: Uint8Array,
   actor: ImportActor,
-): Promise<{ ok: true; report: ImportReport } | { ok: false; message: string }> {
+): Promise<{ ok: true; report: ImportReport } | ImportRefusal> {
   const parsed = parseRoster(bytes);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...fail('invalid_input', parsed.message), message: parsed.message };
   const rows: ImportReportRow[] = parsed.rejected.map((r) => ({
     line: r.line,
     docNumber: reportDoc(r.docNumber),
@@ -232,7 +225,7 @@ export async function importRoster(
           line: row.line,
           docNumber: row.docNumber,
           outcome: 'rejected',
-          reason: OFFENDER_TEXTS.notSaved,
+          reason: ROW_NOT_SAVED,
         });
       }
     }

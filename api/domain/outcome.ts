@@ -8,7 +8,53 @@
 export const REASONS = [
   /** The input breaks a rule; `detail` is the rule's own message (contract/rules/*). */
   'invalid_input',
+  // Sign-in and password change (auth.ts).
+  'bad_credentials',
+  'throttled',
+  /** An offender outside every active IP whitelist range (sign-in, and every call through the guard). */
+  'ip_not_allowed',
+  'session_gone',
+  'current_password_wrong',
+  'password_unchanged',
+  // Registration and the approver's decision (registration.ts).
+  'registration_duplicate',
+  'registration_not_found',
+  'registration_already_reviewed',
+  'user_email_taken',
+  // Users and the offender roster (user_admin.ts, offenders.ts).
+  'user_not_found',
+  'user_self_deactivation',
+  'user_pending',
+  'offender_duplicate',
+  'offender_not_found',
+  // Entities (entities.ts).
+  'entity_name_required',
+  'entity_name_too_long',
+  'entity_slug_not_derivable',
+  'entity_slug_invalid',
+  'entity_slug_taken',
+  'entity_email_invalid',
+  'entity_phone_invalid',
+  'entity_address_too_long',
+  'entity_not_found',
+  'entity_default_slug',
+  // Settings (settings.ts).
   'setting_not_found',
+  // IP whitelist (ip_whitelist.ts); `detail` of a duplicate is the range already listed.
+  'ip_range_required',
+  'ip_range_invalid',
+  'ip_range_duplicate',
+  'ip_range_not_found',
+  // Documents (documents.ts, upload.ts); `detail` is the DOC number or the limit in MB.
+  'document_not_found',
+  'upload_fields_required',
+  'upload_title_too_long',
+  'upload_description_too_long',
+  'upload_no_offender',
+  'upload_too_large',
+  'upload_not_pdf',
+  'upload_unreadable',
+  'upload_too_complex',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

@@ -1,16 +1,6 @@
-/** The user object the API hands to the PWA: enough to route and greet, nothing secret. */
-import type { Role, UserRow } from '../db/users.ts';
-
-export interface PublicUser {
-  id: string;
-  role: Role;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  docNumber: string | null;
-  entity: string;
-  mustChangePassword: boolean;
-}
+/** The user object the API hands to the PWA (contract/shapes/user.ts): enough to route and greet, nothing secret. */
+import type { UserRow } from '../db/users.ts';
+import type { PublicUser } from '../../contract/shapes/user.ts';
 
 /** Maps a user row to the public shape. */
 export function toPublicUser(row: UserRow, mustChangePassword: boolean): PublicUser {

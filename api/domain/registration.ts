@@ -13,25 +13,14 @@ import {
 } from '../email/messages.ts';
 import { generateTemporaryPassword, hashSecret } from './passwords.ts';
 import { checkRegistration, type RegistrationInput } from '../../contract/rules/registration.ts';
+import type { UserType } from '../../contract/shapes/registration.ts';
+import { fail, type Outcome } from './outcome.ts';
 
 /** Registrations always join the default entity: the public form does not choose one. */
 export const REGISTRATION_ENTITY = 'default';
 
 /** How long an approver's temporary password can be used to sign in. */
 export const TEMPORARY_PASSWORD_HOURS = 72;
-
-export const REGISTRATION_TEXTS = {
-  submitted: 'Registration submitted successfully! You will receive an email once approved.',
-  duplicate: 'A registration for this email address already exists.',
-  notFound: 'Registration not found.',
-  alreadyReviewed: 'This registration has already been reviewed.',
-  approved: 'Registration approved successfully',
-  rejected: 'Registration rejected successfully',
-} as const;
-
-export type Outcome<T = Record<never, never>> =
-  | ({ ok: true } & T)
-  | { ok: false; status: 400 | 404 | 409; message: string };
 
 function optional(value: string | null | undefined): string | null {
   const trimmed = value?.trim();
@@ -41,20 +30,18 @@ function optional(value: string | null | undefined): string | null {
 /** Checks a registration against the rules of spec section 5 and stores it, hashed, for review. */
 export async function submitRegistration(
   deps: AppDeps,
-  input: RegistrationInput & { userType: 'attorney' | 'representative' },
+  input: RegistrationInput & { userType: UserType },
   ipAddress: string,
 ): Promise<Outcome> {
   const representative = input.isRepresentative || input.userType === 'representative';
   const rule = checkRegistration({ ...input, isRepresentative: representative });
-  if (!rule.ok) return { ok: false, status: 400, message: rule.message };
+  if (!rule.ok) return fail('invalid_input', rule.message);
   const entity = await find_entity_by_slug(deps.sql, REGISTRATION_ENTITY);
   if (!entity) throw new Error(`entity ${REGISTRATION_ENTITY} is missing`);
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashSecret(input.password);
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
-    if (await email_in_use(tx, entity.id, email)) {
-      return { ok: false, status: 409, message: REGISTRATION_TEXTS.duplicate };
-    }
+    if (await email_in_use(tx, entity.id, email)) return fail('registration_duplicate');
     const stored = await registrations.insert_registration(tx, {
       entityId: entity.id,
       userType: representative ? 'representative' : 'attorney',
@@ -76,7 +63,7 @@ export async function submitRegistration(
         ? optional(input.supervisingAttorneyEmail)?.toLowerCase() ?? null
         : null,
     });
-    if (!stored.ok) return { ok: false, status: 409, message: REGISTRATION_TEXTS.duplicate };
+    if (!stored.ok) return fail('registration_duplicate');
     await insert_audit_event(tx, {
       userId: null,
       eventType: 'registration_submitted',
@@ -102,15 +89,15 @@ interface Reviewer {
   entity_id: string;
 }
 
-async function lockPending(tx: Tx, id: string, reviewer: Reviewer) {
+async function lockPending(
+  tx: Tx,
+  id: string,
+  reviewer: Reviewer,
+): Promise<Outcome<{ registration: registrations.RegistrationForReview }>> {
   const registration = await registrations.lock_registration(tx, id, reviewer.entity_id);
-  if (!registration) {
-    return { ok: false as const, status: 404 as const, message: REGISTRATION_TEXTS.notFound };
-  }
-  if (registration.status !== 'pending') {
-    return { ok: false as const, status: 409 as const, message: REGISTRATION_TEXTS.alreadyReviewed };
-  }
-  return { ok: true as const, registration };
+  if (!registration) return fail('registration_not_found');
+  if (registration.status !== 'pending') return fail('registration_already_reviewed');
+  return { ok: true, registration };
 }
 
 /**
@@ -155,9 +142,7 @@ export async function approveRegistration(
       zipCode: r.zipCode,
       supervisingAttorneyId,
     });
-    if (!created.ok) {
-      return { ok: false, status: 409, message: 'A user with this email address already exists.' };
-    }
+    if (!created.ok) return fail('user_email_taken');
     await registrations.mark_registration_approved(tx, id, { reviewerId: reviewer.id, userId: created.id });
     await insert_audit_event(tx, {
       userId: reviewer.id,

@@ -4,7 +4,6 @@
  * A failure anywhere, or a client gone mid-body, leaves no row; a blob left without a row
  * is collected later by the GC (domain/retention.ts).
  */
-import { z } from 'zod';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { find_active_offender, find_document, insert_document } from '../db/documents.ts';
@@ -12,18 +11,9 @@ import { get_setting } from '../db/settings.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { type InspectLimits, inspectPdf } from '../pdf/inspect.ts';
-import { documentInfo } from './documents.ts';
-
-export const UPLOAD_TEXTS = {
-  required: 'Please fill in all required fields',
-  titleTooLong: 'Document title must be at most 200 characters.',
-  descriptionTooLong: 'Description must be at most 2000 characters.',
-  noOffender: (doc: string) => `No active offender has DOC number ${doc}.`,
-  tooLarge: (mb: number) => `The file is larger than the ${mb} MB limit.`,
-  notPdf: 'The file is not a PDF.',
-  unreadable: 'The PDF could not be read. It may be damaged or incomplete.',
-  tooComplex: 'The PDF is too complex to process safely.',
-} as const;
+import type { DocumentInfo, UploadFields } from '../../contract/shapes/document.ts';
+import { toDocumentInfo } from './documents.ts';
+import { fail, type Outcome } from './outcome.ts';
 
 /** Multipart boundaries, part headers and the three text fields: never more than a few KiB honestly. */
 export const FORM_OVERHEAD_BYTES = 16 * 1024;
@@ -36,20 +26,12 @@ export async function uploadLimit(sql: Tx): Promise<{ mb: number; bytes: number 
   return { mb, bytes: Math.floor(mb * 1024 * 1024) };
 }
 
-const text = (max: number, message: string) =>
-  z.string({ error: UPLOAD_TEXTS.required }).trim().max(max, message);
+/** An upload's form once checked (api/http/upload.ts): trimmed text fields and the file. */
+export interface UploadForm extends UploadFields {
+  file: File;
+}
 
-export const uploadForm = z.object({
-  file: z.instanceof(File, { error: UPLOAD_TEXTS.required }),
-  recipient_doc_number: text(32, UPLOAD_TEXTS.required).min(1, UPLOAD_TEXTS.required),
-  title: text(200, UPLOAD_TEXTS.titleTooLong).min(1, UPLOAD_TEXTS.required),
-  description: z.string().trim().max(2000, UPLOAD_TEXTS.descriptionTooLong).optional(),
-});
-export type UploadForm = z.infer<typeof uploadForm>;
-
-export type UploadResult =
-  | { ok: true; document: ReturnType<typeof documentInfo> }
-  | { ok: false; status: 400 | 413 | 415 | 422; message: string };
+export type UploadResult = Outcome<{ document: DocumentInfo }>;
 
 /** `%PDF-` within the first KiB: the bytes decide, never the name or the content type. */
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -85,24 +67,14 @@ export async function uploadDocument(
   const { sql, blobs } = deps;
   const { limit } = options;
   const recipient = await find_active_offender(sql, sender.entity_id, form.recipient_doc_number);
-  if (!recipient) {
-    return { ok: false, status: 400, message: UPLOAD_TEXTS.noOffender(form.recipient_doc_number) };
-  }
-  if (form.file.size > limit.bytes) {
-    return { ok: false, status: 413, message: UPLOAD_TEXTS.tooLarge(limit.mb) };
-  }
+  if (!recipient) return fail('upload_no_offender', form.recipient_doc_number);
+  if (form.file.size > limit.bytes) return fail('upload_too_large', String(limit.mb));
 
   const bytes = new Uint8Array(await form.file.arrayBuffer());
-  if (!looksLikePdf(bytes)) return { ok: false, status: 415, message: UPLOAD_TEXTS.notPdf };
-  if (!looksComplete(bytes)) return { ok: false, status: 422, message: UPLOAD_TEXTS.unreadable };
+  if (!looksLikePdf(bytes)) return fail('upload_not_pdf');
+  if (!looksComplete(bytes)) return fail('upload_unreadable');
   const facts = await inspectPdf(bytes, options.inspectLimits);
-  if (!facts.ok) {
-    return {
-      ok: false,
-      status: 422,
-      message: facts.reason === 'too_complex' ? UPLOAD_TEXTS.tooComplex : UPLOAD_TEXTS.unreadable,
-    };
-  }
+  if (!facts.ok) return fail(facts.reason === 'too_complex' ? 'upload_too_complex' : 'upload_unreadable');
 
   const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
   const id = await sql.begin(async (tx) => {
@@ -137,5 +109,5 @@ export async function uploadDocument(
     return documentId;
   });
   const stored = await find_document(sql, id);
-  return { ok: true, document: documentInfo(stored!) };
+  return { ok: true, document: toDocumentInfo(stored!) };
 }

@@ -2,43 +2,35 @@
 import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import { revoke_user_sessions } from '../db/sessions.ts';
-import { lock_user, update_user_status } from '../db/users.ts';
-import type { Outcome } from './registration.ts';
+import { type AdminUserRow, lock_user, update_user_status } from '../db/users.ts';
+import type { AdminUser } from '../../contract/shapes/admin_user.ts';
+import type { Actor } from './actor.ts';
+import { fail, type Outcome } from './outcome.ts';
 
-/** Who does an admin action, and from where: every action is audited with both. */
-export interface Actor {
-  userId: string;
-  entityId: string;
-  ipAddress: string | null;
+/** A user as the admin screens show it (the users list, and the answer of adding an offender). */
+export function toAdminUser(row: AdminUserRow): AdminUser {
+  return { ...row, created_at: new Date(row.created_at).toISOString() };
 }
-
-export const USER_TEXTS = {
-  activated: 'User activated successfully',
-  deactivated: 'User deactivated successfully',
-  notFound: 'User not found.',
-  self: 'You cannot deactivate your own account.',
-  pending: 'A pending account has no status action; it is decided in the approver portal.',
-} as const;
 
 /** The user's last events shown in the details modal (spec: 'Recent Activity (Last 10 Events)'). */
 export const ACTIVITY_LIMIT = 10;
 
 /**
  * Activates or deactivates a user. Deactivation revokes every session of the user in the same transaction,
- * so their very next request is a 401; the guard also refuses any user who is not active.
+ * so their very next request is refused as signed out; the guard also refuses any user who is not active.
  */
 export async function changeUserStatus(
   sql: Sql,
   change: { userId: string; status: 'active' | 'deactivated' },
   actor: Actor,
-): Promise<Outcome<{ message: string }>> {
+): Promise<Outcome> {
   if (change.userId === actor.userId && change.status === 'deactivated') {
-    return { ok: false, status: 400, message: USER_TEXTS.self };
+    return fail('user_self_deactivation');
   }
-  return await sql.begin(async (tx): Promise<Outcome<{ message: string }>> => {
+  return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
-    if (!user) return { ok: false, status: 404, message: USER_TEXTS.notFound };
-    if (user.status === 'pending') return { ok: false, status: 409, message: USER_TEXTS.pending };
+    if (!user) return fail('user_not_found');
+    if (user.status === 'pending') return fail('user_pending');
     await update_user_status(tx, user.id, change.status);
     if (change.status === 'deactivated') await revoke_user_sessions(tx, user.id);
     await insert_audit_event(tx, {
@@ -55,11 +47,6 @@ export async function changeUserStatus(
         docNumber: user.doc_number,
       },
     });
-    return { ok: true, message: change.status === 'active' ? USER_TEXTS.activated : USER_TEXTS.deactivated };
+    return { ok: true };
   });
-}
-
-/** The actor of a request: the signed-in admin and the client address. */
-export function actorFrom(session: { id: string; entity_id: string }, ipAddress: string | null): Actor {
-  return { userId: session.id, entityId: session.entity_id, ipAddress };
 }

@@ -18,14 +18,12 @@ export class AppError extends Error {
   }
 }
 
-/** The messages more than one route answers with. */
+/** The HTTP layer's own messages (the domain's reasons are in failures.ts). */
 export const MESSAGES = {
-  badCredentials: 'Please check your login credentials.',
   unauthenticated: 'Please sign in to continue.',
   forbidden: 'You do not have permission to do that.',
   notFound: 'Not found.',
   passwordChangeRequired: 'You must set a new password before continuing.',
-  tooManyAttempts: 'Too many failed sign-in attempts from this device. Please try again later.',
   malformedJson: 'The request body is not valid JSON.',
   tooLarge: 'The request is too large.',
   internal: 'Something went wrong on our side. Please try again.',

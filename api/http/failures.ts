@@ -1,9 +1,10 @@
 /**
  * The one error catalogue: each domain reason (api/domain/outcome.ts) with its HTTP status and the message a
- * person reads. Routes turn a failed Outcome into an AppError here and nowhere else.
+ * person reads (the spec's texts, verbatim). Routes turn a failed Outcome into an AppError here and nowhere
+ * else; the error's `code` is the reason.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Failure, Reason } from '../domain/outcome.ts';
+import { fail, type Failure, type Reason } from '../domain/outcome.ts';
 import { AppError } from './errors.ts';
 
 interface CatalogueEntry {
@@ -14,7 +15,77 @@ interface CatalogueEntry {
 
 export const FAILURES: Record<Reason, CatalogueEntry> = {
   invalid_input: { status: 400, message: (detail) => detail },
+
+  bad_credentials: { status: 401, message: 'Please check your login credentials.' },
+  throttled: {
+    status: 429,
+    message: 'Too many failed sign-in attempts from this device. Please try again later.',
+  },
+  ip_not_allowed: {
+    status: 403,
+    message: 'Access from this network is not allowed. Please use a facility tablet.',
+  },
+  session_gone: { status: 400, message: 'Please sign in again.' },
+  current_password_wrong: { status: 400, message: 'The current password is not correct.' },
+  password_unchanged: { status: 400, message: 'The new password must be different from the current one.' },
+
+  registration_duplicate: { status: 409, message: 'A registration for this email address already exists.' },
+  registration_not_found: { status: 404, message: 'Registration not found.' },
+  registration_already_reviewed: { status: 409, message: 'This registration has already been reviewed.' },
+  user_email_taken: { status: 409, message: 'A user with this email address already exists.' },
+
+  user_not_found: { status: 404, message: 'User not found.' },
+  user_self_deactivation: { status: 400, message: 'You cannot deactivate your own account.' },
+  user_pending: {
+    status: 409,
+    message: 'A pending account has no status action; it is decided in the approver portal.',
+  },
+  offender_duplicate: { status: 409, message: 'An offender with this DOC number already exists.' },
+  offender_not_found: { status: 404, message: 'Offender not found.' },
+
+  entity_name_required: { status: 400, message: 'Entity name is required' },
+  entity_name_too_long: { status: 400, message: 'Entity name must be at most 200 characters.' },
+  entity_slug_not_derivable: {
+    status: 400,
+    message: 'A slug cannot be made from this name; please enter a slug.',
+  },
+  entity_slug_invalid: {
+    status: 400,
+    message:
+      'Slug must be lower-case letters and digits, with single hyphens between words (at most 100 characters).',
+  },
+  entity_slug_taken: { status: 409, message: 'An entity with this slug already exists.' },
+  entity_email_invalid: { status: 400, message: 'Please enter a valid email address' },
+  entity_phone_invalid: {
+    status: 400,
+    message: 'Phone may contain only digits, spaces and + - ( ) . (at most 40 characters).',
+  },
+  entity_address_too_long: { status: 400, message: 'Address must be at most 500 characters.' },
+  entity_not_found: { status: 404, message: 'Entity not found.' },
+  entity_default_slug: {
+    status: 400,
+    message: "The default entity's slug cannot be changed: every sign-in names it.",
+  },
+
   setting_not_found: { status: 404, message: 'Setting not found.' },
+
+  ip_range_required: { status: 400, message: 'IP range is required' },
+  ip_range_invalid: { status: 400, message: 'Invalid IP range format' },
+  ip_range_duplicate: {
+    status: 409,
+    message: (existing) => `This IP range is already in the whitelist (as ${existing}).`,
+  },
+  ip_range_not_found: { status: 404, message: 'IP range not found.' },
+
+  document_not_found: { status: 404, message: 'Document not found.' },
+  upload_fields_required: { status: 400, message: 'Please fill in all required fields' },
+  upload_title_too_long: { status: 400, message: 'Document title must be at most 200 characters.' },
+  upload_description_too_long: { status: 400, message: 'Description must be at most 2000 characters.' },
+  upload_no_offender: { status: 400, message: (doc) => `No active offender has DOC number ${doc}.` },
+  upload_too_large: { status: 413, message: (mb) => `The file is larger than the ${mb} MB limit.` },
+  upload_not_pdf: { status: 415, message: 'The file is not a PDF.' },
+  upload_unreadable: { status: 422, message: 'The PDF could not be read. It may be damaged or incomplete.' },
+  upload_too_complex: { status: 422, message: 'The PDF is too complex to process safely.' },
 };
 
 /** The error to throw for a failed outcome. */
@@ -22,6 +93,18 @@ export function failureError(failure: Failure): AppError {
   const entry = FAILURES[failure.reason];
   const message = typeof entry.message === 'string' ? entry.message : entry.message(failure.detail ?? '');
   return new AppError(entry.status, message, failure.reason);
+}
+
+/** The error to throw for `reason` where a route or the guard decides it itself (a missing row, a refusal). */
+export function refusal(reason: Reason, detail?: string): AppError {
+  return failureError(fail(reason, detail));
+}
+
+/** The fixed message of a reason, for a zod schema that must answer the catalogue's text. */
+export function failureText(reason: Reason): string {
+  const entry = FAILURES[reason];
+  if (typeof entry.message !== 'string') throw new Error(`${reason}: its message needs a detail`);
+  return entry.message;
 }
 
 /** The message of a reason (for a route that needs it in a success body, such as a per-row import report). */

@@ -4,14 +4,15 @@
  * to a user who is no longer active means 401 at once.
  */
 import { createMiddleware } from 'hono/factory';
-import type { Role } from '../db/users.ts';
+import { type Role, ROLES } from '../../contract/shapes/user.ts';
 import { touch_active_session } from '../db/sessions.ts';
 import { verifySessionToken } from '../domain/tokens.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
-import { enforceOffenderNetwork } from './ip_whitelist.ts';
+import { checkOffenderNetwork } from '../domain/ip_whitelist.ts';
+import { failureError } from './failures.ts';
 
-export const ALL_ROLES: readonly Role[] = ['offender', 'attorney', 'representative', 'admin', 'approver'];
+export const ALL_ROLES: readonly Role[] = ROLES;
 
 function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
@@ -39,11 +40,12 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     // An offender outside every active whitelist range is refused whatever the route (docs/api.md), except
     // signing out: ending a session from anywhere only ever reduces access.
     if (!options.fromAnyNetwork) {
-      await enforceOffenderNetwork(deps, session, {
+      const network = await checkOffenderNetwork(deps, session, {
         ipAddress: c.var.clientAddress,
         method: c.req.method,
         path: c.req.path,
       });
+      if (!network.ok) throw failureError(network);
     }
     if (session.must_change_password && !options.duringPasswordChange) {
       throw new AppError(403, MESSAGES.passwordChangeRequired, 'password_change_required');

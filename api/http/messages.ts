@@ -3,5 +3,25 @@
  * (failures.ts): every text the API says to a person is in one of the two.
  */
 export const SUCCESS = {
+  loggedIn: 'Logged in!',
+  loggedOut: 'Logged out',
+  passwordChanged: 'Password changed successfully',
+  registrationSubmitted: 'Registration submitted successfully! You will receive an email once approved.',
+  /** Followed by '! Temporary password: …' in the approval's answer. */
+  registrationApproved: 'Registration approved successfully',
+  registrationRejected: 'Registration rejected successfully',
+  userActivated: 'User activated successfully',
+  userDeactivated: 'User deactivated successfully',
+  offenderAdded: 'Offender added successfully',
+  pinReset: 'PIN reset successfully',
+  entityCreated: 'Entity created successfully',
+  entityUpdated: 'Entity updated successfully',
   settingUpdated: 'Setting updated successfully',
+  ipRangeAdded: 'IP range added successfully',
+  ipRangeUpdated: 'IP range updated successfully',
+  ipRangeDeleted: 'IP range deleted successfully',
+  ipRangeActivated: 'IP range activated',
+  ipRangeDeactivated: 'IP range deactivated',
+  documentUploaded: 'Document uploaded successfully!',
+  documentsListed: 'Documents retrieved successfully',
 } as const;

@@ -5,12 +5,14 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import {
   type AuditFilter,
+  type AuditLogRow,
   list_audit_event_types,
   list_audit_export_batch,
   list_audit_logs,
 } from '../db/audit_search.ts';
 import { parseAuditFilter } from '../domain/audit_filters.ts';
 import { csvRow } from '../domain/csv.ts';
+import type { AuditLog, AuditLogPage } from '../../contract/shapes/audit_log.ts';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { requireRole } from '../http/guard.ts';
@@ -45,6 +47,10 @@ const pageQuery = filterQuery.extend({
       .optional(),
   ),
 });
+
+function toAuditLog(row: AuditLogRow): AuditLog {
+  return { ...row, created_at: new Date(row.created_at).toISOString() };
+}
 
 function checkedFilter(input: z.infer<typeof filterQuery>): AuditFilter {
   const parsed = parseAuditFilter(input);
@@ -94,7 +100,8 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
     const logs = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? logs[logs.length - 1].id : null;
     const eventTypes = await list_audit_event_types(sql);
-    return c.json({ success: true, data: { logs, nextCursor, eventTypes } });
+    const data: AuditLogPage = { logs: logs.map(toAuditLog), nextCursor, eventTypes };
+    return c.json({ success: true, data });
   })
   .get('/export.csv', valid('query', filterQuery), async (c) => {
     const query = c.req.valid('query');

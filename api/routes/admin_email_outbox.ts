@@ -1,10 +1,22 @@
 /** /api/admin/email-outbox: the queued, sent and failed e-mails, read-only (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_outbox } from '../db/email_outbox.ts';
+import { list_outbox, type OutboxRow } from '../db/email_outbox.ts';
+import type { OutboxEmail } from '../../contract/shapes/email_outbox.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireRole } from '../http/guard.ts';
 import { valid } from '../http/validate.ts';
+
+const iso = (d: Date) => new Date(d).toISOString();
+
+function toOutboxEmail(row: OutboxRow): OutboxEmail {
+  return {
+    ...row,
+    created_at: iso(row.created_at),
+    next_attempt_at: iso(row.next_attempt_at),
+    sent_at: row.sent_at ? iso(row.sent_at) : null,
+  };
+}
 
 const query = z.object({
   status: z.preprocess(
@@ -21,5 +33,5 @@ export const adminEmailOutboxRoutes = new Hono<AppEnv>()
   .get('/', valid('query', query), async (c) => {
     const { status } = c.req.valid('query');
     const emails = await list_outbox(c.var.deps.sql, { status, limit: OUTBOX_LIST_LIMIT });
-    return c.json({ success: true, data: { emails } });
+    return c.json({ success: true, data: { emails: emails.map(toOutboxEmail) } });
   });

@@ -1,32 +1,53 @@
 /** /api/admin/entities: list, create and edit entities (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_entities } from '../db/entities.ts';
-import { createEntity, ENTITY_TEXTS, updateEntity } from '../domain/entities.ts';
-import { actorFrom } from '../domain/user_admin.ts';
+import { type EntityRow, list_entities } from '../db/entities.ts';
+import { actorFrom } from '../domain/actor.ts';
+import { createEntity, updateEntity } from '../domain/entities.ts';
+import type { Entity, EntityRequest } from '../../contract/shapes/entity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
+import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: ENTITY_TEXTS.notFound }) });
+function toEntity(row: EntityRow): Entity {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    status: row.status,
+    user_count: row.user_count,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    settings: row.settings,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+const idParam = z.object({ id: z.uuid({ error: failureText('entity_not_found') }) });
 /** Lengths are checked by checkEntityInput after trimming; these caps only bound what is read. */
 const optionalText = (field: string) =>
   z.string({ error: `${field} must be text.` }).max(2000, `${field} is too long.`).nullish();
 const entityBody = z.object({
-  name: z.string({ error: ENTITY_TEXTS.nameRequired }).max(2000, ENTITY_TEXTS.nameLong),
+  name: z.string({ error: failureText('entity_name_required') }).max(
+    2000,
+    failureText('entity_name_too_long'),
+  ),
   slug: optionalText('Slug'),
   status: z.enum(['active', 'inactive'], { error: "Status must be 'active' or 'inactive'." }),
   email: optionalText('Email'),
   phone: optionalText('Phone'),
   address: optionalText('Address'),
-});
+}) satisfies z.ZodType<EntityRequest>;
 
 export const adminEntityRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
   .get('/', async (c) => {
     const entities = await list_entities(c.var.deps.sql);
-    return c.json({ success: true, entities });
+    return c.json({ success: true, entities: entities.map(toEntity) });
   })
   .post('/', valid('json', entityBody), async (c) => {
     const result = await createEntity(
@@ -34,8 +55,11 @@ export const adminEntityRoutes = new Hono<AppEnv>()
       c.req.valid('json'),
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: ENTITY_TEXTS.created, data: { entity: result.entity } }, 201);
+    if (!result.ok) throw failureError(result);
+    return c.json(
+      { success: true, message: SUCCESS.entityCreated, data: { entity: toEntity(result.entity) } },
+      201,
+    );
   })
   .put('/:id', valid('param', idParam), valid('json', entityBody), async (c) => {
     const result = await updateEntity(
@@ -44,6 +68,10 @@ export const adminEntityRoutes = new Hono<AppEnv>()
       c.req.valid('json'),
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: ENTITY_TEXTS.updated, data: { entity: result.entity } });
+    if (!result.ok) throw failureError(result);
+    return c.json({
+      success: true,
+      message: SUCCESS.entityUpdated,
+      data: { entity: toEntity(result.entity) },
+    });
   });

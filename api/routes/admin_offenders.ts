@@ -2,29 +2,28 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import {
-  addOffender,
-  importRoster,
-  importSummary,
-  OFFENDER_TEXTS,
-  resetOffenderPin,
-} from '../domain/offenders.ts';
+import { addOffender, importRoster, importSummary, resetOffenderPin } from '../domain/offenders.ts';
+import { toAdminUser } from '../domain/user_admin.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
-import { actorFrom } from '../domain/user_admin.ts';
+import type { OffenderRequest, PinResetRequest } from '../../contract/shapes/admin_user.ts';
+import type { RosterReport } from '../../contract/shapes/roster_report.ts';
+import { actorFrom } from '../domain/actor.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, badRequest } from '../http/errors.ts';
+import { badRequest } from '../http/errors.ts';
+import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: OFFENDER_TEXTS.notFound }) });
+const idParam = z.object({ id: z.uuid({ error: failureText('offender_not_found') }) });
 const text = (message: string) => z.string({ error: message }).max(1000, message);
 const offenderBody = z.object({
   docNumber: text(ROSTER_MESSAGES.docNumber),
   firstName: text(ROSTER_MESSAGES.firstName),
   lastName: text(ROSTER_MESSAGES.lastName),
   pin: text(ROSTER_MESSAGES.pin),
-});
-const pinBody = z.object({ pin: text(ROSTER_MESSAGES.pin) });
+}) satisfies z.ZodType<OffenderRequest>;
+const pinBody = z.object({ pin: text(ROSTER_MESSAGES.pin) }) satisfies z.ZodType<PinResetRequest>;
 
 /** The roster file is refused past 5 MB as it streams in, before it is held in memory. */
 const rosterBodyLimit = bodyLimit({
@@ -42,8 +41,11 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
       c.req.valid('json'),
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: OFFENDER_TEXTS.added, data: { user: result.user } }, 201);
+    if (!result.ok) throw failureError(result);
+    return c.json(
+      { success: true, message: SUCCESS.offenderAdded, data: { user: toAdminUser(result.user) } },
+      201,
+    );
   })
   .put('/:id/pin', jsonBodyLimit, valid('param', idParam), valid('json', pinBody), async (c) => {
     const result = await resetOffenderPin(
@@ -51,8 +53,8 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
       { userId: c.req.valid('param').id, pin: c.req.valid('json').pin },
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: OFFENDER_TEXTS.pinReset });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.pinReset });
   })
   .post('/import', rosterBodyLimit, async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
@@ -63,6 +65,7 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
       ipAddress: clientAddress,
       source: 'api',
     });
-    if (!result.ok) throw badRequest(result.message);
-    return c.json({ success: true, message: importSummary(result.report), data: result.report });
+    if (!result.ok) throw failureError(result);
+    const report: RosterReport = result.report;
+    return c.json({ success: true, message: importSummary(report), data: report });
   });

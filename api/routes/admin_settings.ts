@@ -1,17 +1,22 @@
 /** /api/admin/settings: the typed system settings and their edits (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_settings } from '../db/settings.ts';
+import { list_settings, type SettingRow } from '../db/settings.ts';
+import type { Setting, SettingRequest } from '../../contract/shapes/setting.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { changeSetting } from '../domain/settings.ts';
 import type { AppEnv } from '../http/context.ts';
-import { failureError, FAILURES } from '../http/failures.ts';
+import { failureError, failureText } from '../http/failures.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { requireRole } from '../http/guard.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
+function toSetting(row: SettingRow): Setting {
+  return { ...row, updated_at: new Date(row.updated_at).toISOString() };
+}
+
 const keyParam = z.object({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, FAILURES.setting_not_found.message as string),
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, failureText('setting_not_found')),
 });
 const VALUE_SHAPE = 'The value must be an object with a type (number, boolean or text) and a value.';
 const settingBody = z.object({
@@ -22,13 +27,13 @@ const settingBody = z.object({
     }),
     unit: z.string().max(50).optional(),
   }, { error: VALUE_SHAPE }),
-}, { error: VALUE_SHAPE });
+}, { error: VALUE_SHAPE }) satisfies z.ZodType<SettingRequest>;
 
 export const adminSettingRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
   .get('/', async (c) => {
     const settings = await list_settings(c.var.deps.sql);
-    return c.json({ success: true, data: { settings } });
+    return c.json({ success: true, data: { settings: settings.map(toSetting) } });
   })
   .put('/:key', valid('param', keyParam), valid('json', settingBody), async (c) => {
     const result = await changeSetting(

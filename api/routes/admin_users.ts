@@ -1,38 +1,50 @@
 /** /api/admin/users: every user, activation and deactivation, and a user's recent activity (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_user_activity } from '../db/audit.ts';
+import { type ActivityEvent as ActivityRow, list_user_activity } from '../db/audit.ts';
 import { find_user_by_id, list_users_for_admin } from '../db/users.ts';
-import { ACTIVITY_LIMIT, actorFrom, changeUserStatus, USER_TEXTS } from '../domain/user_admin.ts';
+import { actorFrom } from '../domain/actor.ts';
+import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
+import type { UserStatusRequest } from '../../contract/shapes/admin_user.ts';
+import type { ActivityEvent } from '../../contract/shapes/audit_log.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { failureError, failureText, refusal } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: USER_TEXTS.notFound }) });
+function toActivityEvent(row: ActivityRow): ActivityEvent {
+  return { ...row, created_at: new Date(row.created_at).toISOString() };
+}
+
+const idParam = z.object({ id: z.uuid({ error: failureText('user_not_found') }) });
 const statusBody = z.object({
   status: z.enum(['active', 'deactivated'], { error: "Status must be 'active' or 'deactivated'." }),
-});
+}) satisfies z.ZodType<UserStatusRequest>;
 
 export const adminUserRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
   .get('/', async (c) => {
     const users = await list_users_for_admin(c.var.deps.sql);
-    return c.json({ success: true, users });
+    return c.json({ success: true, users: users.map(toAdminUser) });
   })
   .put('/:id/status', valid('param', idParam), valid('json', statusBody), async (c) => {
+    const { status } = c.req.valid('json');
     const result = await changeUserStatus(
       c.var.deps.sql,
-      { userId: c.req.valid('param').id, status: c.req.valid('json').status },
+      { userId: c.req.valid('param').id, status },
       actorFrom(c.var.session, c.var.clientAddress),
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: result.message });
+    if (!result.ok) throw failureError(result);
+    return c.json({
+      success: true,
+      message: status === 'active' ? SUCCESS.userActivated : SUCCESS.userDeactivated,
+    });
   })
   .get('/:id/activity', valid('param', idParam), async (c) => {
     const { sql } = c.var.deps;
     const { id } = c.req.valid('param');
-    if (!await find_user_by_id(sql, id)) throw notFound(USER_TEXTS.notFound);
+    if (!await find_user_by_id(sql, id)) throw refusal('user_not_found');
     const events = await list_user_activity(sql, id, ACTIVITY_LIMIT);
-    return c.json({ success: true, data: { events } });
+    return c.json({ success: true, data: { events: events.map(toActivityEvent) } });
   });

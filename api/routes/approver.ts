@@ -1,27 +1,33 @@
 /** /api/approver: pending registrations and the decision on each. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_pending_registrations } from '../db/registrations.ts';
-import { approveRegistration, REGISTRATION_TEXTS, rejectRegistration } from '../domain/registration.ts';
+import { list_pending_registrations, type PendingRegistrationRow } from '../db/registrations.ts';
+import { approveRegistration, rejectRegistration } from '../domain/registration.ts';
+import type { PendingRegistration, RejectionRequest } from '../../contract/shapes/registration.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
+import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: 'Registration not found.' }) });
+function toPendingRegistration(row: PendingRegistrationRow): PendingRegistration {
+  return { ...row, created_at: new Date(row.created_at).toISOString() };
+}
+
+const idParam = z.object({ id: z.uuid({ error: failureText('registration_not_found') }) });
 const rejectBody = z.object({
   reason: z.string({ error: 'Please provide a rejection reason' }).trim().min(
     1,
     'Please provide a rejection reason',
   )
     .max(2000, 'Please keep the reason under 2000 characters.'),
-});
+}) satisfies z.ZodType<RejectionRequest>;
 
 export const approverRoutes = new Hono<AppEnv>()
   .use(requireRole(['approver']), jsonBodyLimit)
   .get('/registrations', async (c) => {
     const registrations = await list_pending_registrations(c.var.deps.sql, c.var.session.entity_id);
-    return c.json({ success: true, registrations });
+    return c.json({ success: true, registrations: registrations.map(toPendingRegistration) });
   })
   .post('/registrations/:id/approve', valid('param', idParam), async (c) => {
     const result = await approveRegistration(
@@ -30,10 +36,10 @@ export const approverRoutes = new Hono<AppEnv>()
       c.var.session,
       c.var.clientAddress,
     );
-    if (!result.ok) throw new AppError(result.status, result.message);
+    if (!result.ok) throw failureError(result);
     return c.json({
       success: true,
-      message: `${REGISTRATION_TEXTS.approved}! Temporary password: ${result.temporaryPassword}`,
+      message: `${SUCCESS.registrationApproved}! Temporary password: ${result.temporaryPassword}`,
       data: { temporaryPassword: result.temporaryPassword },
     });
   })
@@ -42,6 +48,6 @@ export const approverRoutes = new Hono<AppEnv>()
       reason: c.req.valid('json').reason,
       ipAddress: c.var.clientAddress,
     });
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: REGISTRATION_TEXTS.rejected });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.registrationRejected });
   });

@@ -3,12 +3,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
 import { toPublicUser } from '../domain/public_user.ts';
-import { REGISTRATION_TEXTS, submitRegistration } from '../domain/registration.ts';
+import { submitRegistration } from '../domain/registration.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
+import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
+import type { LoginRequest, PasswordChangeRequest } from '../../contract/shapes/user.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, MESSAGES } from '../http/errors.ts';
+import { failureError } from '../http/failures.ts';
 import { requireSignedIn } from '../http/guard.ts';
-import { ipNotAllowed } from '../http/ip_whitelist.ts';
+import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
 /** Long enough for any real name or address line; short enough to bound the work. */
@@ -25,7 +27,7 @@ const loginBody = z.object({
   )
     .refine((v) => v.length <= TEXT_MAX, 'Password is too long.'),
   entity: z.string().max(100).default('default'),
-});
+}) satisfies z.ZodType<Required<LoginRequest>>;
 
 const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
   TEXT_MAX,
@@ -59,7 +61,7 @@ const registerBody = z.object({
   supervisingAttorneyName: optionalText,
   supervisingAttorneyBar: optionalText,
   supervisingAttorneyEmail: optionalText,
-});
+}) satisfies z.ZodType<RegistrationRequest>;
 
 const passwordBody = z.object({
   currentPassword: z.string({ error: 'Please provide your current password.' }).min(
@@ -70,7 +72,7 @@ const passwordBody = z.object({
   newPassword: z.string({ error: 'Please provide a new password.' })
     .min(PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES.passwordLength)
     .max(NEW_PASSWORD_LIMITS.max, 'Password is too long.'),
-});
+}) satisfies z.ZodType<PasswordChangeRequest>;
 
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
@@ -81,17 +83,13 @@ export const authRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
       userAgent: c.req.header('user-agent') ?? null,
     });
-    if (!result.ok) {
-      if (result.reason === 'throttled') throw new AppError(429, MESSAGES.tooManyAttempts, 'throttled');
-      if (result.reason === 'ip_not_allowed') throw ipNotAllowed();
-      throw new AppError(401, MESSAGES.badCredentials, 'bad_credentials');
-    }
-    return c.json({ success: true, message: 'Logged in!', token: result.token, user: result.user });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.loggedIn, token: result.token, user: result.user });
   })
   .post('/logout', requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true }), async (c) => {
     await logout(c.var.deps, c.var.session, c.var.clientAddress);
     c.header('Clear-Site-Data', '"storage"');
-    return c.json({ success: true, message: 'Logged out' });
+    return c.json({ success: true, message: SUCCESS.loggedOut });
   })
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
     const { session } = c.var;
@@ -106,12 +104,12 @@ export const authRoutes = new Hono<AppEnv>()
         ...c.req.valid('json'),
         ipAddress: c.var.clientAddress,
       });
-      if (!result.ok) throw new AppError(400, result.message, 'password_rejected');
-      return c.json({ success: true, message: 'Password changed successfully', user: result.user });
+      if (!result.ok) throw failureError(result);
+      return c.json({ success: true, message: SUCCESS.passwordChanged, user: result.user });
     },
   )
   .post('/register', valid('json', registerBody), async (c) => {
     const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);
-    if (!result.ok) throw new AppError(result.status, result.message);
-    return c.json({ success: true, message: REGISTRATION_TEXTS.submitted }, 201);
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.registrationSubmitted }, 201);
   });

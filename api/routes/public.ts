@@ -1,6 +1,7 @@
 /** /api/config and /api/health: what the PWA needs before anyone signs in. */
 import { Hono } from 'hono';
 import { get_setting } from '../db/settings.ts';
+import type { PublicConfig } from '../../contract/shapes/setting.ts';
 import type { AppEnv } from '../http/context.ts';
 
 export const publicRoutes = new Hono<AppEnv>()
@@ -10,7 +11,8 @@ export const publicRoutes = new Hono<AppEnv>()
       get_setting(sql, 'department_abbreviation'),
       get_setting(sql, 'max_upload_mb'),
     ]);
-    return c.json({ success: true, data: { departmentAbbreviation, maxUploadMb } });
+    const data: PublicConfig = { departmentAbbreviation, maxUploadMb };
+    return c.json({ success: true, data });
   })
   .get('/health', async (c) => {
     await c.var.deps.sql`select 1`;

@@ -1,0 +1,46 @@
+/**
+ * The upload request both senders use (attorneys at /api/documents/upload, representatives at
+ * /api/representative/upload): the form read under the `max_upload_mb` limit, its fields checked, then the
+ * domain's uploadDocument.
+ */
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { FORM_OVERHEAD_BYTES, uploadDocument, uploadLimit } from '../domain/upload.ts';
+import type { UploadFields } from '../../contract/shapes/document.ts';
+import type { AppEnv } from './context.ts';
+import { AppError } from './errors.ts';
+import { failureError, failureText, refusal } from './failures.ts';
+import { readLimitedForm } from './limited_form.ts';
+import { SUCCESS } from './messages.ts';
+import { describeIssue } from './validate.ts';
+
+const REQUIRED = failureText('upload_fields_required');
+const text = (max: number, message: string) => z.string({ error: REQUIRED }).trim().max(max, message);
+
+const uploadForm = z.object({
+  file: z.instanceof(File, { error: REQUIRED }),
+  recipient_doc_number: text(32, REQUIRED).min(1, REQUIRED),
+  title: text(200, failureText('upload_title_too_long')).min(1, REQUIRED),
+  description: z.string().trim().max(2000, failureText('upload_description_too_long')).optional(),
+}) satisfies z.ZodType<UploadFields & { file: File }>;
+
+/** Answers an upload by the signed-in sender: 201 with the delivery receipt, or the catalogue's refusal. */
+export async function handleUpload(c: Context<AppEnv>) {
+  const { deps, session, clientAddress } = c.var;
+  const limit = await uploadLimit(deps.sql);
+  const form = await readLimitedForm(c.req.raw, {
+    limitBytes: limit.bytes + FORM_OVERHEAD_BYTES,
+    tooLarge: () => refusal('upload_too_large', String(limit.mb)),
+    malformed: REQUIRED,
+  });
+  const fields = uploadForm.safeParse({
+    file: form.get('file') ?? undefined,
+    recipient_doc_number: form.get('recipient_doc_number') ?? undefined,
+    title: form.get('title') ?? undefined,
+    description: form.get('description') || undefined,
+  });
+  if (!fields.success) throw new AppError(400, describeIssue(fields.error), 'invalid');
+  const result = await uploadDocument(deps, session, fields.data, { ipAddress: clientAddress, limit });
+  if (!result.ok) throw failureError(result);
+  return c.json({ success: true, message: SUCCESS.documentUploaded, document: result.document }, 201);
+}
