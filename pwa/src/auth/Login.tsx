@@ -2,10 +2,10 @@
  * /login (spec sections 2, 4, 5, 8). One form for everyone: offenders type
  * their DOC number and PIN, staff their e-mail and password.
  */
-import { Button, Card, Form, Input, Spin, Typography } from 'antd';
+import { Button, Form, Input, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Footer } from '../components/Footer.tsx';
+import { AuthCard } from './AuthPage.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
 import { login } from './authApi.ts';
@@ -60,48 +60,40 @@ export function Login() {
   }
 
   return (
-    <div className='page page-centered'>
-      <main className='page-main'>
-        <Card className='auth-card'>
-          <Typography.Title level={1} className='auth-heading'>
-            {LOGIN_TEXTS.heading}
-          </Typography.Title>
-          <Spin spinning={loading} description='Signing in...'>
-            <Form<LoginValues>
-              layout='vertical'
-              name='login'
-              onFinish={submit}
-              disabled={loading}
-              requiredMark={false}
-              initialValues={{ username: '', password: '' }}
-            >
-              <Form.Item
-                label='facility ID number'
-                name='username'
-                rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.usernameRequired }]}
-              >
-                <Input placeholder='Enter DOC ID' autoComplete='username' autoFocus />
-              </Form.Item>
-              <Form.Item
-                label='Pin Number'
-                name='password'
-                rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.passwordRequired }]}
-              >
-                <Input.Password placeholder='Enter Pin' autoComplete='current-password' />
-              </Form.Item>
-              <Form.Item>
-                <Button type='primary' htmlType='submit' block loading={loading}>
-                  View Mail
-                </Button>
-              </Form.Item>
-            </Form>
-          </Spin>
-          <Typography.Paragraph className='auth-link'>
-            <Link to={PATHS.register}>New Attorney? Register here</Link>
-          </Typography.Paragraph>
-        </Card>
-      </main>
-      <Footer />
-    </div>
+    <AuthCard title={LOGIN_TEXTS.heading}>
+      <Spin spinning={loading} description='Signing in...'>
+        <Form<LoginValues>
+          layout='vertical'
+          name='login'
+          onFinish={submit}
+          disabled={loading}
+          requiredMark={false}
+          initialValues={{ username: '', password: '' }}
+        >
+          <Form.Item
+            label='facility ID number'
+            name='username'
+            rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.usernameRequired }]}
+          >
+            <Input placeholder='Enter DOC ID' autoComplete='username' autoFocus />
+          </Form.Item>
+          <Form.Item
+            label='Pin Number'
+            name='password'
+            rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.passwordRequired }]}
+          >
+            <Input.Password placeholder='Enter Pin' autoComplete='current-password' />
+          </Form.Item>
+          <Form.Item>
+            <Button type='primary' htmlType='submit' block loading={loading}>
+              View Mail
+            </Button>
+          </Form.Item>
+        </Form>
+      </Spin>
+      <Typography.Paragraph className='auth-link'>
+        <Link to={PATHS.register}>New Attorney? Register here</Link>
+      </Typography.Paragraph>
+    </AuthCard>
   );
 }

@@ -6,7 +6,7 @@
 import { Flex, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Footer } from '../components/Footer.tsx';
+import { AuthPage } from './AuthPage.tsx';
 import { logout } from './authApi.ts';
 import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
@@ -31,16 +31,13 @@ export function Logout() {
   }, [navigate]);
 
   return (
-    <div className='page page-centered'>
-      <main className='page-main'>
-        <Flex vertical align='center' gap={16} role='status'>
-          <Spin size='large' />
-          <Typography.Title level={1} className='auth-heading'>
-            {LOGOUT_TEXT}
-          </Typography.Title>
-        </Flex>
-      </main>
-      <Footer />
-    </div>
+    <AuthPage>
+      <Flex vertical align='center' gap={16} role='status'>
+        <Spin size='large' />
+        <Typography.Title level={1} className='auth-heading'>
+          {LOGOUT_TEXT}
+        </Typography.Title>
+      </Flex>
+    </AuthPage>
   );
 }

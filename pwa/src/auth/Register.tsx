@@ -2,10 +2,10 @@
  * /register, 'Attorney Registration' (spec sections 2, 4, 5, 8). The form's
  * behaviour lives in registrationForm.ts; this file renders it.
  */
-import { Button, Card, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
+import { Button, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
 import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Footer } from '../components/Footer.tsx';
+import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
@@ -120,124 +120,116 @@ export function Register() {
   }
 
   return (
-    <div className='page page-centered'>
-      <main className='page-main'>
-        <Card className='register-card'>
-          <Typography.Title level={1} className='auth-heading'>
-            {REGISTER_TEXTS.title}
-          </Typography.Title>
-          <Form layout='vertical' name='register' onFinish={submit} disabled={loading} noValidate>
-            <Row gutter={16}>
-              <Col xs={24} md={12}>
-                {field('firstName', { label: 'First Name', required: true, autoComplete: 'given-name' })}
-              </Col>
-              <Col xs={24} md={12}>
-                {field('lastName', { label: 'Last Name', required: true, autoComplete: 'family-name' })}
-              </Col>
-            </Row>
-            {field('email', { label: 'Email', required: true, type: 'email', autoComplete: 'email' })}
-            <Row gutter={16}>
-              <Col xs={24} md={12}>
-                {field('password', {
-                  label: 'Password',
-                  required: true,
-                  type: 'password',
-                  autoComplete: 'new-password',
-                  extra: <PasswordStrengthLabel password={values.password} />,
-                })}
-              </Col>
-              <Col xs={24} md={12}>
-                {field('confirmPassword', {
-                  label: 'Confirm Password',
-                  required: true,
-                  type: 'password',
-                  autoComplete: 'new-password',
-                })}
-              </Col>
-            </Row>
-            <Row gutter={16}>
-              <Col xs={24} md={8}>{field('barNumber', { label: 'Bar Number', required: true })}</Col>
-              <Col xs={24} md={8}>
-                {field('barState', { label: 'Bar State', required: true, placeholder: 'MO', maxLength: 2 })}
-              </Col>
-              <Col xs={24} md={8}>
-                {field('phone', { label: 'Phone (optional)', type: 'tel', autoComplete: 'tel' })}
-              </Col>
-            </Row>
-            <Form.Item>
-              <Checkbox
-                id='isRepresentative'
-                checked={values.isRepresentative}
-                onChange={(event) => {
-                  const checked = event.target.checked;
-                  setForm((current) => setRepresentative(current, checked));
-                }}
-              >
-                {REGISTER_TEXTS.representative}
-              </Checkbox>
-            </Form.Item>
-            {values.isRepresentative && (
-              <section aria-labelledby='supervising-heading' className='form-section'>
-                <Typography.Title level={2} id='supervising-heading' className='section-heading'>
-                  {REGISTER_TEXTS.supervising}
-                </Typography.Title>
-                {field('supervisingAttorneyName', { label: 'Supervising Attorney Name', required: true })}
-                <Row gutter={16}>
-                  <Col xs={24} md={12}>
-                    {field('supervisingAttorneyBar', {
-                      label: 'Supervising Attorney Bar Number',
-                      required: true,
-                    })}
-                  </Col>
-                  <Col xs={24} md={12}>
-                    {field('supervisingAttorneyEmail', {
-                      label: 'Supervising Attorney Email',
-                      required: true,
-                      type: 'email',
-                    })}
-                  </Col>
-                </Row>
-              </section>
-            )}
-            {field('addressLine1', {
-              label: 'Address Line 1',
+    <AuthCard title={REGISTER_TEXTS.title} className='register-card'>
+      <Form layout='vertical' name='register' onFinish={submit} disabled={loading} noValidate>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            {field('firstName', { label: 'First Name', required: true, autoComplete: 'given-name' })}
+          </Col>
+          <Col xs={24} md={12}>
+            {field('lastName', { label: 'Last Name', required: true, autoComplete: 'family-name' })}
+          </Col>
+        </Row>
+        {field('email', { label: 'Email', required: true, type: 'email', autoComplete: 'email' })}
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            {field('password', {
+              label: 'Password',
               required: true,
-              autoComplete: 'address-line1',
+              type: 'password',
+              autoComplete: 'new-password',
+              extra: <PasswordStrengthLabel password={values.password} />,
             })}
-            {field('addressLine2', { label: 'Address Line 2 (optional)', autoComplete: 'address-line2' })}
+          </Col>
+          <Col xs={24} md={12}>
+            {field('confirmPassword', {
+              label: 'Confirm Password',
+              required: true,
+              type: 'password',
+              autoComplete: 'new-password',
+            })}
+          </Col>
+        </Row>
+        <Row gutter={16}>
+          <Col xs={24} md={8}>{field('barNumber', { label: 'Bar Number', required: true })}</Col>
+          <Col xs={24} md={8}>
+            {field('barState', { label: 'Bar State', required: true, placeholder: 'MO', maxLength: 2 })}
+          </Col>
+          <Col xs={24} md={8}>
+            {field('phone', { label: 'Phone (optional)', type: 'tel', autoComplete: 'tel' })}
+          </Col>
+        </Row>
+        <Form.Item>
+          <Checkbox
+            id='isRepresentative'
+            checked={values.isRepresentative}
+            onChange={(event) => {
+              const checked = event.target.checked;
+              setForm((current) => setRepresentative(current, checked));
+            }}
+          >
+            {REGISTER_TEXTS.representative}
+          </Checkbox>
+        </Form.Item>
+        {values.isRepresentative && (
+          <section aria-labelledby='supervising-heading' className='form-section'>
+            <Typography.Title level={2} id='supervising-heading' className='section-heading'>
+              {REGISTER_TEXTS.supervising}
+            </Typography.Title>
+            {field('supervisingAttorneyName', { label: 'Supervising Attorney Name', required: true })}
             <Row gutter={16}>
-              <Col xs={24} md={10}>
-                {field('city', { label: 'City', required: true, autoComplete: 'address-level2' })}
-              </Col>
-              <Col xs={24} md={6}>
-                {field('state', {
-                  label: 'State',
+              <Col xs={24} md={12}>
+                {field('supervisingAttorneyBar', {
+                  label: 'Supervising Attorney Bar Number',
                   required: true,
-                  maxLength: 2,
-                  autoComplete: 'address-level1',
                 })}
               </Col>
-              <Col xs={24} md={8}>
-                {field('zipCode', {
-                  label: 'ZIP Code',
+              <Col xs={24} md={12}>
+                {field('supervisingAttorneyEmail', {
+                  label: 'Supervising Attorney Email',
                   required: true,
-                  placeholder: '12345 or 12345-6789',
-                  autoComplete: 'postal-code',
+                  type: 'email',
                 })}
               </Col>
             </Row>
-            <Form.Item>
-              <Button type='primary' htmlType='submit' block loading={loading}>
-                {REGISTER_TEXTS.submit}
-              </Button>
-            </Form.Item>
-          </Form>
-          <Typography.Paragraph className='auth-link'>
-            <Link to={PATHS.login}>{REGISTER_TEXTS.back}</Link>
-          </Typography.Paragraph>
-        </Card>
-      </main>
-      <Footer />
-    </div>
+          </section>
+        )}
+        {field('addressLine1', {
+          label: 'Address Line 1',
+          required: true,
+          autoComplete: 'address-line1',
+        })}
+        {field('addressLine2', { label: 'Address Line 2 (optional)', autoComplete: 'address-line2' })}
+        <Row gutter={16}>
+          <Col xs={24} md={10}>
+            {field('city', { label: 'City', required: true, autoComplete: 'address-level2' })}
+          </Col>
+          <Col xs={24} md={6}>
+            {field('state', {
+              label: 'State',
+              required: true,
+              maxLength: 2,
+              autoComplete: 'address-level1',
+            })}
+          </Col>
+          <Col xs={24} md={8}>
+            {field('zipCode', {
+              label: 'ZIP Code',
+              required: true,
+              placeholder: '12345 or 12345-6789',
+              autoComplete: 'postal-code',
+            })}
+          </Col>
+        </Row>
+        <Form.Item>
+          <Button type='primary' htmlType='submit' block loading={loading}>
+            {REGISTER_TEXTS.submit}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Typography.Paragraph className='auth-link'>
+        <Link to={PATHS.login}>{REGISTER_TEXTS.back}</Link>
+      </Typography.Paragraph>
+    </AuthCard>
   );
 }

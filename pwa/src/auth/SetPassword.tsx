@@ -3,10 +3,10 @@
  * choose its own before anything else (the API refuses every other call until
  * then). Same length rule and strength label as registration.
  */
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Form, Input, Typography } from 'antd';
 import { type ChangeEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Footer } from '../components/Footer.tsx';
+import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
@@ -100,40 +100,32 @@ export function SetPassword() {
   }
 
   return (
-    <div className='page page-centered'>
-      <main className='page-main'>
-        <Card className='auth-card'>
-          <Typography.Title level={1} className='auth-heading'>
-            {SET_PASSWORD_TEXTS.title}
-          </Typography.Title>
-          <Typography.Paragraph>{SET_PASSWORD_TEXTS.intro}</Typography.Paragraph>
-          <Form layout='vertical' name='set-password' onFinish={submit} disabled={loading} noValidate>
-            {/* Lets password managers pair the new password with the account. */}
-            <input
-              type='text'
-              name='username'
-              autoComplete='username'
-              value={storage.getDocId() ?? ''}
-              readOnly
-              hidden
-            />
-            {field('currentPassword')}
-            {field('newPassword')}
-            {field('confirmPassword')}
-            <Form.Item>
-              <Button type='primary' htmlType='submit' block loading={loading}>
-                {SET_PASSWORD_TEXTS.submit}
-              </Button>
-            </Form.Item>
-          </Form>
-          <Typography.Paragraph className='auth-link'>
-            <Button type='link' onClick={() => navigate(PATHS.logout)}>
-              Log Off
-            </Button>
-          </Typography.Paragraph>
-        </Card>
-      </main>
-      <Footer />
-    </div>
+    <AuthCard title={SET_PASSWORD_TEXTS.title}>
+      <Typography.Paragraph>{SET_PASSWORD_TEXTS.intro}</Typography.Paragraph>
+      <Form layout='vertical' name='set-password' onFinish={submit} disabled={loading} noValidate>
+        {/* Lets password managers pair the new password with the account. */}
+        <input
+          type='text'
+          name='username'
+          autoComplete='username'
+          value={storage.getDocId() ?? ''}
+          readOnly
+          hidden
+        />
+        {field('currentPassword')}
+        {field('newPassword')}
+        {field('confirmPassword')}
+        <Form.Item>
+          <Button type='primary' htmlType='submit' block loading={loading}>
+            {SET_PASSWORD_TEXTS.submit}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Typography.Paragraph className='auth-link'>
+        <Button type='link' onClick={() => navigate(PATHS.logout)}>
+          Log Off
+        </Button>
+      </Typography.Paragraph>
+    </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatDate, fullName } from './format.ts';
+import { formatDate, formatDateTime, fullName } from './format.ts';
 
 Deno.test('a bare date is shown as the US short date of that day', () => {
   assert.equal(formatDate('2025-01-05'), 'Jan 5, 2025');
@@ -23,4 +23,12 @@ Deno.test('a full name skips missing parts', () => {
   assert.equal(fullName('Ann', 'Lee'), 'Ann Lee');
   assert.equal(fullName(' Ann ', null), 'Ann');
   assert.equal(fullName(undefined, ''), '');
+});
+
+Deno.test('a timestamp with its time reads in US English, with seconds on demand; null and garbage pass through', () => {
+  const at = new Date(2025, 0, 5, 15, 4, 9).toISOString();
+  assert.equal(formatDateTime(at), 'Jan 5, 2025, 3:04 PM');
+  assert.equal(formatDateTime(at, { seconds: true }), 'Jan 5, 2025, 3:04:09 PM');
+  assert.equal(formatDateTime(null), '');
+  assert.equal(formatDateTime('not a date'), 'not a date');
 });

@@ -26,6 +26,33 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return Number.isNaN(date.getTime()) ? '' : US_DATE_LOCAL.format(date);
 }
 
+const US_DATE_TIME = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const US_DATE_TIME_SECONDS = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/**
+ * A timestamp with its time ('Jan 5, 2025, 3:04 PM') in the viewer's time zone; `seconds` where events
+ * follow each other closely (the audit log). Null is '', unparseable text is shown as it came.
+ */
+export function formatDateTime(value: string | null, options: { seconds?: boolean } = {}): string {
+  if (value === null) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return (options.seconds ? US_DATE_TIME_SECONDS : US_DATE_TIME).format(date);
+}
+
 /** 'First Last', tolerating missing parts. */
 export function fullName(first: string | null | undefined, last: string | null | undefined): string {
   return [first, last].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');

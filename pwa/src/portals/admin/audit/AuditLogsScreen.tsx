@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { ApiError, failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type AuditLog, downloadAuditCsv, fetchAuditLogs } from './auditApi.ts';
 import {
   type AuditFilters,
@@ -29,26 +30,12 @@ export const AUDIT_TEXTS = {
   datesNote: 'Start and end dates are whole days in UTC; times are shown in your local time zone.',
 } as const;
 
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-function formatDateTime(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
-}
-
 const columns: ColumnsType<AuditLog> = [
   {
     title: 'Date/Time',
     dataIndex: 'created_at',
     key: 'created_at',
-    render: (v: string) => formatDateTime(v),
+    render: (v: string) => formatDateTime(v, { seconds: true }),
   },
   {
     title: 'User',

@@ -8,6 +8,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState } from 'react';
 import { failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { fetchEmailOutbox, type OutboxEmail, type OutboxStatus } from './auditApi.ts';
 import { eventDisplayName } from './eventNames.ts';
 
@@ -20,18 +21,10 @@ export const OUTBOX_TEXTS = {
   empty: 'No e-mails in the outbox',
 } as const;
 
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const when = (value: string | null) => (value ? DATE_TIME.format(new Date(value)) : '');
 const STATUS_COLOR: Record<OutboxStatus, string> = { pending: 'gold', sent: 'green', failed: 'red' };
 
 const columns: ColumnsType<OutboxEmail> = [
-  { title: 'Created', dataIndex: 'created_at', key: 'created_at', render: when },
+  { title: 'Created', dataIndex: 'created_at', key: 'created_at', render: (v: string) => formatDateTime(v) },
   { title: 'To', dataIndex: 'to_address', key: 'to_address' },
   { title: 'Message', dataIndex: 'kind', key: 'kind', render: (v: string) => eventDisplayName(v) },
   {
@@ -47,7 +40,11 @@ const columns: ColumnsType<OutboxEmail> = [
     render: (
       _: unknown,
       e,
-    ) => (e.status === 'sent' ? when(e.sent_at) : e.status === 'pending' ? when(e.next_attempt_at) : ''),
+    ) => (e.status === 'sent'
+      ? formatDateTime(e.sent_at)
+      : e.status === 'pending'
+      ? formatDateTime(e.next_attempt_at)
+      : ''),
   },
   { title: 'Last error', dataIndex: 'last_error', key: 'last_error', render: (v: string | null) => v ?? '' },
 ];

@@ -2,23 +2,10 @@
 import { Alert, Descriptions, List, Modal, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { failureMessage } from '../../../lib/api.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { eventDisplayName } from '../audit/eventNames.ts';
 import { type ActivityEvent, type AdminUser, fetchUserActivity } from './usersApi.ts';
 import { capitalize, entityText, userName, USERS_TEXTS } from './usersLogic.ts';
-
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-
-function when(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : DATE_TIME.format(date);
-}
 
 export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
@@ -78,7 +65,7 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
                   <List.Item>
                     <Tag>{eventDisplayName(event.event_type)}</Tag>
                     <Typography.Text type='secondary'>
-                      {when(event.created_at)}
+                      {formatDateTime(event.created_at)}
                       {event.ip_address ? ` · ${event.ip_address}` : ''}
                     </Typography.Text>
                   </List.Item>

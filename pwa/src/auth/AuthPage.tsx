@@ -1,0 +1,30 @@
+/** The frame of the signed-out pages (sign-in, registration, password change, log-off, unauthorized). */
+import { Card, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Footer } from '../components/Footer.tsx';
+
+/** The page centred above the footer. */
+export function AuthPage({ children }: { children: ReactNode }) {
+  return (
+    <div className='page page-centered'>
+      <main className='page-main'>{children}</main>
+      <Footer />
+    </div>
+  );
+}
+
+/** A form page: the centred card under its level-1 heading. */
+export function AuthCard(
+  { title, className = 'auth-card', children }: { title: ReactNode; className?: string; children: ReactNode },
+) {
+  return (
+    <AuthPage>
+      <Card className={className}>
+        <Typography.Title level={1} className='auth-heading'>
+          {title}
+        </Typography.Title>
+        {children}
+      </Card>
+    </AuthPage>
+  );
+}
