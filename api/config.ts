@@ -10,6 +10,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalText,
+  MIGRATION_DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
     message: 'SESSION_SECRET must be at least 32 characters',
@@ -26,6 +27,11 @@ export interface Config {
   host: string;
   /** Unset: the embedded Postgres (PGlite) under dataDir. */
   databaseUrl: string | undefined;
+  /**
+   * The schema owner's connection, used only to apply migrations; unset: DATABASE_URL's role migrates too
+   * (README, "Database roles").
+   */
+  migrationDatabaseUrl: string | undefined;
   dataDir: string;
   /** Unset: a secret generated once and kept in dataDir (embedded default only). */
   sessionSecret: string | undefined;
@@ -50,6 +56,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.

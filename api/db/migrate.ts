@@ -37,6 +37,12 @@ export async function readMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
  */
 export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
   const migrations = await readMigrations(dir);
+  // Up to date: nothing to lock or create. This is also how the API's own role (which may not run DDL)
+  // starts on a database the owner has migrated (`npm run db:migrate` with MIGRATION_DATABASE_URL).
+  if (await pending(sql, migrations) === 0) {
+    await insert_missing_settings(sql);
+    return [];
+  }
   return await sql.begin(async (tx) => {
     // Transaction-scoped: released at commit or rollback, even if this process dies.
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
@@ -58,4 +64,16 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
     await insert_missing_settings(tx);
     return applied;
   });
+}
+
+/** How many of `migrations` the database has not applied (all of them when it has no schema_migrations). */
+async function pending(sql: Sql, migrations: Migration[]): Promise<number> {
+  const [{ exists }] = await sql<
+    { exists: boolean }[]
+  >`select to_regclass('schema_migrations') is not null as exists`;
+  if (!exists) return migrations.length;
+  const done = new Set(
+    (await sql<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version),
+  );
+  return migrations.filter((m) => !done.has(m.version)).length;
 }
