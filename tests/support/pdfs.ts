@@ -63,7 +63,7 @@ export function streamOf(bytes: Uint8Array, piece = 100_000): ReadableStream<Uin
 export async function deflatedFill(megabytes: number, fill = 0): Promise<Uint8Array> {
   const mib = new Uint8Array(1024 * 1024).fill(fill);
   let left = megabytes;
-  const source = new ReadableStream<Uint8Array>({
+  const source = new ReadableStream<Uint8Array<ArrayBuffer>>({
     pull(controller) {
       if (left-- <= 0) return controller.close();
       controller.enqueue(mib);

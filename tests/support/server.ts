@@ -25,6 +25,8 @@ export function assertPwaBuilt(): void {
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The server process, to read its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       return {
         url: `http://localhost:${match[1]}`,
         dataDir,
+        pid: child.pid,
         async stop() {
           try {
             child.kill('SIGTERM');
