@@ -33,13 +33,12 @@ const ipRangeField = z.unknown();
 const descriptionField = z.string({ error: 'Description must be text.' })
   .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters.`).nullish();
 
+/** A body type whose `ipRange` the domain checks (checkIpRange), not the schema. */
 type UncheckedRange<T> = Omit<T, 'ipRange'> & { ipRange?: unknown };
 const createBody = z.object({
   ipRange: ipRangeField.optional(),
   description: descriptionField,
-}) satisfies z.ZodType<
-  UncheckedRange<Omit<IpRangeRequest, 'isActive'>>
->;
+}) satisfies z.ZodType<UncheckedRange<IpRangeRequest>>;
 const changeBody = z.object({
   ipRange: ipRangeField.optional(),
   description: descriptionField,
