@@ -23,6 +23,8 @@ export interface NumberSettingDefinition extends Common {
   /** Whole numbers from min to max, both included. */
   min: number;
   max: number;
+  /** The policy a bound enforces, named in the refusal so an admin knows why it cannot be loosened. */
+  policy?: string;
 }
 
 export interface BooleanSettingDefinition extends Common {
@@ -38,7 +40,8 @@ export interface TextSettingDefinition extends Common {
 export type SettingDefinition = NumberSettingDefinition | BooleanSettingDefinition | TextSettingDefinition;
 
 /**
- * The floors keep the system usable (an idle timeout under 5 minutes signs people out while they read);
+ * The security bounds are the CJIS Security Policy's (5.5.3 unsuccessful login attempts, 5.5.5 session lock):
+ * no setting may loosen them. The other floors keep the system usable (an idle timeout under 5 minutes signs people out while they read);
  * the ceilings keep a typo from switching a protection off (a lock of 1440 minutes is a day).
  */
 export const SETTINGS = {
@@ -47,7 +50,8 @@ export const SETTINGS = {
     default: 5,
     unit: 'attempts',
     min: 1,
-    max: 100,
+    max: 5,
+    policy: 'CJIS Security Policy: at most 5 consecutive failed attempts',
     category: 'security',
     label: 'Failed login limit',
     description: 'Consecutive failed sign-ins before an account is locked',
@@ -56,8 +60,9 @@ export const SETTINGS = {
     type: 'number',
     default: 10,
     unit: 'minutes',
-    min: 1,
+    min: 10,
     max: 1440,
+    policy: 'CJIS Security Policy: a lock of at least 10 minutes',
     category: 'security',
     label: 'Lockout minutes',
     description: 'How long a locked account stays locked',
@@ -67,7 +72,8 @@ export const SETTINGS = {
     default: 30,
     unit: 'minutes',
     min: 5,
-    max: 1440,
+    max: 30,
+    policy: 'CJIS Security Policy: a session locks after at most 30 minutes of inactivity',
     category: 'security',
     label: 'Session idle minutes',
     description: 'Sign out after this long without activity',

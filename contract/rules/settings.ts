@@ -69,9 +69,10 @@ export function checkSettingValue(key: SettingKey, input: SettingValueInput): Se
   if (definition.type === 'number') {
     const n = input.value;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < definition.min || n > definition.max) {
+      const policy = 'policy' in definition ? ` (${definition.policy})` : '';
       return {
         ok: false,
-        message: `${name} must be a whole number from ${definition.min} to ${definition.max}.`,
+        message: `${name} must be a whole number from ${definition.min} to ${definition.max}${policy}.`,
       };
     }
     const unit = 'unit' in definition ? { unit: definition.unit } : {};

@@ -10,9 +10,13 @@ Deno.test('a number setting takes whole numbers within its range and keeps its u
     ok: true,
     value: { type: 'number', value: 2, unit: 'attempts' },
   });
-  for (const bad of [0, 101, 2.5, NaN]) {
+  for (const bad of [0, 6, 101, 2.5, NaN]) {
     const r = check('failed_login_limit', num(5), { type: 'number', value: bad });
-    assert.deepEqual(r, { ok: false, message: 'Failed login limit must be a whole number from 1 to 100.' });
+    assert.deepEqual(r, {
+      ok: false,
+      message:
+        'Failed login limit must be a whole number from 1 to 5 (CJIS Security Policy: at most 5 consecutive failed attempts).',
+    });
   }
   assert.equal(check('session_idle_minutes', num(30), { type: 'number', value: 4 }).ok, false);
   assert.equal(check('session_idle_minutes', num(30), { type: 'number', value: 5 }).ok, true);

@@ -249,9 +249,9 @@ Deno.test({
     await openSection('Settings', 'System Settings');
     await settingRow('session_idle_minutes').waitFor();
 
-    await editSetting('session_idle_minutes', () => page.getByLabel(/^Value of /).fill('45'));
+    await editSetting('session_idle_minutes', () => page.getByLabel(/^Value of /).fill('25'));
     await toast('Setting updated successfully');
-    await settingRow('session_idle_minutes').getByText('45 minutes').waitFor();
+    await settingRow('session_idle_minutes').getByText('25 minutes').waitFor();
 
     await editSetting(
       'smtp_enabled',
@@ -271,7 +271,7 @@ Deno.test({
     await page.getByRole('button', { name: 'Cancel editing max_upload_mb' }).click();
 
     await page.reload();
-    await settingRow('session_idle_minutes').getByText('45 minutes').waitFor();
+    await settingRow('session_idle_minutes').getByText('25 minutes').waitFor();
     await settingRow('smtp_enabled').getByText('Enabled', { exact: true }).waitFor();
     await settingRow('department_abbreviation').getByText('WADOC', { exact: true }).waitFor();
     await settingRow('max_upload_mb').getByText('10 MB').waitFor();
