@@ -55,6 +55,7 @@ export const REASONS = [
   'upload_not_pdf',
   'upload_unreadable',
   'upload_too_complex',
+  'upload_busy',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

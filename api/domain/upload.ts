@@ -74,7 +74,15 @@ export async function uploadDocument(
   if (!looksLikePdf(bytes)) return fail('upload_not_pdf');
   if (!looksComplete(bytes)) return fail('upload_unreadable');
   const facts = await inspectPdf(bytes, options.inspectLimits);
-  if (!facts.ok) return fail(facts.reason === 'too_complex' ? 'upload_too_complex' : 'upload_unreadable');
+  if (!facts.ok) {
+    return fail(
+      facts.reason === 'too_complex'
+        ? 'upload_too_complex'
+        : facts.reason === 'busy'
+        ? 'upload_busy'
+        : 'upload_unreadable',
+    );
+  }
 
   const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
   const id = await sql.begin(async (tx) => {

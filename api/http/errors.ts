@@ -13,6 +13,8 @@ export class AppError extends Error {
     message: string,
     /** A machine-readable reason the PWA may branch on. */
     readonly code?: string,
+    /** Sent as Retry-After: when a refusal is temporary and the client may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -42,7 +44,10 @@ export function failure(c: Context, status: ContentfulStatusCode, message: strin
 
 /** Hono's onError: maps every thrown thing to the standard body. */
 export function handleError(error: Error, c: Context) {
-  if (error instanceof AppError) return failure(c, error.status, error.message, error.code);
+  if (error instanceof AppError) {
+    if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+    return failure(c, error.status, error.message, error.code);
+  }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     if (status === 413) return failure(c, 413, MESSAGES.tooLarge, 'too_large');

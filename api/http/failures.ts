@@ -11,6 +11,8 @@ interface CatalogueEntry {
   status: ContentfulStatusCode;
   /** Fixed text, or text built from the failure's detail. */
   message: string | ((detail: string) => string);
+  /** A temporary refusal: the Retry-After the client is given. */
+  retryAfterSeconds?: number;
 }
 
 export const FAILURES: Record<Reason, CatalogueEntry> = {
@@ -86,13 +88,19 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   upload_not_pdf: { status: 415, message: 'The file is not a PDF.' },
   upload_unreadable: { status: 422, message: 'The PDF could not be read. It may be damaged or incomplete.' },
   upload_too_complex: { status: 422, message: 'The PDF is too complex to process safely.' },
+  // Every inspector slot is taken and its queue is full (api/pdf/inspect.ts): nothing was stored.
+  upload_busy: {
+    status: 503,
+    message: 'The server is busy checking other documents. Please try again in a minute.',
+    retryAfterSeconds: 30,
+  },
 };
 
 /** The error to throw for a failed outcome. */
 export function failureError(failure: Failure): AppError {
   const entry = FAILURES[failure.reason];
   const message = typeof entry.message === 'string' ? entry.message : entry.message(failure.detail ?? '');
-  return new AppError(entry.status, message, failure.reason);
+  return new AppError(entry.status, message, failure.reason, entry.retryAfterSeconds);
 }
 
 /** The error to throw for `reason` where a route or the guard decides it itself (a missing row, a refusal). */

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { createDeflate } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { DEFAULT_LIMITS, inspectPdf } from '../../api/pdf/inspect.ts';
+import { DEFAULT_LIMITS, inspectPdf, MAX_WAITING } from '../../api/pdf/inspect.ts';
+import { failureError } from '../../api/http/failures.ts';
+import { fail } from '../../api/domain/outcome.ts';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { countDocuments, upload } from '../support/documents.ts';
 
@@ -107,9 +109,29 @@ Deno.test({
   fn: async () => {
     const bomb = await pdfWithContent(await deflated('0 0 m 1 1 l S\n', 400));
     const started = Date.now();
-    const result = await inspectPdf(bomb, { timeoutMs: 300, heapMb: 512 });
+    const result = await inspectPdf(bomb, { ...DEFAULT_LIMITS, timeoutMs: 300, heapMb: 512 });
     assert.deepEqual(result, { ok: false, reason: 'too_complex' });
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  },
+});
+
+Deno.test({
+  name:
+    'past two running and MAX_WAITING queued inspections, the next is refused at once as busy (503, Retry-After)',
+  ...DB_TEST,
+  fn: async () => {
+    const slow = await pdfWithContent(await deflated('0 0 m 1 1 l S\n', 400));
+    const limits = { ...DEFAULT_LIMITS, timeoutMs: 1000 };
+    const held = Array.from({ length: 2 + MAX_WAITING }, () => inspectPdf(slow, limits));
+    const started = Date.now();
+    assert.deepEqual(await inspectPdf(slow, limits), { ok: false, reason: 'busy' });
+    assert.ok(Date.now() - started < 500, 'refused without waiting for a slot');
+    for (const result of await Promise.all(held)) {
+      assert.deepEqual(result, { ok: false, reason: 'too_complex' });
+    }
+    const error = failureError(fail('upload_busy'));
+    assert.equal(error.status, 503);
+    assert.equal(error.retryAfterSeconds, 30);
   },
 });
 
