@@ -19,7 +19,27 @@ const envSchema = z.object({
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres']).default('fs'),
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'text']).default('json'),
+  // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
+  // with their values); host, port and sender stay settings an admin changes without a restart.
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  SMTP_TLS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['starttls', 'implicit', 'none']).optional()),
+  SMTP_CA_FILE: optionalText,
+}).refine((e) => !e.SMTP_USER === !e.SMTP_PASSWORD, {
+  message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
+  path: ['SMTP_PASSWORD'],
 });
+
+/** How the e-mail worker reaches the relay; the host, port and sender are settings (read each round). */
+export interface SmtpConfig {
+  /** Unset: implicit TLS when the port is 465, else STARTTLS (required). `none` only for a relay on localhost. */
+  tls: 'starttls' | 'implicit' | 'none' | undefined;
+  user: string | undefined;
+  password: string | undefined;
+  /** PEM file of a CA to trust besides the system's (a relay with a private or self-signed certificate). */
+  caFile: string | undefined;
+}
 
 export interface Config {
   port: number;
@@ -36,6 +56,9 @@ export interface Config {
   pwaDist: string;
   blobStore: 'fs' | 'postgres';
   logLevel: 'silent' | 'info';
+  /** JSON lines for a log collector, or text for a terminal. */
+  logFormat: 'json' | 'text';
+  smtp: SmtpConfig;
 }
 
 /** Parses the environment (or a test's record) into a Config; throws a readable error on bad values. */
@@ -58,5 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     pwaDist: e.PWA_DIST,
     blobStore: e.BLOB_STORE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },
   };
 }

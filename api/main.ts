@@ -25,7 +25,7 @@ const app = createApp({ sql: db.sql, config, signingKey, blobs });
 // Deletes expired documents and then their bytes: now, then every hour.
 const retention = startRetentionPurge({ sql: db.sql, blobs, config });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
-const emailWorker = startEmailWorker(db.sql);
+const emailWorker = startEmailWorker(db.sql, { transport: config.smtp });
 
 const server = Deno.serve({
   port: config.port,

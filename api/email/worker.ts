@@ -2,10 +2,13 @@
  * Delivers the e-mail outbox over SMTP. Reads the email settings fresh on every round, so enabling SMTP or
  * changing the host takes effect without a restart; while SMTP is disabled or has no host, messages wait.
  * A failed attempt is retried with exponential back-off (30 s, 1 min, 2 min … capped at 1 hour); after
- * MAX_ATTEMPTS, or at once on a permanent (5xx) refusal, the message is marked failed with its last error.
+ * MAX_ATTEMPTS, or at once when the relay refuses the message itself (5xx to its addresses or content), the
+ * message is marked failed with its last error. A refused login or a TLS failure is not final: the message waits
+ * with the reason in the outbox screen until the operator fixes the relay's settings.
  */
 import type { Sql } from '../db/client.ts';
 import { claim_due_emails, mark_email_failed, mark_email_sent } from '../db/email_outbox.ts';
+import type { SmtpConfig } from '../config.ts';
 import { list_settings } from '../db/settings.ts';
 import { sendMail, SmtpError, type SmtpSettings } from './smtp_client.ts';
 
@@ -22,6 +25,8 @@ export interface DeliveryOptions {
   /** How long a claimed message is reserved for this sender before another may retry it. */
   leaseSeconds?: number;
   smtpTimeoutMs?: number;
+  /** Login, TLS mode and CA from the environment (config.smtp). */
+  transport?: SmtpConfig;
 }
 
 /** The SMTP settings, or null when e-mail is disabled or not configured. */
@@ -48,7 +53,10 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions = {}):
   let failed = 0;
   for (const email of claimed) {
     try {
-      await sendMail({ ...smtp, timeoutMs: options.smtpTimeoutMs }, { to: email.to_address, subject: email.subject, body: email.body });
+      await sendMail(smtp, { to: email.to_address, subject: email.subject, body: email.body }, {
+        transport: options.transport,
+        timeoutMs: options.smtpTimeoutMs,
+      });
       await mark_email_sent(sql, email.id);
       sent++;
     } catch (error) {
