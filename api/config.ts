@@ -18,6 +18,8 @@ const envSchema = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres']).default('fs'),
+  // Set by Deno Deploy on every deployment: its instances share no disk and lose theirs on restart.
+  DENO_DEPLOYMENT_ID: optionalText,
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
   LOG_FORMAT: z.enum(['json', 'text']).default('json'),
   // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
@@ -69,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.DENO_DEPLOYMENT_ID) refuseThrowawayState(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -84,4 +87,18 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     logFormat: e.LOG_FORMAT,
     smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },
   };
+}
+
+/**
+ * On Deno Deploy each instance's disk is private and thrown away: an embedded database, `fs` blobs or a
+ * session secret generated into DATA_DIR would each be lost, or differ between instances. Refuse to start.
+ */
+function refuseThrowawayState(e: { DATABASE_URL?: string; BLOB_STORE: string; SESSION_SECRET?: string }): void {
+  const needs: string[] = [];
+  if (!e.DATABASE_URL) needs.push('DATABASE_URL (a PostgreSQL database; the embedded one would live on a throwaway disk)');
+  if (e.BLOB_STORE !== 'postgres') needs.push('BLOB_STORE=postgres (the fs store writes documents to a throwaway disk)');
+  if (!e.SESSION_SECRET) needs.push('SESSION_SECRET (a generated one would differ on every instance)');
+  if (needs.length) {
+    throw new Error(`Refusing to start on Deno Deploy without ${needs.join('; ')}. See deploy/deno-deploy.md.`);
+  }
 }
