@@ -23,7 +23,8 @@ const blobs = createBlobStore(config, db);
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const app = createApp({ sql: db.sql, config, signingKey, blobs });
 // Deletes expired documents and then their bytes: now, then every hour.
-const retention = startRetentionPurge({ sql: db.sql, blobs, config });
+// On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
+const retention = startRetentionPurge({ sql: db.sql, blobs, config }, { exclusive: db.kind === 'postgres' });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
 const emailWorker = startEmailWorker(db.sql, { transport: config.smtp });
 

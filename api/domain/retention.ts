@@ -2,7 +2,9 @@
  * Retention: documents past their delete date (upload + `document_retention_days`, the
  * setting as it is now) are deleted, each audited as 'document_deleted', then the blobs no
  * document refers to. Runs at start-up and every hour. Never touches audit_logs rows.
+ * Several instances on one PostgreSQL: whichever takes the advisory lock purges, the others skip that round.
  */
+import { LOCK_KEYS, with_try_advisory_lock } from '../db/advisory_locks.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
 import type { AppDeps } from '../deps.ts';
@@ -16,13 +18,31 @@ const GC_BATCH = 500;
 export interface PurgeResult {
   documents: number;
   blobs: number;
+  /** True when another instance held the purge lock, so this one did nothing. */
+  skipped?: boolean;
 }
 
-/** Deletes expired documents, then unreferenced blobs older than `blobGraceMs`. */
+export interface PurgeOptions {
+  blobGraceMs?: number;
+  /** Take the cross-instance lock first (a real PostgreSQL server; the embedded one is one process). */
+  exclusive?: boolean;
+}
+
+/**
+ * Deletes expired documents, then unreferenced blobs older than `blobGraceMs`; with `exclusive`, only when no
+ * other instance is purging (Postgres' row locks already make each document's deletion and audit happen once;
+ * the lock spares the others the work and the blob collection's races).
+ */
 export async function purgeExpiredDocuments(
   deps: Pick<AppDeps, 'sql' | 'blobs'>,
-  options: { blobGraceMs?: number } = {},
+  options: PurgeOptions = {},
 ): Promise<PurgeResult> {
+  if (!options.exclusive) return await purge(deps, options.blobGraceMs);
+  const outcome = await with_try_advisory_lock(deps.sql, LOCK_KEYS.retentionPurge, () => purge(deps, options.blobGraceMs));
+  return outcome.ran ? outcome.result : { documents: 0, blobs: 0, skipped: true };
+}
+
+async function purge(deps: Pick<AppDeps, 'sql' | 'blobs'>, blobGraceMs: number | undefined): Promise<PurgeResult> {
   const deleted = await deps.sql.begin(async (tx) => {
     const rows = await delete_expired_documents(tx);
     for (const row of rows) {
@@ -37,7 +57,7 @@ export async function purgeExpiredDocuments(
     }
     return rows;
   });
-  const blobs = await collectBlobs(deps, options.blobGraceMs ?? BLOB_GRACE_MS);
+  const blobs = await collectBlobs(deps, blobGraceMs ?? BLOB_GRACE_MS);
   return { documents: deleted.length, blobs };
 }
 
@@ -64,10 +84,11 @@ async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: numbe
 /** Purges now and every hour; `stop` waits for a purge in progress. */
 export function startRetentionPurge(
   deps: Pick<AppDeps, 'sql' | 'blobs' | 'config'>,
+  options: Pick<PurgeOptions, 'exclusive'> = {},
 ): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
-    running = running.then(() => purgeExpiredDocuments(deps)).then((r) => {
+    running = running.then(() => purgeExpiredDocuments(deps, options)).then((r) => {
       if ((r.documents || r.blobs) && deps.config.logLevel !== 'silent') {
         console.log(`Retention: deleted ${r.documents} document(s) and ${r.blobs} blob(s).`);
       }
