@@ -48,3 +48,12 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
     return applied;
   });
 }
+
+/** The migration files not yet applied to this database (all of them when none ever was). */
+export async function list_pending_migrations(sql: Sql, dir?: URL): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  const [{ exists }] = await sql<{ exists: boolean }[]>`select to_regclass('schema_migrations') is not null as exists`;
+  if (!exists) return migrations.map((m) => m.version);
+  const done = new Set((await sql<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version));
+  return migrations.filter((m) => !done.has(m.version)).map((m) => m.version);
+}
