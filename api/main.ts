@@ -27,9 +27,9 @@ const log = createLogger(config);
 const app = createApp({ sql: db.sql, config, signingKey, blobs, log });
 // Deletes expired documents and then their bytes: now, then every hour.
 // On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
-const retention = startRetentionPurge({ sql: db.sql, blobs, config }, { exclusive: db.kind === 'postgres' });
+const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, { exclusive: db.kind === 'postgres' });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
-const emailWorker = startEmailWorker(db.sql, { transport: config.smtp });
+const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log });
 
 // Requests go through the drain, so a shutdown can let uploads in flight finish arriving (http/drain.ts).
 const drain = createDrain((request, info) => app.fetch(request, info));

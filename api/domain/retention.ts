@@ -8,6 +8,7 @@ import { LOCK_KEYS, with_try_advisory_lock } from '../db/advisory_locks.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
 import type { AppDeps } from '../deps.ts';
+import { createLogger } from '../log.ts';
 
 /** An hour: far longer than any upload takes between storing its blob and committing its row. */
 export const BLOB_GRACE_MS = 60 * 60 * 1000;
@@ -83,16 +84,15 @@ async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: numbe
 
 /** Purges now and every hour; `stop` waits for a purge in progress. */
 export function startRetentionPurge(
-  deps: Pick<AppDeps, 'sql' | 'blobs' | 'config'>,
+  deps: Pick<AppDeps, 'sql' | 'blobs' | 'config' | 'log'>,
   options: Pick<PurgeOptions, 'exclusive'> = {},
 ): { stop(): Promise<void> } {
+  const log = deps.log ?? createLogger(deps.config);
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
     running = running.then(() => purgeExpiredDocuments(deps, options)).then((r) => {
-      if ((r.documents || r.blobs) && deps.config.logLevel !== 'silent') {
-        console.log(`Retention: deleted ${r.documents} document(s) and ${r.blobs} blob(s).`);
-      }
-    }).catch((error) => console.error('[retention] purge failed:', error));
+      if (r.documents || r.blobs) log.info('retention purge', { documents: r.documents, blobs: r.blobs });
+    }).catch((error) => log.error('retention purge failed', { error: (error as Error).stack ?? String(error) }));
   };
   run();
   const timer = setInterval(run, PURGE_INTERVAL_MS);

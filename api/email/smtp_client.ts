@@ -4,6 +4,7 @@
  * that keeps every line within the RFC's limits. We keep only the policy: which TLS mode, which timeouts, and
  * which failures are worth retrying.
  */
+import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../config.ts';
 
@@ -61,7 +62,8 @@ function transportFor(settings: SmtpSettings, options: SendOptions) {
     auth: config?.user ? { user: config.user, pass: config.password ?? '' } : undefined,
     tls: {
       minVersion: 'TLSv1.2',
-      ...(config?.caFile ? { ca: Deno.readTextFileSync(config.caFile) } : {}),
+      // Node's `ca` replaces the built-in roots: keep them, so a public relay is still trusted beside ours.
+      ...(config?.caFile ? { ca: [...rootCertificates, Deno.readTextFileSync(config.caFile)] } : {}),
     },
     connectionTimeout: timeout,
     greetingTimeout: timeout,

@@ -9,6 +9,7 @@
 import type { Sql } from '../db/client.ts';
 import { claim_due_emails, mark_email_failed, mark_email_sent } from '../db/email_outbox.ts';
 import type { SmtpConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
 import { list_settings } from '../db/settings.ts';
 import { sendMail, SmtpError, type SmtpSettings } from './smtp_client.ts';
 
@@ -27,6 +28,8 @@ export interface DeliveryOptions {
   smtpTimeoutMs?: number;
   /** Login, TLS mode and CA from the environment (config.smtp). */
   transport?: SmtpConfig;
+  /** Where sends and failures are reported (by outbox id: addresses stay out of the log). */
+  logger?: Logger;
 }
 
 /** The SMTP settings, or null when e-mail is disabled or not configured. */
@@ -58,16 +61,19 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions = {}):
         timeoutMs: options.smtpTimeoutMs,
       });
       await mark_email_sent(sql, email.id);
+      options.logger?.info('e-mail sent', { email_id: email.id, attempt: email.attempts });
       sent++;
     } catch (error) {
       failed++;
       const permanent = error instanceof SmtpError && error.permanent;
       const giveUp = permanent || email.attempts >= maxAttempts;
-      await mark_email_failed(sql, email.id, {
-        error: error instanceof Error ? error.message : String(error),
-        retryInSeconds: giveUp
-          ? null
-          : backoffSeconds(email.attempts, options.backoffBaseSeconds, options.backoffMaxSeconds),
+      const reason = error instanceof Error ? error.message : String(error);
+      const retryInSeconds = giveUp
+        ? null
+        : backoffSeconds(email.attempts, options.backoffBaseSeconds, options.backoffMaxSeconds);
+      await mark_email_failed(sql, email.id, { error: reason, retryInSeconds });
+      options.logger?.warn(giveUp ? 'e-mail failed for good' : 'e-mail not sent, will retry', {
+        email_id: email.id, attempt: email.attempts, retry_in_s: retryInSeconds, error: reason,
       });
     }
   }
@@ -87,7 +93,9 @@ export function startEmailWorker(
       try {
         await deliverDueEmails(sql, options);
       } catch (error) {
-        if (options.log !== false) console.error('[email] delivery round failed:', (error as Error).message);
+        if (options.log === false) { /* a test that expects failures */ }
+        else if (options.logger) options.logger.error('e-mail delivery round failed', { error: (error as Error).message });
+        else console.error('[email] delivery round failed:', (error as Error).message);
       }
       if (!stopped) timer = setTimeout(round, options.intervalMs ?? 5000);
     })();

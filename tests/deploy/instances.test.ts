@@ -120,6 +120,8 @@ for (const blobStore of ['postgres', 'fs'] as const) {
       const onces = relay.received.filter((m) => m.to[0].startsWith('once-')).map((m) => m.to[0]);
       assert.equal(onces.length, count, 'no message sent twice');
       assert.equal(new Set(onces).size, count);
+      const sentLines = [...a.lines, ...b.lines].filter((l) => l.includes('"msg":"e-mail sent"'));
+      assert.equal(sentLines.length, count, 'the two workers together logged one send per message');
 
       // The purge: both instances start together (each purges at start-up) over expired documents.
       await Promise.all([a.stop(), b.stop()]);
