@@ -29,7 +29,10 @@ export async function ensureBaseImage(): Promise<void> {
 export async function buildImage(which: keyof typeof IMAGES): Promise<void> {
   const { name, file } = IMAGES[which];
   // docker format: the OCI format has no HEALTHCHECK.
-  await podman(['build', '--format', 'docker', '--build-arg', `BASE_IMAGE=${BASE_IMAGE}`, '-f', file, '-t', name, ROOT]);
+  // The machine's CA bundle: where a TLS-inspecting proxy sits between the build and the npm registry, its
+  // CA is there (npm on this host reads the same file), and Debian's bundle in the image lacks it.
+  const ca = ['--secret', 'id=ca,src=/etc/ssl/certs/ca-certificates.crt'];
+  await podman(['build', '--format', 'docker', ...ca, '--build-arg', `BASE_IMAGE=${BASE_IMAGE}`, '-f', file, '-t', name, ROOT]);
 }
 
 /** Whether podman can build and run here at all. */
