@@ -2,11 +2,15 @@
  * The release path an operator follows, from a fresh copy of the repository: a full `npm ci` and
  * `npm run release` on the build machine, then on the "server" the tarball unpacked, `npm ci --omit=dev`
  * (no Vite, no dev dependencies) and `npm start`: /login is served and every demo account signs in.
+ * Then the systemd unit's own command line (its permissions exactly) starts on that install and an upload
+ * passes the PDF inspector.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { DEMO_ACCOUNTS } from '../../db/seeds/demo.ts';
 import { must, ROOT, waitFor } from './helpers.ts';
+import { makePdf } from '../support/pdfs.ts';
+import { unitCommand } from './unit_command.ts';
 
 const NPM_ENV = { PATH: Deno.env.get('PATH') ?? '/usr/bin:/bin', HOME: Deno.env.get('HOME') ?? '/root' };
 
@@ -33,6 +37,7 @@ Deno.test({
   async fn() {
     const work = await Deno.makeTempDir({ prefix: 'lmp-release-' });
     let server: Deno.ChildProcess | undefined;
+    let unitServer: Deno.ChildProcess | undefined;
     try {
       const build = `${work}/build`;
       await Deno.mkdir(build);
@@ -78,7 +83,46 @@ Deno.test({
         assert.equal(response.status, 200, `${account.role} ${account.username} could not sign in: ${JSON.stringify(body)}`);
         assert.ok(body.token, `${account.username}: no token in the answer`);
       }
+
+      // The systemd unit's own command line on this install (its permissions exactly, its paths moved into
+      // the test's folders): it starts, and an upload passes the PDF inspector, the one subprocess allowed.
+      Deno.kill(-server.pid, 'SIGTERM');
+      await server.status;
+      await server.stderr.cancel().catch(() => {});
+      server = undefined;
+      const state = `${target}/state`;
+      await Deno.mkdir(state, { mode: 0o700 });
+      const unit = await unitCommand(app, state);
+      unitServer = new Deno.Command(unit.program, {
+        args: unit.args,
+        cwd: app,
+        env: { ...unit.env, PORT: String(port + 1), HOST: '127.0.0.1' },
+        clearEnv: true,
+        stdout: 'null',
+        stderr: 'piped',
+      }).spawn();
+      const unitBase = `http://127.0.0.1:${port + 1}`;
+      await waitFor('the unit\'s command to answer /api/health', async () => (await fetch(`${unitBase}/api/health`).then((r) => r.body?.cancel().then(() => r.ok))) === true, 120_000);
+      const token = (await (await fetch(`${unitBase}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' }),
+      })).json()).token;
+      const form = new FormData();
+      form.set('recipient_doc_number', '100001');
+      form.set('title', 'Unit test letter');
+      form.set('file', new File([await makePdf({ pages: 2 }) as BlobPart], 'letter.pdf', { type: 'application/pdf' }));
+      const upload = await fetch(`${unitBase}/api/documents/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      const uploaded = await upload.json();
+      assert.equal(upload.status, 201, `upload under the unit's permissions: ${JSON.stringify(uploaded)}`);
+      assert.equal(uploaded.document?.pages ?? uploaded.document?.page_count ?? 2, 2);
+      assert.ok(existsSync(`${state}/deno-cache`) || existsSync(`${state}/pgdata`), 'nothing was written to the state directory');
     } finally {
+      if (unitServer) {
+        unitServer.kill('SIGTERM');
+        await unitServer.status;
+        await unitServer.stderr.cancel().catch(() => {});
+      }
       if (server) {
         Deno.kill(-server.pid, 'SIGTERM');
         await server.status;
