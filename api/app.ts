@@ -7,6 +7,8 @@ import type { AppDeps } from './deps.ts';
 import { clientAddress, trustedProxyMatcher } from './http/client_address.ts';
 import type { AppEnv } from './http/context.ts';
 import { handleError, notFound } from './http/errors.ts';
+import { requestLog } from './http/request_log.ts';
+import { createLogger } from './log.ts';
 import { pwaStatic } from './http/pwa_static.ts';
 import { securityHeaders } from './http/security_headers.ts';
 import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
@@ -19,6 +21,7 @@ import { adminUserRoutes } from './routes/admin_users.ts';
 import { approverRoutes } from './routes/approver.ts';
 import { authRoutes } from './routes/auth.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { healthRoutes } from './routes/health.ts';
 import { publicRoutes } from './routes/public.ts';
 import { representativeRoutes } from './routes/representative.ts';
 
@@ -33,6 +36,7 @@ export function createApp(deps: AppDeps) {
       if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     })
     .route('/', publicRoutes)
+    .route('/health', healthRoutes)
     .route('/auth', authRoutes)
     .route('/approver', approverRoutes)
     .route('/admin/audit-logs', adminAuditLogRoutes)
@@ -49,6 +53,8 @@ export function createApp(deps: AppDeps) {
     });
 
   const app = new Hono<AppEnv>();
+  // First, so the request id and the log line cover everything after it, failures included.
+  app.use(requestLog(deps.log ?? createLogger(deps.config), isTrustedProxy));
   app.use(securityHeaders);
   app.use(async (c, next) => {
     c.set('deps', deps);

@@ -19,8 +19,33 @@ const envSchema = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres']).default('fs'),
+  // Set by Deno Deploy on every deployment: its instances share no disk and lose theirs on restart.
+  DENO_DEPLOYMENT_ID: optionalText,
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'text']).default('json'),
+  // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
+  // with their values); host, port and sender stay settings an admin changes without a restart.
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  SMTP_TLS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['starttls', 'implicit', 'none']).optional(),
+  ),
+  SMTP_CA_FILE: optionalText,
+}).refine((e) => !e.SMTP_USER === !e.SMTP_PASSWORD, {
+  message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
+  path: ['SMTP_PASSWORD'],
 });
+
+/** How the e-mail worker reaches the relay; the host, port and sender are settings (read each round). */
+export interface SmtpConfig {
+  /** Unset: implicit TLS when the port is 465, else STARTTLS (required). `none` only for a relay on localhost. */
+  tls: 'starttls' | 'implicit' | 'none' | undefined;
+  user: string | undefined;
+  password: string | undefined;
+  /** PEM file of a CA to trust besides the system's (a relay with a private or self-signed certificate). */
+  caFile: string | undefined;
+}
 
 export interface Config {
   port: number;
@@ -42,6 +67,9 @@ export interface Config {
   pwaDist: string;
   blobStore: 'fs' | 'postgres';
   logLevel: 'silent' | 'info';
+  /** JSON lines for a log collector, or text for a terminal. */
+  logFormat: 'json' | 'text';
+  smtp: SmtpConfig;
 }
 
 /** Parses the environment (or a test's record) into a Config; throws a readable error on bad values. */
@@ -52,6 +80,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.DENO_DEPLOYMENT_ID) refuseThrowawayState(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -65,5 +94,29 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     pwaDist: e.PWA_DIST,
     blobStore: e.BLOB_STORE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },
   };
+}
+
+/**
+ * On Deno Deploy each instance's disk is private and thrown away: an embedded database, `fs` blobs or a
+ * session secret generated into DATA_DIR would each be lost, or differ between instances. Refuse to start.
+ */
+function refuseThrowawayState(
+  e: { DATABASE_URL?: string; BLOB_STORE: string; SESSION_SECRET?: string },
+): void {
+  const needs: string[] = [];
+  if (!e.DATABASE_URL) {
+    needs.push('DATABASE_URL (a PostgreSQL database; the embedded one would live on a throwaway disk)');
+  }
+  if (e.BLOB_STORE !== 'postgres') {
+    needs.push('BLOB_STORE=postgres (the fs store writes documents to a throwaway disk)');
+  }
+  if (!e.SESSION_SECRET) needs.push('SESSION_SECRET (a generated one would differ on every instance)');
+  if (needs.length) {
+    throw new Error(
+      `Refusing to start on Deno Deploy without ${needs.join('; ')}. See deploy/deno-deploy.md.`,
+    );
+  }
 }

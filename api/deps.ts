@@ -2,6 +2,7 @@
 import type { BlobStore } from './blobs/types.ts';
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
+import type { Logger } from './log.ts';
 
 export interface AppDeps {
   sql: Sql;
@@ -10,4 +11,6 @@ export interface AppDeps {
   signingKey: Uint8Array;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
+  /** Where log lines go; unset: built from config (LOG_FORMAT, LOG_LEVEL). */
+  log?: Logger;
 }

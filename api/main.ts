@@ -5,6 +5,8 @@
 import { createApp } from './app.ts';
 import { createBlobStore } from './blobs/store.ts';
 import { loadConfig } from './config.ts';
+import { createDrain } from './http/drain.ts';
+import { createLogger } from './log.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
 import { startEmailWorker } from './email/worker.ts';
@@ -21,12 +23,18 @@ const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 const blobs = createBlobStore(config, db);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
-const app = createApp({ sql: db.sql, config, signingKey, blobs });
+const log = createLogger(config);
+const app = createApp({ sql: db.sql, config, signingKey, blobs, log });
 // Deletes expired documents and then their bytes: now, then every hour.
-const retention = startRetentionPurge({ sql: db.sql, blobs, config });
+// On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
+const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {
+  exclusive: db.kind === 'postgres',
+});
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
-const emailWorker = startEmailWorker(db.sql);
+const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log });
 
+// Requests go through the drain, so a shutdown can let uploads in flight finish arriving (http/drain.ts).
+const drain = createDrain((request, info) => app.fetch(request, info));
 const server = Deno.serve({
   port: config.port,
   hostname: config.host,
@@ -44,14 +52,39 @@ const server = Deno.serve({
       }
     }
   },
-}, app.fetch);
+}, drain.fetch);
 
-const shutdown = async () => {
-  await server.shutdown();
+/**
+ * Graceful shutdown: stop taking requests at once, let those in flight finish for up to 20 s (a slow upload on
+ * a facility line; systemd's and the container's stop timeouts are longer), then close regardless. A second
+ * signal while draining exits at once.
+ */
+const SHUTDOWN_DEADLINE_MS = 20_000;
+let stopping = false;
+const shutdown = async (signal: Deno.Signal) => {
+  if (stopping) Deno.exit(1);
+  stopping = true;
+  log.info('shutting down: no new connections, finishing requests in flight', { signal });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<false>((
+    resolve,
+  ) => (timer = setTimeout(() => resolve(false), SHUTDOWN_DEADLINE_MS)));
+  // Bodies still arriving first, then the listener closes and the answers being sent finish.
+  const drained = await Promise.race([
+    drain.drain().then(() => server.shutdown()).then(() => true),
+    deadline,
+  ]);
+  clearTimeout(timer);
+  if (!drained) {
+    log.warn('shutdown deadline passed: closing with requests still open', {
+      deadline_ms: SHUTDOWN_DEADLINE_MS,
+    });
+  }
   await emailWorker.stop();
   await retention.stop();
   await db.close();
+  log.info('stopped');
   Deno.exit(0);
 };
-Deno.addSignalListener('SIGINT', shutdown);
-Deno.addSignalListener('SIGTERM', shutdown);
+Deno.addSignalListener('SIGINT', () => shutdown('SIGINT'));
+Deno.addSignalListener('SIGTERM', () => shutdown('SIGTERM'));

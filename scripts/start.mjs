@@ -22,16 +22,19 @@ const sources = [
 ]
   .map((p) => join(root, p))
   .filter(existsSync);
+const vite = join(root, 'node_modules/.bin/vite');
+// A production install (npm ci --omit=dev) has no Vite: it serves the pwa/dist shipped in the release as it is.
+const canBuild = existsSync(vite) && process.env.SKIP_PWA_BUILD !== '1';
 const stale = !existsSync(dist) || Math.max(...sources.map(newestMtime)) > statSync(dist).mtimeMs;
-if (stale && process.env.SKIP_PWA_BUILD !== '1') {
+if (!existsSync(dist) && !canBuild) {
+  console.error(
+    'pwa/dist is missing and Vite is not installed: run `npm run build` (or install the release tarball, which ships it).',
+  );
+  process.exit(1);
+}
+if (stale && canBuild) {
   console.log('Building the PWA…');
-  const build = spawnSync(join(root, 'node_modules/.bin/vite'), [
-    'build',
-    '--config',
-    'pwa/vite.config.ts',
-    '--logLevel',
-    'warn',
-  ], {
+  const build = spawnSync(vite, ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
   });

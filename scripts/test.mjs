@@ -87,6 +87,9 @@ if (pgUrl) {
   console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
 }
 
+// The ways to run it: release tarball, systemd unit, nginx front, Deno Deploy guard, container + compose.
+await denoSuite('Deployment tests', ['-A', 'tests/deploy']);
+
 if (!existsSync(chromium)) {
   if (ci) {
     console.log(`\nBrowser tests: FAILED, Chromium is missing at ${chromium} (CI requires it)`);

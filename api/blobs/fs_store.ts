@@ -146,4 +146,15 @@ export class FsBlobStore implements BlobStore {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
+
+  async checkWritable(): Promise<void> {
+    // What a put does first: create a file in tmp/ and flush it (a read-only or full disk fails here).
+    await Deno.mkdir(`${this.root}/tmp`, { recursive: true });
+    const probe = `${this.root}/tmp/ready-${crypto.randomUUID()}`;
+    try {
+      await Deno.writeFile(probe, new Uint8Array([1]), { createNew: true, mode: 0o600 });
+    } finally {
+      await Deno.remove(probe).catch(() => {});
+    }
+  }
 }

@@ -109,6 +109,13 @@ export class PgBlobStore implements BlobStore {
     for (const row of rows) yield { sha256: row.sha256, touchedAt: row.created_at };
   }
 
+  async checkWritable(): Promise<void> {
+    // A standby (read-only) server or a role without INSERT would refuse every upload.
+    const [row] = await this.sql<{ standby: boolean; insert: boolean }[]>`
+      select pg_is_in_recovery() as standby, has_table_privilege('blob_chunks', 'INSERT') as insert`;
+    if (row.standby || !row.insert) throw new Error('the database does not accept new blobs');
+  }
+
   async sweepTemporary(olderThan: Date): Promise<void> {
     await this.sql`delete from blob_chunks where sha256 like 'tmp:%' and created_at < ${olderThan}`;
   }

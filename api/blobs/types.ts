@@ -34,6 +34,8 @@ export interface BlobStore {
   list(): AsyncIterable<BlobListing>;
   /** Removes what interrupted `put`s left behind before `olderThan`. */
   sweepTemporary(olderThan: Date): Promise<void>;
+  /** Throws unless a new blob could be written now (the readiness check). */
+  checkWritable(): Promise<void>;
 }
 
 /** A SHA-256 in lower-case hex: anything else is never a blob name (and never reaches a path or SQL). */

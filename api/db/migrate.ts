@@ -39,7 +39,7 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
   const migrations = await readMigrations(dir);
   // Up to date: nothing to lock or create. This is also how the API's own role (which may not run DDL)
   // starts on a database the owner has migrated (`npm run db:migrate` with MIGRATION_DATABASE_URL).
-  if (await pending(sql, migrations) === 0) {
+  if ((await list_pending_migrations(sql, dir)).length === 0) {
     await insert_missing_settings(sql);
     return [];
   }
@@ -66,14 +66,15 @@ export async function migrate(sql: Sql, dir?: URL): Promise<string[]> {
   });
 }
 
-/** How many of `migrations` the database has not applied (all of them when it has no schema_migrations). */
-async function pending(sql: Sql, migrations: Migration[]): Promise<number> {
+/** The migration files not yet applied to this database (all of them when none ever was). */
+export async function list_pending_migrations(sql: Sql, dir?: URL): Promise<string[]> {
+  const migrations = await readMigrations(dir);
   const [{ exists }] = await sql<
     { exists: boolean }[]
   >`select to_regclass('schema_migrations') is not null as exists`;
-  if (!exists) return migrations.length;
+  if (!exists) return migrations.map((m) => m.version);
   const done = new Set(
     (await sql<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version),
   );
-  return migrations.filter((m) => !done.has(m.version)).length;
+  return migrations.filter((m) => !done.has(m.version)).map((m) => m.version);
 }

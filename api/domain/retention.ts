@@ -2,10 +2,13 @@
  * Retention: documents past their delete date (upload + `document_retention_days`, the
  * setting as it is now) are deleted, each audited as 'document_deleted', then the blobs no
  * document refers to. Runs at start-up and every hour. Never touches audit_logs rows.
+ * Several instances on one PostgreSQL: whichever takes the advisory lock purges, the others skip that round.
  */
+import { LOCK_KEYS, with_try_advisory_lock } from '../db/advisory_locks.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
 import type { AppDeps } from '../deps.ts';
+import { createLogger } from '../log.ts';
 
 /** An hour: far longer than any upload takes between storing its blob and committing its row. */
 export const BLOB_GRACE_MS = 60 * 60 * 1000;
@@ -16,12 +19,37 @@ const GC_BATCH = 500;
 export interface PurgeResult {
   documents: number;
   blobs: number;
+  /** True when another instance held the purge lock, so this one did nothing. */
+  skipped?: boolean;
 }
 
-/** Deletes expired documents, then unreferenced blobs older than `blobGraceMs`. */
+export interface PurgeOptions {
+  blobGraceMs?: number;
+  /** Take the cross-instance lock first (a real PostgreSQL server; the embedded one is one process). */
+  exclusive?: boolean;
+}
+
+/**
+ * Deletes expired documents, then unreferenced blobs older than `blobGraceMs`; with `exclusive`, only when no
+ * other instance is purging (Postgres' row locks already make each document's deletion and audit happen once;
+ * the lock spares the others the work and the blob collection's races).
+ */
 export async function purgeExpiredDocuments(
   deps: Pick<AppDeps, 'sql' | 'blobs'>,
-  options: { blobGraceMs?: number } = {},
+  options: PurgeOptions = {},
+): Promise<PurgeResult> {
+  if (!options.exclusive) return await purge(deps, options.blobGraceMs);
+  const outcome = await with_try_advisory_lock(
+    deps.sql,
+    LOCK_KEYS.retentionPurge,
+    () => purge(deps, options.blobGraceMs),
+  );
+  return outcome.ran ? outcome.result : { documents: 0, blobs: 0, skipped: true };
+}
+
+async function purge(
+  deps: Pick<AppDeps, 'sql' | 'blobs'>,
+  blobGraceMs: number | undefined,
 ): Promise<PurgeResult> {
   const deleted = await deps.sql.begin(async (tx) => {
     const rows = await delete_expired_documents(tx);
@@ -37,7 +65,7 @@ export async function purgeExpiredDocuments(
     }
     return rows;
   });
-  const blobs = await collectBlobs(deps, options.blobGraceMs ?? BLOB_GRACE_MS);
+  const blobs = await collectBlobs(deps, blobGraceMs ?? BLOB_GRACE_MS);
   return { documents: deleted.length, blobs };
 }
 
@@ -63,15 +91,17 @@ async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: numbe
 
 /** Purges now and every hour; `stop` waits for a purge in progress. */
 export function startRetentionPurge(
-  deps: Pick<AppDeps, 'sql' | 'blobs' | 'config'>,
+  deps: Pick<AppDeps, 'sql' | 'blobs' | 'config' | 'log'>,
+  options: Pick<PurgeOptions, 'exclusive'> = {},
 ): { stop(): Promise<void> } {
+  const log = deps.log ?? createLogger(deps.config);
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
-    running = running.then(() => purgeExpiredDocuments(deps)).then((r) => {
-      if ((r.documents || r.blobs) && deps.config.logLevel !== 'silent') {
-        console.log(`Retention: deleted ${r.documents} document(s) and ${r.blobs} blob(s).`);
-      }
-    }).catch((error) => console.error('[retention] purge failed:', error));
+    running = running.then(() => purgeExpiredDocuments(deps, options)).then((r) => {
+      if (r.documents || r.blobs) log.info('retention purge', { documents: r.documents, blobs: r.blobs });
+    }).catch((error) =>
+      log.error('retention purge failed', { error: (error as Error).stack ?? String(error) })
+    );
   };
   run();
   const timer = setInterval(run, PURGE_INTERVAL_MS);

@@ -1,17 +1,18 @@
 /**
- * A small SMTP client (RFC 5321) on Deno.connect: EHLO (HELO as fallback), MAIL FROM, RCPT TO, DATA with
- * dot-stuffing and CRLF line ends, QUIT. Plain text UTF-8 messages to one recipient.
- *
- * Not supported: STARTTLS and AUTH. Point smtp_host at a relay reachable on a trusted network (a local
- * Postfix or the agency's internal relay accepting mail from this host), which then handles TLS onwards.
+ * Sends one plain-text message through an SMTP relay with nodemailer, which does what the hand-written client
+ * this replaced could not: STARTTLS (required unless told otherwise), implicit TLS on 465, AUTH, and encoding
+ * that keeps every line within the RFC's limits. We keep only the policy: which TLS mode, which timeouts, and
+ * which failures are worth retrying.
  */
+import { rootCertificates } from 'node:tls';
+import nodemailer from 'nodemailer';
+import type { SmtpConfig } from '../config.ts';
 
+/** What the settings table says (read each round, so an admin's change needs no restart). */
 export interface SmtpSettings {
   host: string;
   port: number;
   from: string;
-  /** Per command, milliseconds. */
-  timeoutMs?: number;
 }
 
 export interface SmtpMessage {
@@ -20,7 +21,18 @@ export interface SmtpMessage {
   body: string;
 }
 
-/** An SMTP failure; `permanent` when the server answered 5xx (retrying will not help). */
+export interface SendOptions {
+  /** Login, TLS mode and extra CA from the environment (config.ts). */
+  transport?: SmtpConfig;
+  /** Connection and per-command inactivity limit, milliseconds. */
+  timeoutMs?: number;
+}
+
+/**
+ * An SMTP failure. `permanent` only when the relay refused this message or its addresses (5xx after MAIL,
+ * RCPT or DATA): retrying cannot help. A refused login, a TLS problem or an unreachable relay are the
+ * operator's to fix, so the message waits and is retried with back-off.
+ */
 export class SmtpError extends Error {
   constructor(message: string, readonly permanent = false) {
     super(message);
@@ -28,132 +40,87 @@ export class SmtpError extends Error {
 }
 
 const ADDRESS = /^[^\s<>@]+@[^\s<>@]+$/;
-const encoder = new TextEncoder();
+/** Long enough for a slow relay's greeting and TLS handshake, short enough that a hung one frees the worker. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** A header value on one line: CR and LF removed (no header injection), non-ASCII as an RFC 2047 word. */
-export function headerValue(value: string): string {
-  const line = value.replace(/[\r\n]+/g, ' ');
-  if (/^[\x20-\x7e]*$/.test(line)) return line;
-  const bytes = encoder.encode(line);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return `=?UTF-8?B?${btoa(binary)}?=`;
+/** The TLS mode in force: an explicit SMTP_TLS, else implicit TLS on 465 (RFC 8314) and STARTTLS elsewhere. */
+export function tlsMode(port: number, configured: SmtpConfig['tls']): 'starttls' | 'implicit' | 'none' {
+  return configured ?? (port === 465 ? 'implicit' : 'starttls');
 }
 
-/**
- * The DATA payload: headers, blank line, body with CRLF line ends and every line starting with a dot
- * doubled (RFC 5321 4.5.2), ended by CRLF.CRLF.
- */
-export function formatMessage(from: string, message: SmtpMessage, now = new Date()): string {
-  const domain = from.split('@')[1] ?? 'localhost';
-  const headers = [
-    `From: ${headerValue(from)}`,
-    `To: ${headerValue(message.to)}`,
-    `Subject: ${headerValue(message.subject)}`,
-    `Date: ${now.toUTCString().replace('GMT', '+0000')}`,
-    `Message-ID: <${crypto.randomUUID()}@${domain}>`,
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit',
-  ];
-  const body = message.body.replace(/\r\n|\r|\n/g, '\r\n').split('\r\n')
-    .map((line) => (line.startsWith('.') ? `.${line}` : line)).join('\r\n');
-  return `${headers.join('\r\n')}\r\n\r\n${body}\r\n.\r\n`;
+function transportFor(settings: SmtpSettings, options: SendOptions) {
+  const config = options.transport;
+  const mode = tlsMode(settings.port, config?.tls);
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: mode === 'implicit',
+    // STARTTLS is required, never opportunistic: a relay that stops offering it must not get mail in clear.
+    requireTLS: mode === 'starttls',
+    ignoreTLS: mode === 'none',
+    auth: config?.user ? { user: config.user, pass: config.password ?? '' } : undefined,
+    tls: {
+      minVersion: 'TLSv1.2',
+      // Node's `ca` replaces the built-in roots: keep them, so a public relay is still trusted beside ours.
+      ...(config?.caFile ? { ca: [...rootCertificates, Deno.readTextFileSync(config.caFile)] } : {}),
+    },
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+    dnsTimeout: timeout,
+    name: 'legal-mail-portal.localdomain',
+  });
 }
 
-/** Reads SMTP replies (multi-line "250-..." continued until "250 ...") from a connection. */
-class ReplyReader {
-  #buffer = '';
-  #decoder = new TextDecoder();
-  constructor(private conn: Deno.Conn, private timeoutMs: number) {}
-
-  async #line(): Promise<string> {
-    while (true) {
-      const end = this.#buffer.indexOf('\r\n');
-      if (end >= 0) {
-        const line = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        return line;
-      }
-      const chunk = new Uint8Array(4096);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const n = await Promise.race([
-        this.conn.read(chunk),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new SmtpError('the SMTP server did not answer in time')),
-            this.timeoutMs,
-          );
-        }),
-      ]).finally(() => clearTimeout(timer));
-      if (n === null) throw new SmtpError('the SMTP server closed the connection');
-      this.#buffer += this.#decoder.decode(chunk.subarray(0, n), { stream: true });
-      if (this.#buffer.length > 64 * 1024) throw new SmtpError('the SMTP server sent an over-long reply');
-    }
+/** Why a send failed, in words for the outbox screen, and whether it is final. */
+function describe(error: unknown, settings: SmtpSettings): SmtpError {
+  const e = error as { code?: string; responseCode?: number; message?: string; response?: string };
+  const where = `${settings.host}:${settings.port}`;
+  const detail = (e.response ?? e.message ?? String(error)).replace(/\s+/g, ' ').trim();
+  if (e.code === 'EAUTH') {
+    return new SmtpError(`the relay ${where} refused the login (SMTP_USER/SMTP_PASSWORD): ${detail}`);
   }
-
-  /** The next complete reply: its code and text. */
-  async reply(): Promise<{ code: number; text: string }> {
-    const lines: string[] = [];
-    while (true) {
-      const line = await this.#line();
-      lines.push(line.slice(4));
-      if (!/^\d{3}[ -]?/.test(line)) throw new SmtpError(`unexpected SMTP reply: ${line.slice(0, 100)}`);
-      if (line[3] !== '-') return { code: Number(line.slice(0, 3)), text: lines.join(' ') };
-    }
+  if (e.code === 'ETLS' || /certificate|STARTTLS|SSL|TLS/i.test(detail) && !e.responseCode) {
+    return new SmtpError(`TLS with ${where} failed: ${detail}`);
   }
+  if (e.code === 'ECONNECTION' || e.code === 'ESOCKET' || e.code === 'ETIMEDOUT' || e.code === 'EDNS') {
+    return new SmtpError(`cannot connect to ${where}: ${detail}`);
+  }
+  // A 5xx about this message or its addresses is final; a 5.7.x (authentication required, relaying denied)
+  // is the relay's policy towards us, which the operator can change, so the message waits for that.
+  const policy = e.responseCode === 530 || /\b5\.7\.\d+/.test(detail);
+  const refused = (e.code === 'EENVELOPE' || e.code === 'EMESSAGE') && (e.responseCode ?? 0) >= 500 &&
+    !policy;
+  return new SmtpError(`the relay ${where} refused the message: ${detail}`, refused);
 }
 
-/** Sends one message; resolves when the server accepted it (250 after DATA), throws SmtpError otherwise. */
-export async function sendMail(settings: SmtpSettings, message: SmtpMessage): Promise<void> {
+/** Sends one message; resolves once the relay accepted it, throws SmtpError otherwise. */
+export async function sendMail(
+  settings: SmtpSettings,
+  message: SmtpMessage,
+  options: SendOptions = {},
+): Promise<void> {
   if (!ADDRESS.test(settings.from)) {
     throw new SmtpError(`the sender address "${settings.from}" is not valid`, true);
   }
   if (!ADDRESS.test(message.to)) {
     throw new SmtpError(`the recipient address "${message.to}" is not valid`, true);
   }
-  const timeoutMs = settings.timeoutMs ?? 15_000;
-  let conn: Deno.Conn;
+  const transport = transportFor(settings, options);
   try {
-    conn = await Deno.connect({ hostname: settings.host, port: settings.port });
+    await transport.sendMail({
+      from: settings.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.body,
+      // Quoted-printable folds long lines (a 2,000-character rejection reason) at 76 characters and carries
+      // UTF-8 through relays without 8BITMIME; the reader's mail program unfolds it.
+      textEncoding: 'quoted-printable',
+    });
   } catch (error) {
-    throw new SmtpError(`cannot connect to ${settings.host}:${settings.port}: ${(error as Error).message}`);
-  }
-  const reader = new ReplyReader(conn, timeoutMs);
-  const expect = async (step: string, ok: (code: number) => boolean) => {
-    const reply = await reader.reply();
-    if (!ok(reply.code)) {
-      throw new SmtpError(`${step} refused: ${reply.code} ${reply.text}`.slice(0, 500), reply.code >= 500);
-    }
-    return reply;
-  };
-  const send = async (line: string) => {
-    const bytes = encoder.encode(line);
-    let written = 0;
-    while (written < bytes.length) written += await conn.write(bytes.subarray(written));
-  };
-  try {
-    await expect('greeting', (c) => c === 220);
-    const helloName = 'legal-mail-portal.localdomain';
-    await send(`EHLO ${helloName}\r\n`);
-    const ehlo = await reader.reply();
-    if (ehlo.code !== 250) {
-      await send(`HELO ${helloName}\r\n`);
-      await expect('HELO', (c) => c === 250);
-    }
-    await send(`MAIL FROM:<${settings.from}>\r\n`);
-    await expect('MAIL FROM', (c) => c === 250);
-    await send(`RCPT TO:<${message.to}>\r\n`);
-    await expect('RCPT TO', (c) => c === 250 || c === 251);
-    await send('DATA\r\n');
-    await expect('DATA', (c) => c === 354);
-    await send(formatMessage(settings.from, message));
-    await expect('message', (c) => c === 250);
-    await send('QUIT\r\n');
-    await reader.reply().catch(() => {/* the message is accepted; a lost goodbye does not matter */});
+    throw describe(error, settings);
   } finally {
-    try {
-      conn.close();
-    } catch { /* already closed */ }
+    transport.close();
   }
 }

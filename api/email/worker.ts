@@ -2,10 +2,14 @@
  * Delivers the e-mail outbox over SMTP. Reads the email settings fresh on every round, so enabling SMTP or
  * changing the host takes effect without a restart; while SMTP is disabled or has no host, messages wait.
  * A failed attempt is retried with exponential back-off (30 s, 1 min, 2 min … capped at 1 hour); after
- * MAX_ATTEMPTS, or at once on a permanent (5xx) refusal, the message is marked failed with its last error.
+ * MAX_ATTEMPTS, or at once when the relay refuses the message itself (5xx to its addresses or content), the
+ * message is marked failed with its last error. A refused login or a TLS failure is not final: the message waits
+ * with the reason in the outbox screen until the operator fixes the relay's settings.
  */
 import type { Sql } from '../db/client.ts';
 import { claim_due_emails, mark_email_failed, mark_email_sent } from '../db/email_outbox.ts';
+import type { SmtpConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
 import { list_settings } from '../db/settings.ts';
 import { sendMail, SmtpError, type SmtpSettings } from './smtp_client.ts';
 
@@ -22,6 +26,10 @@ export interface DeliveryOptions {
   /** How long a claimed message is reserved for this sender before another may retry it. */
   leaseSeconds?: number;
   smtpTimeoutMs?: number;
+  /** Login, TLS mode and CA from the environment (config.smtp). */
+  transport?: SmtpConfig;
+  /** Where sends and failures are reported (by outbox id: addresses stay out of the log). */
+  logger?: Logger;
 }
 
 /** The SMTP settings, or null when e-mail is disabled or not configured. */
@@ -58,22 +66,27 @@ export async function deliverDueEmails(
   let failed = 0;
   for (const email of claimed) {
     try {
-      await sendMail({ ...smtp, timeoutMs: options.smtpTimeoutMs }, {
-        to: email.to_address,
-        subject: email.subject,
-        body: email.body,
+      await sendMail(smtp, { to: email.to_address, subject: email.subject, body: email.body }, {
+        transport: options.transport,
+        timeoutMs: options.smtpTimeoutMs,
       });
       await mark_email_sent(sql, email.id);
+      options.logger?.info('e-mail sent', { email_id: email.id, attempt: email.attempts });
       sent++;
     } catch (error) {
       failed++;
       const permanent = error instanceof SmtpError && error.permanent;
       const giveUp = permanent || email.attempts >= maxAttempts;
-      await mark_email_failed(sql, email.id, {
-        error: error instanceof Error ? error.message : String(error),
-        retryInSeconds: giveUp
-          ? null
-          : backoffSeconds(email.attempts, options.backoffBaseSeconds, options.backoffMaxSeconds),
+      const reason = error instanceof Error ? error.message : String(error);
+      const retryInSeconds = giveUp
+        ? null
+        : backoffSeconds(email.attempts, options.backoffBaseSeconds, options.backoffMaxSeconds);
+      await mark_email_failed(sql, email.id, { error: reason, retryInSeconds });
+      options.logger?.warn(giveUp ? 'e-mail failed for good' : 'e-mail not sent, will retry', {
+        email_id: email.id,
+        attempt: email.attempts,
+        retry_in_s: retryInSeconds,
+        error: reason,
       });
     }
   }
@@ -93,7 +106,10 @@ export function startEmailWorker(
       try {
         await deliverDueEmails(sql, options);
       } catch (error) {
-        if (options.log !== false) console.error('[email] delivery round failed:', (error as Error).message);
+        if (options.log === false) { /* a test that expects failures */ }
+        else if (options.logger) {
+          options.logger.error('e-mail delivery round failed', { error: (error as Error).message });
+        } else console.error('[email] delivery round failed:', (error as Error).message);
       }
       if (!stopped) timer = setTimeout(round, options.intervalMs ?? 5000);
     })();

@@ -1,6 +1,7 @@
 /** The Hono environment every route shares. */
 import type { ActiveSession } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
+import type { Logger } from '../log.ts';
 
 export type AppEnv = {
   Variables: {
@@ -9,5 +10,8 @@ export type AppEnv = {
     session: ActiveSession;
     /** The client's address, resolved once per request. */
     clientAddress: string;
+    /** Generated per request (or a trusted proxy's), echoed in X-Request-Id and in every log line. */
+    requestId: string;
+    log: Logger;
   };
 };

@@ -3,6 +3,7 @@
  * leaves as `{ success: false, message }` with a status a client can act on, and
  * never with a stack, a SQL text or a path.
  */
+import type { Logger } from '../log.ts';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -56,6 +57,13 @@ export function handleError(error: Error, c: Context) {
     }
     if (status < 500) return failure(c, status, error.message || MESSAGES.internal);
   }
-  console.error(`[error] ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
+  const log = (c.var as { log?: Logger }).log;
+  if (log) {
+    // The stack names our files, never the request's data; the request line with its id follows.
+    log.error('unhandled error', {
+      request_id: (c.var as { requestId?: string }).requestId,
+      error: error.stack ?? String(error),
+    });
+  } else console.error(`[error] ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
   return failure(c, 500, MESSAGES.internal, 'internal');
 }

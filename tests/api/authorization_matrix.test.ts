@@ -15,6 +15,9 @@ const PUBLIC = 'public' as const;
 const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/config': PUBLIC,
   'GET /api/health': PUBLIC,
+  // Probes for a balancer: they say nothing about data, so they need no sign-in.
+  'GET /api/health/live': PUBLIC,
+  'GET /api/health/ready': PUBLIC,
   'POST /api/auth/login': PUBLIC,
   'POST /api/auth/register': PUBLIC,
   'POST /api/auth/logout': ANY,

@@ -10,6 +10,19 @@ import { loadConfig } from '../../api/config.ts';
 import { DB_TEST } from '../support/app.ts';
 import { createTestDatabase, testBackend, type TestDatabase } from '../support/db.ts';
 
+/** Runs `statement` as the API's role; resolves with the error code, or 'ok'. */
+async function asApi(apiUrl: string, statement: string): Promise<string> {
+  const api = postgres(apiUrl, { max: 1, onnotice: () => {} });
+  try {
+    await api.unsafe(statement);
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await api.end();
+  }
+}
+
 if (testBackend() === 'postgres') {
   let db: TestDatabase;
   let apiUrl: string;
@@ -27,26 +40,13 @@ if (testBackend() === 'postgres') {
     },
   });
 
-  /** Runs `statement` as the API's role; resolves with the error code, or 'ok'. */
-  async function asApi(statement: string): Promise<string> {
-    const api = postgres(apiUrl, { max: 1, onnotice: () => {} });
-    try {
-      await api.unsafe(statement);
-      return 'ok';
-    } catch (error) {
-      return (error as { code?: string }).code ?? String(error);
-    } finally {
-      await api.end();
-    }
-  }
-
   Deno.test({
     name: "the API's role cannot drop the audit log's append-only trigger (must be owner: 42501)",
     ...DB_TEST,
     fn: async () => {
-      assert.equal(await asApi('drop trigger audit_logs_no_update_delete on audit_logs'), '42501');
-      assert.equal(await asApi('alter table audit_logs disable trigger all'), '42501');
-      assert.equal(await asApi('drop table audit_logs'), '42501');
+      assert.equal(await asApi(apiUrl, 'drop trigger audit_logs_no_update_delete on audit_logs'), '42501');
+      assert.equal(await asApi(apiUrl, 'alter table audit_logs disable trigger all'), '42501');
+      assert.equal(await asApi(apiUrl, 'drop table audit_logs'), '42501');
     },
   });
 
@@ -55,14 +55,17 @@ if (testBackend() === 'postgres') {
     ...DB_TEST,
     fn: async () => {
       assert.equal(
-        await asApi(`insert into audit_logs (event_type, resource_type) values ('role_test', 'test')`),
+        await asApi(
+          apiUrl,
+          `insert into audit_logs (event_type, resource_type) values ('role_test', 'test')`,
+        ),
         'ok',
       );
-      assert.equal(await asApi('select count(*) from audit_logs'), 'ok');
-      assert.equal(await asApi(`update audit_logs set event_type = 'x'`), '42501');
-      assert.equal(await asApi('delete from audit_logs'), '42501');
-      assert.equal(await asApi('truncate audit_logs'), '42501');
-      assert.equal(await asApi(`insert into schema_migrations values ('9999', 'forged')`), '42501');
+      assert.equal(await asApi(apiUrl, 'select count(*) from audit_logs'), 'ok');
+      assert.equal(await asApi(apiUrl, `update audit_logs set event_type = 'x'`), '42501');
+      assert.equal(await asApi(apiUrl, 'delete from audit_logs'), '42501');
+      assert.equal(await asApi(apiUrl, 'truncate audit_logs'), '42501');
+      assert.equal(await asApi(apiUrl, `insert into schema_migrations values ('9999', 'forged')`), '42501');
     },
   });
 

@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict';
-import { formatMessage, headerValue } from '../../api/email/smtp_client.ts';
-import { deliverDueEmails, startEmailWorker } from '../../api/email/worker.ts';
+import type { SmtpConfig } from '../../api/config.ts';
+import { tlsMode } from '../../api/email/smtp_client.ts';
+import { deliverDueEmails, type DeliveryOptions, startEmailWorker } from '../../api/email/worker.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { registrationBody } from '../support/factories.ts';
-import { type Received, startSmtpServer } from '../support/smtp.ts';
+import { type Certificate, makeCertificate, type SmtpRelay, startSmtpRelay } from '../support/smtp.ts';
+
+// The relay is Debian's aiosmtpd with STARTTLS required before AUTH, on a certificate made for this file.
+const USER = 'portal-relay';
+const PASSWORD = 'relay-Secret-2026';
 
 let t: TestApp;
 let approver: string;
 let admin: string;
-let smtp: ReturnType<typeof startSmtpServer>;
+let certificate: Certificate;
+let relay: SmtpRelay;
+let transport: SmtpConfig;
+let options: DeliveryOptions;
 
 async function setSetting(key: string, value: unknown) {
   await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${
@@ -28,9 +36,7 @@ async function pendingIdFor(email: string): Promise<string> {
   return list.body.registrations.find((r: { email: string }) => r.email === email).id;
 }
 
-/** The decoded body of a received message (after the blank line). */
-const bodyOf = (m: Received) => m.data.split('\r\n\r\n').slice(1).join('\r\n\r\n');
-const header = (m: Received, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(m.data)?.[1];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 Deno.test({
   name: 'setup',
@@ -39,20 +45,24 @@ Deno.test({
     t = await createTestApp();
     approver = await signIn(t, ...DEMO.approver);
     admin = await signIn(t, ...DEMO.admin);
-    smtp = startSmtpServer();
+    certificate = await makeCertificate();
+    relay = await startSmtpRelay({ certificate, user: USER, password: PASSWORD });
+    transport = { tls: undefined, user: USER, password: PASSWORD, caFile: certificate.cert };
+    options = { transport, smtpTimeoutMs: 5000 };
     await setSetting('smtp_host', '127.0.0.1');
-    await setSetting('smtp_port', smtp.port);
+    await setSetting('smtp_port', relay.port);
     await setSetting('smtp_from', 'portal@doc.example');
     await setSetting('smtp_enabled', true);
   },
 });
 
 Deno.test({
-  name: 'registration received, approved and rejected e-mails arrive at the SMTP listener',
+  name:
+    'received, approved and rejected e-mails reach the relay over STARTTLS with AUTH; a 2,000-character reason arrives intact',
   ...DB_TEST,
   fn: async () => {
     const accepted = registrationBody({ firstName: 'Ada', lastName: 'Lovelace' });
-    const refused = registrationBody({ firstName: 'Bob', lastName: 'Builder' });
+    const refused = registrationBody({ firstName: 'Zoë', lastName: 'Builder' });
     assert.equal((await call(t, 'POST', '/api/auth/register', { body: accepted })).status, 201);
     assert.equal((await call(t, 'POST', '/api/auth/register', { body: refused })).status, 201);
     const approve = await call(
@@ -62,7 +72,14 @@ Deno.test({
       { token: approver },
     );
     assert.equal(approve.status, 200);
-    const reason = 'Bar number could not be verified.\n.A line starting with a dot, "quoted", survives.';
+    // 2,000 characters (the most a reason may have): one unbroken line, then a line starting with a dot, UTF-8.
+    const tail = '\n.A line starting with a dot, "quoted", Grüße — survives.';
+    const long = Array.from(
+      { length: 2000 - tail.length },
+      (_, i) => 'Bar number could not be verified. '[i % 34],
+    );
+    const reason = `${long.join('')}${tail}`;
+    assert.equal(reason.length, 2000);
     const reject = await call(
       t,
       'POST',
@@ -74,29 +91,26 @@ Deno.test({
     );
     assert.equal(reject.status, 200);
 
-    const result = await deliverDueEmails(t.deps.sql);
-    assert.deepEqual(result, { sent: 4, failed: 0 });
-    const to = (email: string) => smtp.received.filter((m) => m.to[0] === email);
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 4, failed: 0 });
+    const to = (email: string) => relay.received.filter((m) => m.to[0] === email);
     const [received, approved] = to(accepted.email);
-    assert.equal(header(received, 'Subject'), 'Your registration has been received');
+    assert.equal(received.subject, 'Your registration has been received');
     assert.equal(received.from, 'portal@doc.example');
-    assert.match(bodyOf(received), /Dear Ada Lovelace,/);
-    assert.equal(header(approved, 'Subject'), 'Your registration has been approved');
-    assert.match(
-      bodyOf(approved),
-      /sign in with your e-mail address .* and the password you\r\nchose|password you chose/s,
-    );
+    assert.match(received.body, /Dear Ada Lovelace,/);
+    assert.equal(approved.subject, 'Your registration has been approved');
     assert.ok(
-      !approved.data.includes(approve.body.data.temporaryPassword),
+      !approved.raw.includes(approve.body.data.temporaryPassword),
       'the temporary password is never e-mailed',
     );
     const [, rejected] = to(refused.email);
-    assert.equal(header(rejected, 'Subject'), 'Your registration has been rejected');
-    assert.ok(
-      bodyOf(rejected).includes(reason.replace('\n', '\r\n')),
-      'the reason arrives intact (dot-stuffing undone)',
-    );
-    for (const m of smtp.received) assert.match(m.data, /^Content-Type: text\/plain; charset=utf-8$/m);
+    assert.equal(rejected.subject, 'Your registration has been rejected');
+    assert.match(rejected.body, /Dear Zoë Builder,/);
+    assert.ok(rejected.body.includes(reason), 'the reason arrives intact, unfolded by the reader');
+    for (const m of relay.received) {
+      assert.ok(m.tls && m.authenticated, 'sent over TLS after AUTH');
+      const longest = Math.max(...m.raw.split(/\r?\n/).map((l) => l.length));
+      assert.ok(longest <= 78, `lines are folded (longest ${longest})`);
+    }
     for (const row of [...await outboxFor(accepted.email), ...await outboxFor(refused.email)]) {
       assert.equal(row.status, 'sent');
       assert.equal(row.attempts, 1);
@@ -112,7 +126,7 @@ Deno.test({
     assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
     assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 409);
     assert.deepEqual((await outboxFor(body.email)).map((r) => r.kind), ['registration_received']);
-    await deliverDueEmails(t.deps.sql);
+    await deliverDueEmails(t.deps.sql, options);
   },
 });
 
@@ -123,10 +137,10 @@ Deno.test({
     await setSetting('smtp_enabled', false);
     const body = registrationBody();
     await call(t, 'POST', '/api/auth/register', { body });
-    assert.deepEqual(await deliverDueEmails(t.deps.sql), { sent: 0, failed: 0 });
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 0, failed: 0 });
     await setSetting('smtp_enabled', true);
     await setSetting('smtp_host', '');
-    assert.deepEqual(await deliverDueEmails(t.deps.sql), { sent: 0, failed: 0 });
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 0, failed: 0 });
     const [row] = await outboxFor(body.email);
     assert.equal(row.status, 'pending');
     assert.equal(row.attempts, 0);
@@ -141,44 +155,146 @@ Deno.test({
       400,
     );
     await setSetting('smtp_host', '127.0.0.1');
-    assert.deepEqual(await deliverDueEmails(t.deps.sql), { sent: 1, failed: 0 });
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
   },
 });
 
 Deno.test({
-  name: 'with the listener down messages wait with back-off, then are delivered once it is back',
+  name:
+    'a wrong relay password: the message waits with the reason in the outbox screen, and goes once it is fixed',
   ...DB_TEST,
   fn: async () => {
-    const port = smtp.port;
-    smtp.close();
     const body = registrationBody();
     await call(t, 'POST', '/api/auth/register', { body });
-    const options = { backoffBaseSeconds: 0.3 };
-    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 0, failed: 1 });
+    const wrong = {
+      ...options,
+      backoffBaseSeconds: 0.3,
+      transport: { ...transport, password: 'not-the-password' },
+    };
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, wrong), { sent: 0, failed: 1 });
+    await sleep(400);
+    assert.deepEqual(
+      await deliverDueEmails(t.deps.sql, wrong),
+      { sent: 0, failed: 1 },
+      'retried, not given up',
+    );
+    const [row] = await outboxFor(body.email);
+    assert.equal(row.status, 'pending');
+    assert.equal(row.attempts, 2);
+    assert.match(row.last_error ?? '', /refused the login \(SMTP_USER\/SMTP_PASSWORD\).*535/);
+    const list = await call(t, 'GET', '/api/admin/email-outbox?status=pending', { token: admin });
+    const listed = list.body.data.emails.find((e: { to_address: string }) => e.to_address === body.email);
+    assert.match(listed.last_error, /refused the login/);
+    assert.ok(!listed.last_error.includes('not-the-password'), 'the password is not in the reason');
+    await sleep(700);
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, { ...options, backoffBaseSeconds: 0.3 }), {
+      sent: 1,
+      failed: 0,
+    });
+    assert.equal((await outboxFor(body.email))[0].status, 'sent');
+  },
+});
+
+Deno.test({
+  name: 'no relay login configured while the relay requires one: the message waits (530 is not final)',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody();
+    await call(t, 'POST', '/api/auth/register', { body });
+    const anonymous = {
+      ...options,
+      backoffBaseSeconds: 0,
+      transport: { ...transport, user: undefined, password: undefined },
+    };
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, anonymous), { sent: 0, failed: 1 });
+    const [row] = await outboxFor(body.email);
+    assert.equal(row.status, 'pending');
+    assert.match(row.last_error ?? '', /530/);
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
+  },
+});
+
+Deno.test({
+  name: 'a relay certificate nobody vouches for: the message waits with a TLS reason',
+  ...DB_TEST,
+  fn: async () => {
+    const body = registrationBody();
+    await call(t, 'POST', '/api/auth/register', { body });
+    const untrusted = { ...options, backoffBaseSeconds: 0, transport: { ...transport, caFile: undefined } };
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, untrusted), { sent: 0, failed: 1 });
+    const [row] = await outboxFor(body.email);
+    assert.equal(row.status, 'pending');
+    assert.match(row.last_error ?? '', /certificate/i);
+    assert.ok(!relay.received.some((m) => m.to[0] === body.email));
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
+  },
+});
+
+Deno.test({
+  name: 'with the relay down messages wait with back-off, then are delivered once it is back',
+  ...DB_TEST,
+  fn: async () => {
+    const port = relay.port;
+    await relay.close();
+    const body = registrationBody();
+    await call(t, 'POST', '/api/auth/register', { body });
+    const backoff = { ...options, backoffBaseSeconds: 0.3 };
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, backoff), { sent: 0, failed: 1 });
     let [row] = await outboxFor(body.email);
     assert.equal(row.status, 'pending');
     assert.equal(row.attempts, 1);
     assert.match(row.last_error ?? '', /cannot connect to 127\.0\.0\.1/);
     assert.deepEqual(
-      await deliverDueEmails(t.deps.sql, options),
+      await deliverDueEmails(t.deps.sql, backoff),
       { sent: 0, failed: 0 },
       'not due before its back-off',
     );
-    await new Promise((r) => setTimeout(r, 400));
-    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 0, failed: 1 });
+    await sleep(400);
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, backoff), { sent: 0, failed: 1 });
     [row] = await outboxFor(body.email);
     assert.equal(row.attempts, 2);
     assert.ok(row.next_attempt_at.getTime() > Date.now() + 200, 'the second delay is doubled');
 
-    smtp = startSmtpServer(port);
-    await new Promise((r) => setTimeout(r, 700));
-    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
+    relay = await startSmtpRelay({ certificate, user: USER, password: PASSWORD, port });
+    await sleep(700);
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, backoff), { sent: 1, failed: 0 });
     [row] = await outboxFor(body.email);
     assert.equal(row.status, 'sent');
     assert.equal(row.attempts, 3);
     assert.equal(row.last_error, null);
-    assert.ok(smtp.received.some((m) => m.to[0] === body.email));
+    assert.ok(relay.received.some((m) => m.to[0] === body.email));
   },
+});
+
+Deno.test({
+  name: 'implicit TLS (the port-465 way) with AUTH delivers too',
+  ...DB_TEST,
+  fn: async () => {
+    const implicit = await startSmtpRelay({ certificate, user: USER, password: PASSWORD, mode: 'implicit' });
+    try {
+      await setSetting('smtp_port', implicit.port);
+      const body = registrationBody();
+      await call(t, 'POST', '/api/auth/register', { body });
+      const result = await deliverDueEmails(t.deps.sql, {
+        ...options,
+        transport: { ...transport, tls: 'implicit' },
+      });
+      assert.deepEqual(result, { sent: 1, failed: 0 }, (await outboxFor(body.email))[0].last_error ?? '');
+      const [m] = implicit.received;
+      assert.ok(m.tls && m.authenticated);
+    } finally {
+      await setSetting('smtp_port', relay.port);
+      await implicit.close();
+    }
+  },
+});
+
+Deno.test('the TLS mode: STARTTLS by default, implicit on 465, an explicit SMTP_TLS wins', () => {
+  assert.equal(tlsMode(587, undefined), 'starttls');
+  assert.equal(tlsMode(25, undefined), 'starttls');
+  assert.equal(tlsMode(465, undefined), 'implicit');
+  assert.equal(tlsMode(465, 'starttls'), 'starttls');
+  assert.equal(tlsMode(25, 'none'), 'none');
 });
 
 Deno.test({
@@ -188,13 +304,26 @@ Deno.test({
     await setSetting('smtp_port', 1);
     const body = registrationBody();
     await call(t, 'POST', '/api/auth/register', { body });
-    await deliverDueEmails(t.deps.sql, { backoffBaseSeconds: 0, maxAttempts: 2 });
-    await deliverDueEmails(t.deps.sql, { backoffBaseSeconds: 0, maxAttempts: 2 });
+    await deliverDueEmails(t.deps.sql, { ...options, backoffBaseSeconds: 0, maxAttempts: 2 });
+    await deliverDueEmails(t.deps.sql, { ...options, backoffBaseSeconds: 0, maxAttempts: 2 });
     const [row] = await outboxFor(body.email);
     assert.equal(row.status, 'failed');
     assert.equal(row.attempts, 2);
     assert.ok(row.last_error);
-    await setSetting('smtp_port', smtp.port);
+    await setSetting('smtp_port', relay.port);
+  },
+});
+
+Deno.test({
+  name: 'a subject with a line break cannot add a header',
+  ...DB_TEST,
+  fn: async () => {
+    await t.deps.sql`insert into email_outbox (kind, to_address, subject, body)
+    values ('test', 'inject@example.test', ${'Hello\r\nBcc: victim@example.test'}, 'body')`;
+    assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
+    const m = relay.received.find((r) => r.to[0] === 'inject@example.test')!;
+    assert.deepEqual(m.to, ['inject@example.test']);
+    assert.ok(!/^Bcc:/mi.test(m.raw), 'no Bcc header');
   },
 });
 
@@ -202,38 +331,25 @@ Deno.test({
   name: 'the polling worker delivers new messages on its own',
   ...DB_TEST,
   fn: async () => {
-    const worker = startEmailWorker(t.deps.sql, { intervalMs: 50, log: false });
+    const worker = startEmailWorker(t.deps.sql, { ...options, intervalMs: 50, log: false });
     try {
       const body = registrationBody();
       await call(t, 'POST', '/api/auth/register', { body });
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && !smtp.received.some((m) => m.to[0] === body.email)) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.ok(smtp.received.some((m) => m.to[0] === body.email));
+      while (Date.now() < deadline && !relay.received.some((m) => m.to[0] === body.email)) await sleep(50);
+      assert.ok(relay.received.some((m) => m.to[0] === body.email));
     } finally {
       await worker.stop();
     }
   },
 });
 
-Deno.test('the SMTP payload uses CRLF, doubles leading dots and keeps headers on one line', () => {
-  const payload = formatMessage('portal@doc.example', {
-    to: 'a@example.test',
-    subject: 'Hello\r\nBcc: victim@example.test',
-    body: 'line one\n.hidden\n..two dots\nend',
-  });
-  assert.match(payload, /^Subject: Hello Bcc: victim@example.test\r$/m, 'no header injection');
-  assert.ok(payload.includes('\r\n\r\nline one\r\n..hidden\r\n...two dots\r\nend\r\n.\r\n'));
-  assert.ok(!/[^\r]\n/.test(payload), 'every line ends with CRLF');
-  assert.equal(headerValue('Grüße'), '=?UTF-8?B?R3LDvMOfZQ==?=');
-});
-
 Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {
-    smtp.close();
+    await relay.close();
+    await Deno.remove(certificate.dir, { recursive: true });
     await t.close();
   },
 });

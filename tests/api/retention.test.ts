@@ -1,6 +1,9 @@
 /** Retention: the setting applies at once; the purge deletes expired documents (audited), then their bytes. */
 import assert from 'node:assert/strict';
+import { connectPostgres } from '../../api/db/client.ts';
+import { LOCK_KEYS } from '../../api/db/advisory_locks.ts';
 import { purgeExpiredDocuments } from '../../api/domain/retention.ts';
+import { testBackend } from '../support/db.ts';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { countDocuments, setNumberSetting, storedBlobs, upload } from '../support/documents.ts';
 import { makePdf } from '../support/pdfs.ts';
@@ -100,6 +103,46 @@ for (const backend of ['fs', 'postgres'] as const) {
       assert.deepEqual(await purgeExpiredDocuments(t.deps), { documents: 0, blobs: 0 });
       assert.deepEqual(await storedBlobs(t), [orphan.sha256]);
       assert.deepEqual(await purgeExpiredDocuments(t.deps, { blobGraceMs: 0 }), { documents: 0, blobs: 1 });
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: two instances purging at once delete and audit each expired document once`,
+    ...DB_TEST,
+    ignore: testBackend() !== 'postgres',
+    fn: async () => {
+      // A second instance: its own connection pool on the same database.
+      const other = connectPostgres(t.db.url!, { max: 3 });
+      try {
+        const titles = ['Race one', 'Race two', 'Race three'];
+        for (const title of titles) {
+          await upload(t, attorney, { file: await makePdf({ title }), recipient: '100001', title });
+        }
+        await t.deps
+          .sql`update documents set uploaded_at = now() - interval '400 days' where title = any(${titles})`;
+        const [a, b] = await Promise.all([
+          purgeExpiredDocuments(t.deps, { exclusive: true }),
+          purgeExpiredDocuments({ sql: other.sql, blobs: t.deps.blobs }, { exclusive: true }),
+        ]);
+        assert.equal(a.documents + b.documents, 3, JSON.stringify([a, b]));
+        const [{ n }] = await t.deps.sql<{ n: number }[]>`
+          select count(*)::int as n from audit_logs where event_type = 'document_deleted' and event_data->>'title' = any(${titles})`;
+        assert.equal(n, 3, 'one audit event per document');
+
+        // While another instance holds the lock, a purge skips its round.
+        const held = await other.sql.reserve();
+        await held`select pg_advisory_lock(${LOCK_KEYS.retentionPurge})`;
+        assert.deepEqual(await purgeExpiredDocuments(t.deps, { exclusive: true }), {
+          documents: 0,
+          blobs: 0,
+          skipped: true,
+        });
+        await held`select pg_advisory_unlock(${LOCK_KEYS.retentionPurge})`;
+        held.release();
+        assert.equal((await purgeExpiredDocuments(t.deps, { exclusive: true })).skipped, undefined);
+      } finally {
+        await other.close();
+      }
     },
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { deliverDueEmails } from '../../api/email/worker.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { makeUser, registrationBody } from '../support/factories.ts';
-import { startSmtpServer } from '../support/smtp.ts';
+import { makeCertificate, startSmtpRelay } from '../support/smtp.ts';
 
 /** The CJIS floors cannot be loosened, and the refusal says why (issue 9). */
 const FAILED_LIMIT =
@@ -244,12 +244,17 @@ Deno.test({
   name: 'SMTP settings changed through the API make the worker deliver',
   ...DB_TEST,
   fn: async () => {
-    const smtp = startSmtpServer();
+    const certificate = await makeCertificate();
+    const smtp = await startSmtpRelay({ certificate, user: 'relay', password: 'relay-password' });
+    // The login and the CA come from the environment (config.smtp), never from these audited settings.
+    const options = {
+      transport: { tls: undefined, user: 'relay', password: 'relay-password', caFile: certificate.cert },
+    };
     try {
       const body = registrationBody();
       assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
       assert.deepEqual(
-        await deliverDueEmails(t.deps.sql),
+        await deliverDueEmails(t.deps.sql, options),
         { sent: 0, failed: 0 },
         'disabled: the message waits',
       );
@@ -257,12 +262,13 @@ Deno.test({
       await setOk('smtp_port', smtp.port);
       await setOk('smtp_from', 'portal@doc.example');
       await setOk('smtp_enabled', true);
-      assert.deepEqual(await deliverDueEmails(t.deps.sql), { sent: 1, failed: 0 });
+      assert.deepEqual(await deliverDueEmails(t.deps.sql, options), { sent: 1, failed: 0 });
       assert.equal(smtp.received.length, 1);
       assert.deepEqual(smtp.received[0].to, [body.email]);
       assert.equal(smtp.received[0].from, 'portal@doc.example');
     } finally {
-      smtp.close();
+      await smtp.close();
+      await Deno.remove(certificate.dir, { recursive: true });
       await setOk('smtp_enabled', false);
     }
   },

@@ -1,96 +1,120 @@
 /**
- * A real SMTP listener for tests (moved here from tests/api/email.test.ts so every suite that sends mail
- * uses the same one).
+ * A real SMTP relay for tests: Debian's python3-aiosmtpd (tests/support/smtp_server.py) in a child process,
+ * with STARTTLS (or implicit TLS) and AUTH on a self-signed certificate made here with openssl.
  */
-/** What the in-test SMTP server received. */
+const HERE = new URL('.', import.meta.url).pathname;
+/** Debian's python has aiosmtpd; a pyenv or venv python on PATH may not. */
+const PYTHON = '/usr/bin/python3';
+
+/** What the relay accepted, decoded by Python's email package. */
 export interface Received {
   from: string;
   to: string[];
-  data: string;
+  raw: string;
+  subject: string;
+  body: string;
+  authenticated: boolean;
+  tls: boolean;
 }
 
-/**
- * A small SMTP server (RFC 5321 subset) on 127.0.0.1: answers EHLO/HELO, MAIL, RCPT, DATA (undoing the
- * dot-stuffing), RSET, NOOP and QUIT, and records every accepted message.
- */
-export function startSmtpServer(port = 0) {
-  const listener = Deno.listen({ hostname: '127.0.0.1', port });
+export interface Certificate {
+  dir: string;
+  cert: string;
+  key: string;
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost; the certificate is its own CA (SMTP_CA_FILE). */
+export async function makeCertificate(): Promise<Certificate> {
+  const dir = await Deno.makeTempDir({ prefix: 'lmp-smtp-tls-' });
+  const cert = `${dir}/cert.pem`;
+  const key = `${dir}/key.pem`;
+  const out = await new Deno.Command('openssl', {
+    args: [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    stdout: 'null',
+    stderr: 'piped',
+  }).output();
+  if (!out.success) throw new Error(`openssl failed: ${new TextDecoder().decode(out.stderr)}`);
+  return { dir, cert, key };
+}
+
+export interface SmtpRelay {
+  port: number;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/** Starts the relay (port 0: a free one); resolves once it listens. */
+export async function startSmtpRelay(options: {
+  certificate: Certificate;
+  user: string;
+  password: string;
+  port?: number;
+  mode?: 'starttls' | 'implicit';
+}): Promise<SmtpRelay> {
+  const { certificate, user, password } = options;
+  const child = new Deno.Command(PYTHON, {
+    args: [
+      `${HERE}smtp_server.py`,
+      String(options.port ?? 0),
+      certificate.cert,
+      certificate.key,
+      user,
+      password,
+      options.mode ?? 'starttls',
+    ],
+    stdout: 'piped',
+    stderr: 'piped',
+  }).spawn();
   const received: Received[] = [];
-  const connections = new Set<Deno.Conn>();
-  const encoder = new TextEncoder();
-  const serve = async (conn: Deno.Conn) => {
-    connections.add(conn);
-    const write = (text: string) => conn.write(encoder.encode(text));
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let current: Received = { from: '', to: [], data: '' };
-    let inData = false;
-    try {
-      await write('220 test-smtp ready\r\n');
-      const chunk = new Uint8Array(8192);
-      while (true) {
-        const n = await conn.read(chunk);
-        if (n === null) break;
-        buffer += decoder.decode(chunk.subarray(0, n), { stream: true });
-        while (true) {
-          if (inData) {
-            const end = buffer.indexOf('\r\n.\r\n');
-            if (end < 0) break;
-            const raw = buffer.slice(0, end);
-            buffer = buffer.slice(end + 5);
-            current.data = raw.split('\r\n').map((l) => (l.startsWith('..') ? l.slice(1) : l)).join('\r\n');
-            received.push(current);
-            current = { from: '', to: [], data: '' };
-            inData = false;
-            await write('250 OK queued\r\n');
-            continue;
-          }
-          const eol = buffer.indexOf('\r\n');
-          if (eol < 0) break;
-          const line = buffer.slice(0, eol);
-          buffer = buffer.slice(eol + 2);
-          const verb = line.slice(0, 4).toUpperCase();
-          if (verb === 'EHLO') await write('250-test-smtp\r\n250-8BITMIME\r\n250 SIZE 10485760\r\n');
-          else if (verb === 'HELO' || verb === 'NOOP' || verb === 'RSET') await write('250 OK\r\n');
-          else if (verb === 'MAIL') {
-            current.from = /<(.*)>/.exec(line)?.[1] ?? '';
-            await write('250 OK\r\n');
-          } else if (verb === 'RCPT') {
-            current.to.push(/<(.*)>/.exec(line)?.[1] ?? '');
-            await write('250 OK\r\n');
-          } else if (verb === 'DATA') {
-            inData = true;
-            await write('354 End data with <CR><LF>.<CR><LF>\r\n');
-          } else if (verb === 'QUIT') {
-            await write('221 Bye\r\n');
-            return;
-          } else await write('500 Unrecognised command\r\n');
-        }
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const { promise: ready, resolve: resolvePort } = Promise.withResolvers<number>();
+  const reading = (async () => {
+    while (true) {
+      const { value, done } = await lines.read();
+      if (done) return;
+      buffer += value;
+      let eol;
+      while ((eol = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 1);
+        if (line.startsWith('ready ')) resolvePort(Number(line.slice(6)));
+        else if (line.startsWith('{')) received.push(JSON.parse(line));
       }
-    } catch {
-      /* client went away */
-    } finally {
-      connections.delete(conn);
-      try {
-        conn.close();
-      } catch { /* closed */ }
     }
-  };
-  (async () => {
-    try {
-      for await (const conn of listener) serve(conn);
-    } catch { /* listener closed */ }
   })();
+  const errors = new Response(child.stderr).text();
+  const exited = child.status.then(async (s) => {
+    throw new Error(`the SMTP relay exited (${s.code}): ${await errors}`);
+  });
+  const port = await Promise.race([ready, exited]);
+  exited.catch(() => {/* expected once closed */});
   return {
-    port: (listener.addr as Deno.NetAddr).port,
+    port,
     received,
-    close() {
-      listener.close();
-      for (const c of connections) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
+    async close() {
+      try {
+        child.kill('SIGTERM');
+      } catch { /* already gone */ }
+      await child.status;
+      await reading.catch(() => {});
+      await errors;
     },
   };
 }

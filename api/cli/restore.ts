@@ -1,0 +1,70 @@
+/**
+ * `npm run restore -- DIR`: a backup made by `npm run backup` into the configured, empty, database
+ * (DATABASE_URL) and, for BLOB_STORE=fs, into DATA_DIR/blobs. Refuses a database that has tables, so a
+ * restore never mixes with live data. Start the portal afterwards: it applies any newer migrations.
+ */
+import { loadConfig } from '../config.ts';
+import { count_public_tables, list_document_blobs } from '../db/backup.ts';
+import { connectPostgres } from '../db/client.ts';
+import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
+
+const config = loadConfig();
+const dir = Deno.args[0];
+if (!dir) {
+  console.error('Usage: npm run restore -- <backup folder>');
+  Deno.exit(2);
+}
+if (!config.databaseUrl) {
+  console.error(
+    'npm run restore needs DATABASE_URL (the embedded database is restored by copying DATA_DIR back).',
+  );
+  Deno.exit(2);
+}
+const manifest = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`));
+if (manifest.format !== 1) {
+  console.error(`${dir}/manifest.json: unknown backup format ${manifest.format}.`);
+  Deno.exit(2);
+}
+if (manifest.blobStore !== config.blobStore) {
+  console.error(
+    `The backup was made with BLOB_STORE=${manifest.blobStore}; restore it with the same setting.`,
+  );
+  Deno.exit(2);
+}
+
+const db = connectPostgres(config.databaseUrl, { max: 1 });
+try {
+  if (await count_public_tables(db.sql) > 0) {
+    throw new Error('the database is not empty: restore into a new database (createdb) so nothing is mixed');
+  }
+  // All or nothing (one transaction); -d names the database, libpq's environment the server and login.
+  await runPgTool('pg_restore', [
+    '--no-owner',
+    '--no-privileges',
+    '--exit-on-error',
+    '--single-transaction',
+    `--dbname=${new URL(config.databaseUrl).pathname.slice(1)}`,
+    `${dir}/database.dump`,
+  ], config.databaseUrl);
+  const needed = await list_document_blobs(db.sql);
+  let copied = 0;
+  if (config.blobStore === 'fs') {
+    const root = `${config.dataDir}/blobs`;
+    copied = await copyTree(`${dir}/blobs`, root).catch((error) => {
+      if (error instanceof Deno.errors.NotFound && needed.length === 0) return 0;
+      throw error;
+    });
+    const missing: string[] = [];
+    for (const sha of needed) if (!(await hasBlobFile(root, sha))) missing.push(sha);
+    if (missing.length) throw new Error(`${missing.length} document blob(s) missing after the copy`);
+  }
+  const where = config.blobStore === 'fs'
+    ? `${copied} file(s) into ${config.dataDir}/blobs`
+    : 'inside the database';
+  console.log(`Restored ${dir}: the database and ${needed.length} document blob(s) (${where}).`);
+} catch (error) {
+  console.error(`Restore failed: ${(error as Error).message}`);
+  Deno.exitCode = 1;
+} finally {
+  await db.close();
+}

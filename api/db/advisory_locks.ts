@@ -1,0 +1,34 @@
+/**
+ * Jobs that must run on one instance at a time when several share one PostgreSQL (the retention purge).
+ * A session-level advisory lock on a reserved connection: the job's own queries (and the postgres blob store's)
+ * run on other pooled connections while it is held, which a transaction-scoped lock would not allow, and
+ * PostgreSQL drops it by itself if the instance dies mid-job.
+ */
+import type { Sql } from './client.ts';
+
+/** Lock keys: fixed numbers, one per job, in a range nothing else in this database uses. */
+export const LOCK_KEYS = { retentionPurge: 7_110_001 } as const;
+
+/**
+ * Runs `job` when no other session holds `key`; otherwise returns `{ ran: false }` at once (the other
+ * instance is doing the work). Needs a pool of at least two connections: the embedded database has one, and
+ * one process, so it runs its jobs without this.
+ */
+export async function with_try_advisory_lock<T>(
+  sql: Sql,
+  key: number,
+  job: () => Promise<T>,
+): Promise<{ ran: true; result: T } | { ran: false }> {
+  const reserved = await sql.reserve();
+  try {
+    const [{ locked }] = await reserved<{ locked: boolean }[]>`select pg_try_advisory_lock(${key}) as locked`;
+    if (!locked) return { ran: false };
+    try {
+      return { ran: true, result: await job() };
+    } finally {
+      await reserved`select pg_advisory_unlock(${key})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}

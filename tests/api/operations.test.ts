@@ -1,0 +1,150 @@
+/** What an operator relies on: request ids, the JSON log lines, and the liveness and readiness probes. */
+import assert from 'node:assert/strict';
+import { createApp } from '../../api/app.ts';
+import { FsBlobStore } from '../../api/blobs/fs_store.ts';
+import { loadConfig } from '../../api/config.ts';
+import { createLogger } from '../../api/log.ts';
+import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+
+let t: TestApp;
+const lines: string[] = [];
+/** The test app with a log that keeps its lines, and `overrides` for its dependencies. */
+function appWith(overrides: Partial<TestApp['deps']> = {}, env: Record<string, string> = {}): TestApp {
+  const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), logFormat: 'json' as const };
+  const log = createLogger(config, (_level, line) => lines.push(line));
+  const deps = { ...t.deps, config, log, ...overrides };
+  return { ...t, deps, app: createApp(deps) };
+}
+
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+  },
+});
+
+Deno.test({
+  name: 'every answer carries a fresh X-Request-Id; a client cannot choose it',
+  ...DB_TEST,
+  fn: async () => {
+    const a = await call(t, 'GET', '/api/health');
+    const b = await call(t, 'GET', '/api/health', { headers: { 'x-request-id': 'forged-by-client-123' } });
+    assert.match(a.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    assert.match(b.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    assert.notEqual(a.headers.get('x-request-id'), b.headers.get('x-request-id'));
+    assert.equal((await call(t, 'GET', '/api/nope')).headers.get('x-request-id')?.length, 36, 'on a 404 too');
+  },
+});
+
+Deno.test({
+  name: "a trusted proxy's request id is kept, so its log and ours share it",
+  ...DB_TEST,
+  fn: async () => {
+    const behind = appWith({}, { TRUSTED_PROXIES: '10.0.0.1' });
+    const r = await call(behind, 'GET', '/api/health', {
+      ip: '10.0.0.1',
+      headers: { 'x-request-id': 'nginx-0123456789abcdef' },
+    });
+    assert.equal(r.headers.get('x-request-id'), 'nginx-0123456789abcdef');
+    const bad = await call(behind, 'GET', '/api/health', {
+      ip: '10.0.0.1',
+      headers: { 'x-request-id': 'a b {"level":"x"}' },
+    });
+    assert.match(
+      bad.headers.get('x-request-id') ?? '',
+      /^[0-9a-f-]{36}$/,
+      'an id that is not a plain token is replaced',
+    );
+  },
+});
+
+Deno.test({
+  name:
+    'a JSON log line per API request: level, time, request id, route, status, duration, user id; no secrets',
+  ...DB_TEST,
+  fn: async () => {
+    lines.length = 0;
+    const logged = appWith();
+    const token = await signIn(logged, ...DEMO.offender);
+    const me = await call(logged, 'GET', '/api/auth/me', { token });
+    const entries = lines.map((l) => JSON.parse(l));
+    const login = entries.find((e) => e.route === '/api/auth/login');
+    assert.equal(login.status, 200);
+    const mine = entries.find((e) => e.request_id === me.headers.get('x-request-id'));
+    assert.equal(mine.level, 'info');
+    assert.equal(mine.msg, 'request');
+    assert.equal(mine.method, 'GET');
+    assert.equal(mine.route, '/api/auth/me');
+    assert.equal(mine.status, 200);
+    assert.equal(typeof mine.duration_ms, 'number');
+    assert.ok(!Number.isNaN(Date.parse(mine.time)));
+    const [offender] = await t.deps.sql<
+      { id: string }[]
+    >`select id::text as id from users where doc_number = ${DEMO.offender[0]}`;
+    assert.equal(mine.user_id, offender.id, 'the signed-in user is named by id');
+    const all = lines.join('\n');
+    for (const secret of [DEMO.offender[1], token, token.split('.')[2]]) {
+      assert.ok(!all.includes(secret), 'no PIN or token');
+    }
+    // A document id in the path shows as the route pattern, never the path itself.
+    await call(logged, 'GET', '/api/documents/view/00000000-0000-0000-0000-000000000000', { token });
+    assert.ok(!lines.join('\n').includes('00000000-0000-0000-0000-000000000000'));
+    assert.equal(me.status, 200);
+  },
+});
+
+Deno.test('LOG_FORMAT=text writes one readable line', () => {
+  const out: string[] = [];
+  const log = createLogger({ logFormat: 'text', logLevel: 'info' }, (_l, line) => out.push(line));
+  log.info('request', { route: '/api/auth/me', status: 200, user_id: undefined });
+  assert.match(out[0], /^\d{4}-\d\d-\d\dT[\d:.]+Z INFO {2}request route=\/api\/auth\/me status=200$/);
+  assert.deepEqual(loadConfig({ LOG_FORMAT: 'text' }).logFormat, 'text');
+  assert.deepEqual(loadConfig({}).logFormat, 'json');
+  assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), /LOG_FORMAT/);
+});
+
+Deno.test({
+  name: '/api/health/live answers; /api/health/ready checks database, migrations and blob store',
+  ...DB_TEST,
+  fn: async () => {
+    assert.deepEqual((await call(t, 'GET', '/api/health/live')).body, { success: true, status: 'live' });
+    const ready = await call(t, 'GET', '/api/health/ready');
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body.checks, { database: 'ok', migrations: 'ok', blobStore: 'ok' });
+    assert.equal((await call(t, 'GET', '/api/health')).body.status, 'ok', 'the old probe still works');
+  },
+});
+
+Deno.test({
+  name: '/api/health/ready is 503 with JSON when a migration is missing or blobs cannot be written',
+  ...DB_TEST,
+  fn: async () => {
+    const [last] = await t.deps.sql<{ version: string; name: string }[]>`
+    select version, name from schema_migrations order by version desc limit 1`;
+    await t.deps.sql`delete from schema_migrations where version = ${last.version}`;
+    try {
+      const r = await call(t, 'GET', '/api/health/ready');
+      assert.equal(r.status, 503);
+      assert.equal(r.body.success, false);
+      assert.match(r.body.message, /Not ready: migrations/);
+      assert.match(r.body.checks.migrations, new RegExp(last.version));
+    } finally {
+      await t.deps.sql`insert into schema_migrations (version, name) values (${last.version}, ${last.name})`;
+    }
+    const readOnly = appWith({ blobs: new FsBlobStore('/proc/lmp-not-writable') });
+    const r = await call(readOnly, 'GET', '/api/health/ready');
+    assert.equal(r.status, 503);
+    assert.equal(r.body.checks.database, 'ok');
+    assert.notEqual(r.body.checks.blobStore, 'ok');
+    assert.equal((await call(readOnly, 'GET', '/api/health/live')).status, 200, 'alive all the same');
+  },
+});
+
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});

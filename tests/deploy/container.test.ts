@@ -1,0 +1,249 @@
+/**
+ * deploy/container/compose.yaml run for real with podman-compose: PostgreSQL, two API replicas and nginx.
+ * Through nginx (HTTPS with the self-signed certificate it made on first start): sign in, upload a PDF,
+ * then read it back from each replica directly, so whichever took the upload, the other serves the same
+ * bytes. The audit log must record the real client's address, not nginx's nor a forged X-Forwarded-For.
+ * Everything is torn down at the end: containers, volumes, network. Images are kept for the next run.
+ */
+import assert from 'node:assert/strict';
+import { makePdf } from '../support/pdfs.ts';
+import { have, must, ROOT, run, waitFor } from './helpers.ts';
+import { buildImage, ensureBaseImage, podman, PODMAN_ENV, podmanWorks } from './podman.ts';
+
+const PROJECT = 'lmp-ci';
+const NETWORK = 'legal-mail-portal-net';
+const COMPOSE = `${ROOT}deploy/container/compose.yaml`;
+const ci = ['true', '1'].includes(Deno.env.get('CI') ?? '');
+const available = (await have('podman')) && (await have('podman-compose')) && (await podmanWorks());
+if (!available) {
+  console.log(
+    `container test: ${
+      ci ? 'podman is missing (CI requires it)' : 'skipped, podman or podman-compose is missing'
+    }`,
+  );
+}
+
+/** The host's own non-loopback address: published ports reached through it keep the client's address. */
+async function hostAddress(): Promise<string> {
+  const route = await must('ip', ['-4', 'route', 'get', '1.1.1.1']);
+  const match = / src (\S+)/.exec(route);
+  assert.ok(match, `no source address in: ${route}`);
+  return match[1];
+}
+
+function compose(args: string[], env: Record<string, string>): Promise<string> {
+  return must('podman-compose', ['-p', PROJECT, '-f', COMPOSE, ...args], { env: { ...PODMAN_ENV, ...env } });
+}
+
+async function containerOf(service: string): Promise<string> {
+  const name = (await podman([
+    'ps',
+    '--filter',
+    `label=io.podman.compose.project=${PROJECT}`,
+    '--filter',
+    `label=com.docker.compose.service=${service}`,
+    '--format',
+    '{{.Names}}',
+  ])).trim();
+  assert.ok(name, `no running container for ${service}`);
+  return name;
+}
+
+/** Removes everything of the project; also the leftovers of an earlier run that died. */
+async function tearDown(env: Record<string, string>): Promise<void> {
+  await run('podman-compose', ['-p', PROJECT, '-f', COMPOSE, 'down', '-v', '-t', '10'], {
+    env: { ...PODMAN_ENV, ...env },
+  });
+  const label = `label=io.podman.compose.project=${PROJECT}`;
+  const left = (await run('podman', ['ps', '-aq', '--filter', label], { env: PODMAN_ENV })).output.split(
+    /\s+/,
+  ).filter(Boolean);
+  if (left.length) await run('podman', ['rm', '-f', ...left], { env: PODMAN_ENV });
+  const volumes = (await run('podman', ['volume', 'ls', '-q', '--filter', label], { env: PODMAN_ENV })).output
+    .split(/\s+/)
+    .filter(Boolean);
+  if (volumes.length) await run('podman', ['volume', 'rm', '-f', ...volumes], { env: PODMAN_ENV });
+  await run('podman', ['network', 'rm', '-f', NETWORK], { env: PODMAN_ENV });
+}
+
+Deno.test({
+  name:
+    'container: compose with two replicas behind nginx signs in, uploads through one and reads through the other',
+  ignore: !available && !ci,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.ok(
+      available,
+      'podman, runc and podman-compose are required under CI (apt-get install podman runc podman-compose)',
+    );
+    const started = Date.now();
+    const host = await hostAddress();
+    const [httpPort, httpsPort] = [
+      18000 + Math.floor(Math.random() * 900),
+      19000 + Math.floor(Math.random() * 900),
+    ];
+    const env = {
+      POSTGRES_PASSWORD: crypto.randomUUID(),
+      SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
+      DEMO_SEED: '1',
+      HTTP_PUBLISH: String(httpPort),
+      HTTPS_PUBLISH: String(httpsPort),
+    };
+    const work = await Deno.makeTempDir({ prefix: 'lmp-container-' });
+    await tearDown(env);
+    try {
+      await ensureBaseImage();
+      for (const image of ['db', 'api', 'proxy'] as const) await buildImage(image);
+      const built = Date.now();
+      // podman-compose 1.0 ignores the compose file's ipam block: make the network as the file describes it.
+      await podman(['network', 'create', '--subnet', '172.30.47.0/24', NETWORK]);
+      await compose(['up', '-d'], env);
+
+      const proxy = await containerOf('proxy');
+      await waitFor(
+        'nginx to make its certificate',
+        async () =>
+          (await run('podman', ['exec', proxy, 'test', '-s', '/etc/portal-tls/fullchain.pem'], {
+            env: PODMAN_ENV,
+          })).code === 0,
+        60_000,
+      );
+      await Deno.writeTextFile(
+        `${work}/ca.pem`,
+        await podman(['exec', proxy, 'cat', '/etc/portal-tls/fullchain.pem']),
+      );
+
+      /** curl through nginx, the certificate checked against the one nginx generated (CN localhost). */
+      const curl = async (path: string, args: string[] = []) => {
+        const out = await must('curl', [
+          '-sS',
+          '--cacert',
+          `${work}/ca.pem`,
+          '--resolve',
+          `localhost:${httpsPort}:${host}`,
+          '-D',
+          `${work}/headers`,
+          '-w',
+          '\n%{http_code} %{http_version}',
+          ...args,
+          `https://localhost:${httpsPort}${path}`,
+        ]);
+        const lines = out.split('\n');
+        const [status, version] = lines.pop()!.split(' ');
+        return {
+          status: Number(status),
+          version,
+          body: lines.join('\n'),
+          headers: await Deno.readTextFile(`${work}/headers`),
+        };
+      };
+      const json = (body: unknown, token?: string) => [
+        '-H',
+        'Content-Type: application/json',
+        ...(token ? ['-H', `Authorization: Bearer ${token}`] : []),
+        '--data-binary',
+        JSON.stringify(body),
+      ];
+      const signIn = async (username: string, password: string, extra: string[] = []) => {
+        const answer = await curl('/api/auth/login', [...json({ username, password }), ...extra]);
+        assert.equal(answer.status, 200, `${username} could not sign in through nginx: ${answer.body}`);
+        return JSON.parse(answer.body).token as string;
+      };
+
+      await waitFor('both replicas ready behind nginx', async () => {
+        for (const api of ['api1', 'api2']) {
+          const health = await run('podman', ['healthcheck', 'run', await containerOf(api)], {
+            env: PODMAN_ENV,
+          });
+          if (health.code !== 0) return false;
+        }
+        return (await curl('/api/health')).status === 200;
+      }, 180_000);
+      const ready = Date.now();
+
+      // Plain HTTP only redirects; HTTPS speaks HTTP/2 and carries the API's own security headers, once each.
+      const redirect = await must('curl', [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{redirect_url}',
+        `http://${host}:${httpPort}/login`,
+      ]);
+      assert.match(redirect, /^301 https:\/\//, `port 80 answered ${redirect}`);
+      const login = await curl('/login');
+      assert.equal(login.status, 200);
+      assert.equal(login.version, '2', 'nginx should negotiate HTTP/2');
+      assert.match(login.body, /<script type="module"/);
+      assert.match(login.headers, /content-security-policy: [^\n]*script-src 'self'/i);
+      assert.equal(
+        login.headers.match(/strict-transport-security:/gi)?.length,
+        1,
+        `HSTS not exactly once:\n${login.headers}`,
+      );
+
+      // The client's address as the API sees it: the real one, not nginx's, not what the client claims.
+      const admin = await signIn('admin@demo.test', 'Demo-Admin-2026!', ['-H', 'X-Forwarded-For: 6.6.6.6']);
+      const logs = JSON.parse(
+        (await curl('/api/admin/audit-logs?limit=20', ['-H', `Authorization: Bearer ${admin}`])).body,
+      );
+      const signInEvent = logs.data.logs.find((l: { event_type: string }) => /login/i.test(l.event_type));
+      assert.ok(signInEvent, `no sign-in in the audit log: ${JSON.stringify(logs.data.logs.slice(0, 3))}`);
+      assert.equal(
+        signInEvent.ip_address,
+        host,
+        `the audit log recorded ${signInEvent.ip_address}, the client was ${host}`,
+      );
+
+      // Upload through nginx, then read back from each replica's own port: both serve the same bytes.
+      const pdf = await makePdf({ pages: 2, title: 'Container test' });
+      await Deno.writeFile(`${work}/letter.pdf`, pdf);
+      const attorney = await signIn('attorney@demo.test', 'Demo-Attorney-2026!');
+      const upload = await curl('/api/documents/upload', [
+        '-H',
+        `Authorization: Bearer ${attorney}`,
+        '-F',
+        'recipient_doc_number=100001',
+        '-F',
+        'title=Container test',
+        '-F',
+        `file=@${work}/letter.pdf;type=application/pdf`,
+      ]);
+      assert.equal(upload.status, 201, `upload through nginx: ${upload.body}`);
+      const id = JSON.parse(upload.body).document?.id ?? JSON.parse(upload.body).document?.documentid;
+      const offender = await signIn('100001', '246810');
+      const expected = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', pdf as BufferSource)))
+        .map((b) => b.toString(16).padStart(2, '0')).join('');
+      for (const api of ['api1', 'api2']) {
+        const read =
+          `const r = await fetch('http://127.0.0.1:5000/api/documents/view/${id}', { headers: { Authorization: 'Bearer ${offender}' } });
+          const b = new Uint8Array(await r.arrayBuffer());
+          const h = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b))).map((x) => x.toString(16).padStart(2, '0')).join('');
+          console.log(r.status, h);`;
+        const answer = (await podman(['exec', await containerOf(api), 'deno', 'eval', read])).trim();
+        assert.equal(answer, `200 ${expected}`, `${api} did not serve the uploaded bytes`);
+      }
+
+      const uid = (await podman(['exec', await containerOf('api1'), 'id', '-u'])).trim();
+      assert.notEqual(uid, '0', 'the API runs as root in its container');
+      console.log(
+        `container test: images ${((built - started) / 1000).toFixed(0)} s, compose up to ready ` +
+          `${((ready - built) / 1000).toFixed(0)} s, checks ${((Date.now() - ready) / 1000).toFixed(0)} s`,
+      );
+    } finally {
+      await tearDown(env);
+      await Deno.remove(work, { recursive: true }).catch(() => {});
+      const left =
+        (await run('podman', ['ps', '-aq', '--filter', `label=io.podman.compose.project=${PROJECT}`], {
+          env: PODMAN_ENV,
+        }))
+          .output.trim();
+      console.log(
+        `container test: ${((Date.now() - started) / 1000).toFixed(0)} s in all; containers left: ${
+          left ? left : 'none'
+        }`,
+      );
+    }
+  },
+});

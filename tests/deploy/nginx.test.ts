@@ -1,0 +1,96 @@
+/**
+ * The nginx front (deploy/nginx/) passes `nginx -t` with a generated self-signed certificate under a
+ * temporary prefix. `http2 on;` needs nginx 1.25.1 or later: an older host nginx (Debian bookworm has
+ * 1.22) is not asked; the check then runs in the proxy image (Debian trixie's nginx 1.26).
+ */
+import assert from 'node:assert/strict';
+import { have, must, ROOT, run } from './helpers.ts';
+import { buildImage, ensureBaseImage, IMAGES, podman } from './podman.ts';
+
+const SITE = `${ROOT}deploy/nginx/legal-mail-portal.conf`;
+const PROXY = `${ROOT}deploy/nginx/portal-proxy.conf`;
+
+/** A prefix holding nginx.conf that includes the shipped site, with the certificate paths pointed into it. */
+async function prefix(dir: string, inside: string): Promise<void> {
+  await Deno.mkdir(`${dir}/logs`, { recursive: true });
+  await must('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    `${dir}/portal.key`,
+    '-out',
+    `${dir}/portal.pem`,
+  ]);
+  const site = (await Deno.readTextFile(SITE))
+    .replace('/etc/ssl/certs/legal-mail-portal.pem', `${inside}/portal.pem`)
+    .replace('/etc/ssl/private/legal-mail-portal.key', `${inside}/portal.key`);
+  await Deno.writeTextFile(`${dir}/site.conf`, site);
+  await Deno.copyFile(PROXY, `${dir}/portal-proxy.conf`);
+  await Deno.writeTextFile(
+    `${dir}/nginx.conf`,
+    `pid ${inside}/nginx.pid;
+error_log ${inside}/logs/error.log;
+events {}
+http {
+    access_log off;
+    include ${inside}/site.conf;
+}
+`,
+  );
+}
+
+function supportsHttp2On(versionText: string): boolean {
+  const m = /nginx\/(\d+)\.(\d+)\.(\d+)/.exec(versionText);
+  return !!m && (Number(m[1]) > 1 || Number(m[2]) > 25 || (Number(m[2]) === 25 && Number(m[3]) >= 1));
+}
+
+Deno.test('nginx: the shipped front redirects 80 to 443, speaks TLS 1.2/1.3 and HTTP/2 only as nginx 1.25+ writes it', async () => {
+  const site = await Deno.readTextFile(SITE);
+  const proxy = await Deno.readTextFile(PROXY);
+  assert.match(site, /listen 80;[\s\S]*return 301 https:\/\/\$host\$request_uri;/);
+  assert.match(site, /^\s*ssl_protocols TLSv1\.2 TLSv1\.3;/m);
+  assert.match(site, /^\s*http2 on;/m);
+  assert.match(proxy, /^proxy_http_version 1\.1;/m);
+  assert.match(proxy, /^client_max_body_size 101m;/m, 'max_upload_mb is at most 100, plus 1 MB for the form');
+});
+
+Deno.test('nginx: nginx -t accepts the shipped configuration with a self-signed certificate', async () => {
+  const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-' });
+  try {
+    const host = (await have('nginx')) ? await run('nginx', ['-v']) : { code: 1, output: '' };
+    if (supportsHttp2On(host.output)) {
+      await prefix(dir, dir);
+      const { code, output } = await run('nginx', ['-t', '-p', dir, '-c', `${dir}/nginx.conf`]);
+      console.log(`host ${host.output.trim()}: ${output.trim()}`);
+      assert.equal(code, 0, `nginx -t failed:\n${output}`);
+    } else {
+      await ensureBaseImage();
+      await buildImage('proxy');
+      await prefix(dir, '/t');
+      const output = await podman([
+        'run',
+        '--rm',
+        '--network=none',
+        '-v',
+        `${dir}:/t:Z`,
+        IMAGES.proxy.name,
+        'sh',
+        '-c',
+        'nginx -v 2>&1; nginx -t -p /t -c /t/nginx.conf 2>&1',
+      ]);
+      console.log(
+        `in ${IMAGES.proxy.name} (host has ${host.output.trim() || 'no nginx'}):\n${output.trim()}`,
+      );
+      assert.match(output, /test is successful/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
