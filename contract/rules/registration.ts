@@ -1,28 +1,12 @@
 /**
  * The registration rules of spec section 5, as one plain function shared by the
  * server (which enforces them) and the PWA (which mirrors them for quick feedback).
- * No imports on purpose: both Deno and Vite load this file as it is.
+ * It imports only the contract's own request shape: both Deno and Vite load this file as it is.
  */
+import type { RegistrationRequest } from '../shapes/registration.ts';
 
-export interface RegistrationInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-  barNumber: string;
-  barState: string;
-  phone?: string | null;
-  addressLine1: string;
-  addressLine2?: string | null;
-  city: string;
-  state: string;
-  zipCode: string;
-  isRepresentative: boolean;
-  supervisingAttorneyName?: string | null;
-  supervisingAttorneyBar?: string | null;
-  supervisingAttorneyEmail?: string | null;
-}
+/** What the rules check: the request body (contract/shapes/registration.ts) without the account type. */
+export type RegistrationInput = Omit<RegistrationRequest, 'userType'>;
 
 export type RegistrationField = keyof RegistrationInput;
 
