@@ -35,6 +35,8 @@ export interface BooleanSettingDefinition extends Common {
 export interface TextSettingDefinition extends Common {
   type: 'text';
   default: string;
+  /** The only values the setting may hold (an enum stored as text), when it has a fixed list. */
+  choices?: readonly string[];
 }
 
 export type SettingDefinition = NumberSettingDefinition | BooleanSettingDefinition | TextSettingDefinition;
@@ -87,6 +89,15 @@ export const SETTINGS = {
     category: 'security',
     label: 'Session maximum hours',
     description: 'Longest a session may last, active or not',
+  },
+  ip_whitelist_when_empty: {
+    type: 'text',
+    default: 'deny',
+    choices: ['deny', 'allow'],
+    category: 'security',
+    label: 'IP whitelist when empty',
+    description:
+      "Offender sign-ins when an entity that has had IP ranges has no active one: 'deny' refuses every address, 'allow' admits any",
   },
   department_abbreviation: {
     type: 'text',

@@ -111,7 +111,7 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
   }
 
   // Checked only once the PIN is proven, so the refusal never tells a stranger whether a DOC number exists.
-  if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, attempt.ipAddress))) {
+  if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, entity.id, attempt.ipAddress))) {
     await audit('login_blocked_ip', candidate.id, { username });
     return fail('ip_not_allowed');
   }

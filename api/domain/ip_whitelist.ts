@@ -1,7 +1,8 @@
 /**
- * The IP whitelist: adding, changing and removing ranges (each audited in its own transaction), and the
- * question every offender sign-in and call asks, read fresh from the database so a change applies at once.
- * The pure parser is contract/rules/ip_ranges.ts, the SQL api/db/ip_whitelist.ts.
+ * The IP whitelist: adding, changing and removing an entity's ranges (each audited in its own transaction;
+ * an admin reaches only their own entity's), and the question every offender sign-in and call asks, read fresh
+ * from the database so a change applies at once. The pure parser is contract/rules/ip_ranges.ts, the SQL
+ * api/db/ip_whitelist.ts.
  */
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
@@ -9,19 +10,22 @@ import type { Tx } from '../db/client.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import {
   delete_ip_range,
+  find_entity_whitelist,
   find_ip_range_for_update,
   insert_ip_range,
   type IpRangeRow,
-  list_active_ip_ranges,
+  list_all_active_ip_ranges,
   list_ip_ranges,
+  mark_ip_ranges_configured,
   update_ip_range,
 } from '../db/ip_whitelist.ts';
+import { get_setting } from '../db/settings.ts';
 import {
   formatIpRange,
+  inActiveRanges,
   type IpRange,
   parseIpRange,
   sameAddresses,
-  whitelistAllows,
 } from '../../contract/rules/ip_ranges.ts';
 import type { Actor } from './actor.ts';
 import { fail, type Failure, type Outcome } from './outcome.ts';
@@ -45,9 +49,14 @@ export function checkIpRange(input: unknown): Outcome<{ range: IpRange }> {
 /** The refusal of a range another one already covers; the message names the one listed. */
 const duplicate = (existing: string): Failure => fail('ip_range_duplicate', existing);
 
-/** Another range that covers the same addresses ('10.*' and '10.0.0.0/8'), if any. */
-async function sameAs(tx: Tx, range: IpRange, exceptId?: string): Promise<IpRangeRow | undefined> {
-  const rows = await list_ip_ranges(tx);
+/** Another range of the entity that covers the same addresses ('10.*' and '10.0.0.0/8'), if any. */
+async function sameAs(
+  tx: Tx,
+  entityId: string,
+  options: { range: IpRange; exceptId?: string },
+): Promise<IpRangeRow | undefined> {
+  const { range, exceptId } = options;
+  const rows = await list_ip_ranges(tx, entityId);
   return rows.find((row) => {
     if (row.id === exceptId) return false;
     const other = parseIpRange(row.ipRange);
@@ -57,7 +66,10 @@ async function sameAs(tx: Tx, range: IpRange, exceptId?: string): Promise<IpRang
 
 const blankToNull = (text: string | null | undefined) => (text?.trim() ? text.trim() : null);
 
-/** Adds a range in its canonical form. */
+/**
+ * Adds a range in its canonical form to the actor's entity, and records that the entity has had a range (from
+ * then on an empty active list follows the ip_whitelist_when_empty setting).
+ */
 export async function addIpRange(
   deps: AppDeps,
   input: { ipRange?: unknown; description?: string | null },
@@ -67,14 +79,16 @@ export async function addIpRange(
   if (!checked.ok) return checked;
   const ipRange = formatIpRange(checked.range);
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
-    const existing = await sameAs(tx, checked.range);
+    const existing = await sameAs(tx, actor.entityId, { range: checked.range });
     if (existing) return duplicate(existing.ipRange);
     const inserted = await insert_ip_range(tx, {
+      entityId: actor.entityId,
       ipRange,
       description: blankToNull(input.description),
       createdBy: actor.userId,
     });
     if (!inserted.ok) return duplicate(ipRange);
+    await mark_ip_ranges_configured(tx, actor.entityId);
     const { row } = inserted;
     await insert_audit_event(tx, {
       userId: actor.userId,
@@ -100,7 +114,10 @@ export interface IpRangeChange {
 export const isToggle = (change: IpRangeChange) =>
   change.isActive !== undefined && change.ipRange === undefined && change.description === undefined;
 
-/** Edits a range (an edit keeps isActive unless it names it) or toggles it. */
+/**
+ * Edits one of the actor's entity's ranges (an edit keeps isActive unless it names it) or toggles it; another
+ * entity's range is not found.
+ */
 export async function changeIpRange(
   deps: AppDeps,
   id: string,
@@ -111,11 +128,11 @@ export async function changeIpRange(
   const checked = toggle ? undefined : checkIpRange(change.ipRange);
   if (checked && !checked.ok) return checked;
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
-    const before = await find_ip_range_for_update(tx, id);
+    const before = await find_ip_range_for_update(tx, actor.entityId, id);
     if (!before) return fail('ip_range_not_found');
     let ipRange = before.ipRange;
     if (checked?.ok) {
-      const existing = await sameAs(tx, checked.range, id);
+      const existing = await sameAs(tx, actor.entityId, { range: checked.range, exceptId: id });
       if (existing) return duplicate(existing.ipRange);
       ipRange = formatIpRange(checked.range);
     }
@@ -142,15 +159,15 @@ export async function changeIpRange(
   });
 }
 
-/** Deletes a range. */
+/** Deletes one of the actor's entity's ranges; another entity's range is not found. */
 export async function removeIpRange(
   deps: AppDeps,
   id: string,
   actor: Actor,
 ): Promise<Outcome> {
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
-    const before = await find_ip_range_for_update(tx, id);
-    if (!before || !(await delete_ip_range(tx, id))) return fail('ip_range_not_found');
+    const before = await find_ip_range_for_update(tx, actor.entityId, id);
+    if (!before || !(await delete_ip_range(tx, actor.entityId, id))) return fail('ip_range_not_found');
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'ip_range_deleted',
@@ -163,17 +180,63 @@ export async function removeIpRange(
   });
 }
 
-/**
- * Whether an offender may connect from `address`: yes when no range is active, otherwise only from inside
- * one. One read of a table of a few rows per call and no cache, so adding or deactivating a range applies to the next
- * request.
- */
-export async function offenderAddressAllowed(sql: Tx, address: string): Promise<boolean> {
-  return whitelistAllows(await list_active_ip_ranges(sql), address);
+/** What an empty active list means for an entity, and why: the admin's screen says it in words. */
+export interface WhitelistPolicy {
+  /** Whether a range was ever added to the entity (never cleared, so deleting every range keeps it). */
+  configured: boolean;
+  /** The ip_whitelist_when_empty setting. */
+  whenEmpty: 'allow' | 'deny';
+  activeRanges: string[];
+  /**
+   * What applies now: 'ranges' (only from inside an active range), 'open' (no active range, any address), or
+   * 'closed' (no active range, every address refused).
+   */
+  effect: 'ranges' | 'open' | 'closed';
+}
+
+/** The setting's value; anything else stored (it cannot be, the rule refuses it) reads as the safe 'deny'. */
+async function whenEmptySetting(sql: Tx): Promise<'allow' | 'deny'> {
+  return (await get_setting(sql, 'ip_whitelist_when_empty')) === 'allow' ? 'allow' : 'deny';
 }
 
 /**
- * Refuses an offender's call from outside every active range, and records the attempt: a live offender
+ * The entity's whitelist policy. While the entity has never had a range, its offenders connect from anywhere
+ * (a fresh install and the demo work); once it has had one, an empty active list refuses every address unless
+ * the department set ip_whitelist_when_empty to 'allow'.
+ */
+export async function whitelistPolicy(sql: Tx, entityId: string): Promise<WhitelistPolicy> {
+  const { configured, activeRanges } = await find_entity_whitelist(sql, entityId);
+  const whenEmpty = await whenEmptySetting(sql);
+  const effect = activeRanges.length > 0
+    ? 'ranges'
+    : !configured || whenEmpty === 'allow'
+    ? 'open'
+    : 'closed';
+  return { configured, whenEmpty, activeRanges, effect };
+}
+
+/**
+ * Whether an offender of `entityId` may connect from `ipAddress`: only from inside one of the entity's active
+ * ranges, or per the empty-list policy when it has none (whitelistPolicy). Other entities' ranges do not count.
+ * Read fresh on every call, no cache, so adding or deactivating a range applies to the next request.
+ */
+export async function offenderAddressAllowed(sql: Tx, entityId: string, ipAddress: string): Promise<boolean> {
+  const { configured, activeRanges } = await find_entity_whitelist(sql, entityId);
+  if (activeRanges.length > 0) return inActiveRanges(activeRanges, ipAddress);
+  // The setting is read only for an empty list: the common case costs one query.
+  return !configured || (await whenEmptySetting(sql)) === 'allow';
+}
+
+/**
+ * Whether `ipAddress` lies inside any active range of any entity: a facility's NAT address, which many
+ * offenders share, so the sign-in throttle gives it a larger budget.
+ */
+export async function addressInActiveRanges(sql: Tx, ipAddress: string): Promise<boolean> {
+  return inActiveRanges(await list_all_active_ip_ranges(sql), ipAddress);
+}
+
+/**
+ * Refuses an offender's call from an address their entity's whitelist does not admit, and records the attempt: a live offender
  * session used from outside the facility is worth an admin's attention. Staff are never restricted by it.
  * The role guard asks it once the session is known; sign-in asks offenderAddressAllowed itself.
  */
@@ -183,7 +246,7 @@ export async function checkOffenderNetwork(
   request: { ipAddress: string; method: string; path: string },
 ): Promise<Outcome> {
   if (session.role !== 'offender') return { ok: true };
-  if (await offenderAddressAllowed(deps.sql, request.ipAddress)) return { ok: true };
+  if (await offenderAddressAllowed(deps.sql, session.entity_id, request.ipAddress)) return { ok: true };
   await insert_audit_event(deps.sql, {
     userId: session.id,
     eventType: 'request_blocked_ip',

@@ -1,11 +1,20 @@
-/** /api/admin/ip-whitelist: the ranges offenders may connect from (admins only). */
+/**
+ * /api/admin/ip-whitelist: the ranges the admin's entity's offenders may connect from (admins only, each
+ * reaching only their own entity's ranges: another entity's range id answers 404 like a missing one).
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type IpRangeRow, list_ip_ranges } from '../db/ip_whitelist.ts';
 import { actorFrom } from '../domain/actor.ts';
-import { addIpRange, changeIpRange, type IpRangeChangeKind, removeIpRange } from '../domain/ip_whitelist.ts';
+import {
+  addIpRange,
+  changeIpRange,
+  type IpRangeChangeKind,
+  removeIpRange,
+  whitelistPolicy,
+} from '../domain/ip_whitelist.ts';
 import { DESCRIPTION_MAX } from '../../contract/rules/ip_ranges.ts';
-import type { IpRangeEntry, IpRangeRequest } from '../../contract/shapes/ip_range.ts';
+import type { IpRangeEntry, IpRangeRequest, IpWhitelistPolicy } from '../../contract/shapes/ip_range.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
@@ -48,8 +57,12 @@ const changeBody = z.object({
 export const adminIpWhitelistRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
   .get('/', async (c) => {
-    const ipRanges = await list_ip_ranges(c.var.deps.sql);
-    return c.json({ success: true, data: { ipRanges: ipRanges.map(toIpRangeEntry) } });
+    const { sql } = c.var.deps;
+    const entityId = c.var.session.entity_id;
+    const ipRanges = await list_ip_ranges(sql, entityId);
+    const { configured, whenEmpty, effect } = await whitelistPolicy(sql, entityId);
+    const policy: IpWhitelistPolicy = { configured, whenEmpty, effect };
+    return c.json({ success: true, data: { ipRanges: ipRanges.map(toIpRangeEntry), policy } });
   })
   .post('/', valid('json', createBody), async (c) => {
     const result = await addIpRange(

@@ -240,11 +240,23 @@ export function rangeMatcher(entries: readonly string[], what = 'IP range'): (ad
 }
 
 /**
- * The whitelist rule: no active entry means no restriction; otherwise the address must lie in one of them.
- * A stored entry that no longer parses still counts as a restriction but admits nobody: fail closed.
+ * Whether `address` lies in one of the stored entries. A stored entry that no longer parses admits nobody.
  */
-export function whitelistAllows(activeEntries: readonly string[], address: string): boolean {
-  if (activeEntries.length === 0) return true;
+export function inActiveRanges(activeEntries: readonly string[], address: string): boolean {
   const ranges = activeEntries.map(parseIpRange).filter((r): r is IpRange => r !== undefined);
   return inAnyRange(ranges, address);
+}
+
+/**
+ * The whitelist rule: with no active entry the answer is `emptyAllows` (the entity's empty-list policy,
+ * api/domain/ip_whitelist.ts); otherwise the address must lie in one of them. A stored entry that no longer
+ * parses still counts as a restriction but admits nobody: fail closed.
+ */
+export function whitelistAllows(
+  activeEntries: readonly string[],
+  address: string,
+  emptyAllows = true,
+): boolean {
+  if (activeEntries.length === 0) return emptyAllows;
+  return inActiveRanges(activeEntries, address);
 }

@@ -83,6 +83,10 @@ export function checkSettingValue(key: SettingKey, input: SettingValueInput): Se
   if (text.length > DEFAULT_TEXT_MAX) {
     return { ok: false, message: `${name} must be at most ${DEFAULT_TEXT_MAX} characters.` };
   }
+  const choices = 'choices' in definition ? definition.choices as readonly string[] : undefined;
+  if (choices && !choices.includes(text)) {
+    return { ok: false, message: `${name} must be one of: ${choices.map((c) => `'${c}'`).join(', ')}.` };
+  }
   const problem = TEXT_RULES[key]?.(text);
   if (problem) return { ok: false, message: problem };
   return { ok: true, value: { type: 'text', value: text } };

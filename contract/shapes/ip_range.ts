@@ -1,4 +1,7 @@
-/** A range of the IP whitelist as the admin screen shows it (GET /api/admin/ip-whitelist `data.ipRanges`). */
+/**
+ * A range of the admin's entity's IP whitelist as the admin screen shows it (GET /api/admin/ip-whitelist
+ * `data.ipRanges`).
+ */
 
 export interface IpRangeEntry {
   id: string;
@@ -18,4 +21,20 @@ export interface IpRangeRequest {
   ipRange?: string;
   description?: string | null;
   isActive?: boolean;
+}
+
+/**
+ * What the admin's entity's whitelist admits now (GET /api/admin/ip-whitelist `data.policy`), so the screen can
+ * say it in words.
+ */
+export interface IpWhitelistPolicy {
+  /** Whether a range was ever added to the entity; deleting every range does not clear it. */
+  configured: boolean;
+  /** The ip_whitelist_when_empty setting: what an empty active list means once `configured`. */
+  whenEmpty: 'allow' | 'deny';
+  /**
+   * 'ranges': offenders only from inside an active range; 'open': no active range, offenders from any address
+   * (never configured, or the setting says 'allow'); 'closed': no active range, offenders refused everywhere.
+   */
+  effect: 'ranges' | 'open' | 'closed';
 }
