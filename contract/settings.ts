@@ -116,6 +116,19 @@ export const SETTINGS = {
     label: 'Document retention days',
     description: 'Days a document is kept before it is deleted',
   },
+  // 10 minutes: pdf.js fetches a large file in dozens of ranges while its pages are scrolled, so one event per
+  // range would bury the log; a window well under the 30-minute idle timeout still shows a long reading going on
+  // (one event every 10 minutes) and a later reading in the same session as a new one.
+  document_read_audit_window_minutes: {
+    type: 'number',
+    default: 10,
+    unit: 'minutes',
+    min: 1,
+    max: 60,
+    category: 'security',
+    label: 'Document read audit window minutes',
+    description: 'Reads of one document by one session within this window are audited once (view and print apart)',
+  },
   max_upload_mb: {
     type: 'number',
     default: 10,

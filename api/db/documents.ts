@@ -111,6 +111,29 @@ export async function mark_document_viewed(sql: Tx, id: string): Promise<void> {
   await sql`update documents set viewed_at = now() where id = ${id} and viewed_at is null`;
 }
 
+/** 10 minutes: the document_read_audit_window_minutes setting's default, used if the row is missing. */
+const DEFAULT_READ_AUDIT_WINDOW_MINUTES = 10;
+
+/**
+ * Claims the audit of a read by this session of this document and kind: true when no read of it was audited
+ * within the `document_read_audit_window_minutes` setting (the caller then writes the event). One statement: of
+ * several concurrent range requests, the row lock lets exactly one through; call it in the audit's transaction so
+ * a failed audit gives the claim back.
+ */
+export async function claim_document_read_audit(
+  sql: Tx,
+  read: { sessionId: string; documentId: string; kind: 'view' | 'print' },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into document_read_audits as a (session_id, document_id, kind)
+    values (${read.sessionId}, ${read.documentId}, ${read.kind})
+    on conflict (session_id, document_id, kind) do update set last_audited_at = now()
+      where a.last_audited_at <= now() - coalesce((select (value->>'value')::numeric from settings
+        where key = 'document_read_audit_window_minutes'), ${DEFAULT_READ_AUDIT_WINDOW_MINUTES}) * interval '1 minute'
+    returning 1`;
+  return rows.length > 0;
+}
+
 /** What an offender received, newest first. */
 export function list_documents_for_recipient(sql: Tx, recipientId: string): Promise<DocumentRow[]> {
   return unexpiredDocuments(sql, sql`d.recipient_id = ${recipientId}`);

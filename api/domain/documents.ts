@@ -4,7 +4,12 @@
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import { type DocumentRow, find_document, mark_document_viewed } from '../db/documents.ts';
+import {
+  claim_document_read_audit,
+  type DocumentRow,
+  find_document,
+  mark_document_viewed,
+} from '../db/documents.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
 import type {
@@ -45,31 +50,64 @@ export async function findReadableDocument(
 }
 
 /**
- * Audits one reading ('document_viewed' / 'document_printed'); the recipient's first one sets viewed_at
- * in the same transaction. Later readings are the audit insert alone: one statement, no transaction.
+ * Accounts for one read of a document's bytes, whatever its Range: the first read by this session of this
+ * document and kind within the `document_read_audit_window_minutes` setting writes 'document_viewed' /
+ * 'document_printed' (a viewer's many range requests are one reading), and the recipient's first read of any
+ * kind sets viewed_at. The window's claim, the read time and the event share one transaction, so concurrent
+ * range requests write one event and a failed audit gives the claim back.
  */
 export async function recordReading(
   deps: Pick<AppDeps, 'sql'>,
-  reader: Reader,
+  reader: Reader & { session_id: string },
   doc: DocumentRow,
-  options: { kind: 'view' | 'print'; ipAddress: string },
+  options: { kind: 'view' | 'print'; ipAddress: string; range?: { start: number; end: number } },
 ): Promise<void> {
-  const audit = (tx: Tx) =>
-    insert_audit_event(tx, {
+  // Printing is reading too: either sets the read time the sender sees. The update keeps its own
+  // `viewed_at is null` guard, so two first readings at once still set it once.
+  const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
+  await deps.sql.begin(async (tx) => {
+    if (firstReading) await mark_document_viewed(tx, doc.id);
+    const claimed = await claim_document_read_audit(tx, {
+      sessionId: reader.session_id,
+      documentId: doc.id,
+      kind: options.kind,
+    });
+    if (!claimed) return;
+    await insert_audit_event(tx, {
       userId: reader.id,
       eventType: options.kind === 'view' ? 'document_viewed' : 'document_printed',
       resourceType: 'document',
       resourceId: doc.id,
       ipAddress: options.ipAddress,
-      eventData: { title: doc.title, sha256: doc.sha256 },
+      eventData: {
+        title: doc.title,
+        sha256: doc.sha256,
+        range: options.range ? `${options.range.start}-${options.range.end}` : null,
+      },
     });
-  // Printing is reading too: either sets the read time the sender sees. The update keeps its own
-  // `viewed_at is null` guard, so two first readings at once still set it once.
-  const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
-  if (!firstReading) return await audit(deps.sql);
-  await deps.sql.begin(async (tx) => {
-    await mark_document_viewed(tx, doc.id);
-    await audit(tx);
+  });
+}
+
+/** Longest requested id an audit event keeps: the URL is the client's, the log must stay small. */
+const AUDITED_ID_LENGTH = 100;
+
+/**
+ * Audits a signed-in user's request for a document they cannot have ('document_not_found'): missing,
+ * expired, forbidden and malformed ids alike, so the event tells an investigator what was probed while the
+ * answer (the caller's 404) stays the same for all of them.
+ */
+export async function recordDocumentNotFound(
+  deps: Pick<AppDeps, 'sql'>,
+  reader: Pick<UserRow, 'id' | 'role'>,
+  request: { id: string; kind: 'view' | 'print' | 'info'; ipAddress: string },
+): Promise<void> {
+  await insert_audit_event(deps.sql, {
+    userId: reader.id,
+    eventType: 'document_not_found',
+    resourceType: 'document',
+    resourceId: request.id.slice(0, AUDITED_ID_LENGTH),
+    ipAddress: request.ipAddress,
+    eventData: { kind: request.kind, role: reader.role },
   });
 }
 

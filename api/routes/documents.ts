@@ -9,6 +9,7 @@ import {
 } from '../db/documents.ts';
 import {
   findReadableDocument,
+  recordDocumentNotFound,
   recordReading,
   toAttorneyDocument,
   toDocumentInfo,
@@ -28,11 +29,21 @@ const READERS = ['offender', 'attorney', 'representative'] as const;
 const idParam = z.object({ id: z.string() });
 const docNumberParam = z.object({ docNumber: z.string() });
 
-/** Streams a document's bytes (view or print) with Range support; audits once per reading. */
+/**
+ * The 404 of a document a signed-in user may not have, audited ('document_not_found' with the id asked for).
+ * Every cause (malformed, missing, expired, someone else's) takes this same path, so the answer stays alike.
+ */
+async function documentNotFound(c: Context<AppEnv>, id: string, kind: 'view' | 'print' | 'info') {
+  await recordDocumentNotFound(c.var.deps, c.var.session, { id, kind, ipAddress: c.var.clientAddress });
+  return refusal('document_not_found');
+}
+
+/** Streams a document's bytes (view or print) with Range support; every read is accounted for (recordReading). */
 async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print') {
   const { deps, session, clientAddress } = c.var;
-  const doc = await findReadableDocument(deps.sql, session, c.req.param('id') ?? '');
-  if (!doc) throw refusal('document_not_found');
+  const id = c.req.param('id') ?? '';
+  const doc = await findReadableDocument(deps.sql, session, id);
+  if (!doc) throw await documentNotFound(c, id, kind);
   const headers: Record<string, string> = {
     'Content-Type': 'application/pdf',
     'ETag': `"${doc.sha256}"`,
@@ -56,16 +67,15 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print') {
   const stream = await deps.blobs.open(doc.sha256, range);
   if (!stream) {
     console.error(`[documents] blob ${doc.sha256} of document ${doc.id} is missing`);
-    throw refusal('document_not_found');
+    throw await documentNotFound(c, id, kind);
   }
-  // A viewer fetches a large file in ranges: only the request that starts at byte 0 is a new reading.
-  if (!range || range.start === 0) {
-    try {
-      await recordReading(deps, session, doc, { kind, ipAddress: clientAddress });
-    } catch (error) {
-      await stream.cancel();
-      throw error;
-    }
+  // Whatever the range (bytes=1- is nearly the whole file): recordReading writes one event per session,
+  // document and kind within the audit window, so a viewer's many ranges are one reading.
+  try {
+    await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+  } catch (error) {
+    await stream.cancel();
+    throw error;
   }
   return c.body(stream, status, headers);
 }
@@ -97,8 +107,9 @@ export const documentRoutes = new Hono<AppEnv>()
     return c.json({ success: true, documents: rows.map(toMineDocument) });
   })
   .get('/:id/info', requireRole(READERS), valid('param', idParam), async (c) => {
-    const doc = await findReadableDocument(c.var.deps.sql, c.var.session, c.req.valid('param').id);
-    if (!doc) throw refusal('document_not_found');
+    const { id } = c.req.valid('param');
+    const doc = await findReadableDocument(c.var.deps.sql, c.var.session, id);
+    if (!doc) throw await documentNotFound(c, id, 'info');
     return c.json({ success: true, data: { document: toDocumentInfo(doc) } });
   })
   .get('/view/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'view'))

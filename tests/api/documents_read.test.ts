@@ -1,6 +1,7 @@
 /**
  * Reading, on both blob backends: exact bytes (SHA-256), headers, Range (first bytes, middle,
- * suffix, bad), HEAD, audit once per reading, the recipient's first view, Info and the lists.
+ * suffix, bad), HEAD, every read audited whatever its range (once per session, document and kind within
+ * the audit window), the recipient's first view, Info and the lists.
  */
 import assert from 'node:assert/strict';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
@@ -117,17 +118,75 @@ for (const backend of ['fs', 'postgres'] as const) {
   });
 
   Deno.test({
-    name: `${backend}: each reading is audited once; later ranges are not readings`,
+    name: `${backend}: a session's ranges of one document are one reading per kind within the window`,
     ...DB_TEST,
     fn: async () => {
+      // A fresh session: the window is per session, document and kind.
+      const session = await signIn(t, ...DEMO.offender);
       const views = await auditCount(t, 'document_viewed', id);
       const prints = await auditCount(t, 'document_printed', id);
-      await get(t, `/api/documents/view/${id}`, offender, { range: 'bytes=0-65535' });
-      await get(t, `/api/documents/view/${id}`, offender, { range: 'bytes=65536-131071' });
-      await get(t, `/api/documents/view/${id}`, offender, { range: 'bytes=131072-' });
+      await get(t, `/api/documents/view/${id}`, session, { range: 'bytes=0-65535' });
+      await get(t, `/api/documents/view/${id}`, session, { range: 'bytes=65536-131071' });
+      await get(t, `/api/documents/view/${id}`, session, { range: 'bytes=131072-' });
       assert.equal(await auditCount(t, 'document_viewed', id), views + 1);
-      await get(t, `/api/documents/print/${id}`, offender);
+      await get(t, `/api/documents/print/${id}`, session);
+      await get(t, `/api/documents/print/${id}`, session, { range: 'bytes=100-' });
       assert.equal(await auditCount(t, 'document_printed', id), prints + 1);
+    },
+  });
+
+  Deno.test({
+    name: `${backend}: Range bytes=1- (nearly the whole file) is audited and sets the recipient's read time`,
+    ...DB_TEST,
+    fn: async () => {
+      const fresh = (await upload(t, attorney, {
+        file: await makePdf({ pages: 1 }),
+        recipient: '100001',
+        title: 'Skip the first byte',
+      })).body.document.documentid;
+      const session = await signIn(t, ...DEMO.offender);
+      const r = await get(t, `/api/documents/view/${fresh}`, session, { range: 'bytes=1-' });
+      assert.equal(r.status, 206);
+      assert.equal(await auditCount(t, 'document_viewed', fresh), 1);
+      const [row] = await t.deps.sql<{ viewed_at: Date | null }[]>`
+        select viewed_at from documents where id = ${fresh}`;
+      assert.ok(row.viewed_at, 'the read time is set by a read that skips byte 0');
+      const [event] = await t.deps.sql<{ event_data: any; user_id: string }[]>`
+        select event_data, user_id from audit_logs where event_type = 'document_viewed' and resource_id = ${fresh}`;
+      // The last byte is the size less one, which is also the length of bytes=1-.
+      assert.equal(event.event_data.range, `1-${r.headers.get('content-length')}`);
+    },
+  });
+
+  Deno.test({
+    name:
+      `${backend}: 20 concurrent range requests of one session write one event; after the window, another`,
+    ...DB_TEST,
+    fn: async () => {
+      const session = await signIn(t, ...DEMO.attorney);
+      const before = await auditCount(t, 'document_viewed', id);
+      const ranges = Array.from({ length: 20 }, (_, i) => `bytes=${i * 30_000 + 1}-${i * 30_000 + 29_999}`);
+      const answers = await Promise.all(
+        ranges.map((range) => get(t, `/api/documents/view/${id}`, session, { range })),
+      );
+      assert.ok(answers.every((a) => a.status === 206));
+      assert.equal(await auditCount(t, 'document_viewed', id), before + 1, 'one event for the burst');
+      // The window (document_read_audit_window_minutes, 10 by default) passes.
+      await t.deps.sql`update document_read_audits set last_audited_at = now() - interval '11 minutes'
+        where document_id = ${id} and kind = 'view'`;
+      await Promise.all(
+        ranges.slice(0, 5).map((range) => get(t, `/api/documents/view/${id}`, session, { range })),
+      );
+      assert.equal(await auditCount(t, 'document_viewed', id), before + 2, 'a new window, a new event');
+      // The setting decides the window: at 1 minute, a claim 2 minutes old is over.
+      await t.deps.sql`update settings set value = jsonb_set(value, '{value}', '1')
+        where key = 'document_read_audit_window_minutes'`;
+      await t.deps.sql`update document_read_audits set last_audited_at = now() - interval '2 minutes'
+        where document_id = ${id} and kind = 'view'`;
+      await get(t, `/api/documents/view/${id}`, session, { range: 'bytes=5-9' });
+      assert.equal(await auditCount(t, 'document_viewed', id), before + 3);
+      await t.deps.sql`update settings set value = jsonb_set(value, '{value}', '10')
+        where key = 'document_read_audit_window_minutes'`;
     },
   });
 
