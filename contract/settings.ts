@@ -127,7 +127,8 @@ export const SETTINGS = {
     max: 60,
     category: 'security',
     label: 'Document read audit window minutes',
-    description: 'Reads of one document by one session within this window are audited once (view and print apart)',
+    description:
+      'Reads of one document by one session within this window are audited once (view and print apart)',
   },
   max_upload_mb: {
     type: 'number',

@@ -1,11 +1,11 @@
 /**
- * The one role guard of the API: no or bad token 401, wrong role 403. The token
- * names a session row, and the row decides: revoked, idle, expired or belonging
- * to a user who is no longer active means 401 at once.
+ * The one role guard of the API: no or bad token 401, wrong role 403 (audited). The token
+ * names a session row, and the row decides: revoked, idle, expired (audited once) or
+ * belonging to a user or entity that is no longer active means 401 at once.
  */
 import { createMiddleware } from 'hono/factory';
 import { type Role, ROLES } from '../../contract/shapes/user.ts';
-import { touch_active_session } from '../db/sessions.ts';
+import { recordAccessDenied, resumeSession } from '../domain/sessions.ts';
 import { verifySessionToken } from '../domain/tokens.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
@@ -35,7 +35,7 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     const { deps } = c.var;
     const token = bearerToken(c.req.header('authorization'));
     const sessionId = token ? await verifySessionToken(deps.signingKey, token) : undefined;
-    const session = sessionId ? await touch_active_session(deps.sql, sessionId) : undefined;
+    const session = sessionId ? await resumeSession(deps, sessionId, c.var.clientAddress) : undefined;
     if (!session) throw unauthorized();
     // An offender outside every active whitelist range is refused whatever the route (docs/api.md), except
     // signing out: ending a session from anywhere only ever reduces access.
@@ -50,7 +50,14 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     if (session.must_change_password && !options.duringPasswordChange) {
       throw new AppError(403, MESSAGES.passwordChangeRequired, 'password_change_required');
     }
-    if (!roles.includes(session.role)) throw forbidden();
+    if (!roles.includes(session.role)) {
+      await recordAccessDenied(deps, session, {
+        method: c.req.method,
+        path: c.req.path,
+        ipAddress: c.var.clientAddress,
+      });
+      throw forbidden();
+    }
     c.set('session', session);
     await next();
   });

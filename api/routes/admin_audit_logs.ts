@@ -101,6 +101,16 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
     const nextCursor = rows.length > limit ? logs[logs.length - 1].id : null;
     const eventTypes = await list_audit_event_types(sql);
     const data: AuditLogPage = { logs: logs.map(toAuditLog), nextCursor, eventTypes };
+    // Reading the log is itself audited (CJIS 5.4: access to audit records), one event per page asked for:
+    // paging is rare and each page is a read. Written after the read, so the page shows the log as it stood.
+    const { cursor, limit: asked, ...filters } = query;
+    await insert_audit_event(sql, {
+      userId: c.var.session.id,
+      eventType: 'audit_logs_viewed',
+      resourceType: 'audit_logs',
+      ipAddress: c.var.clientAddress,
+      eventData: { filters, cursor: cursor ?? null, limit: asked ?? null, rows: logs.length },
+    });
     return c.json({ success: true, data });
   })
   .get('/export.csv', valid('query', filterQuery), async (c) => {

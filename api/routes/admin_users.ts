@@ -1,7 +1,7 @@
 /** /api/admin/users: every user, activation and deactivation, and a user's recent activity (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type ActivityEvent as ActivityRow, list_user_activity } from '../db/audit.ts';
+import { type ActivityEvent as ActivityRow, insert_audit_event, list_user_activity } from '../db/audit.ts';
 import { find_user_by_id, list_users_for_admin } from '../db/users.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
@@ -46,5 +46,14 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid('param');
     if (!await find_user_by_id(sql, id)) throw refusal('user_not_found');
     const events = await list_user_activity(sql, id, ACTIVITY_LIMIT);
+    // An admin reading someone's activity is a read of the audit log: audited like the log screen.
+    await insert_audit_event(sql, {
+      userId: c.var.session.id,
+      eventType: 'user_activity_viewed',
+      resourceType: 'user',
+      resourceId: id,
+      ipAddress: c.var.clientAddress,
+      eventData: { rows: events.length },
+    });
     return c.json({ success: true, data: { events: events.map(toActivityEvent) } });
   });
