@@ -9,6 +9,7 @@ import {
   lock_entity,
   update_entity,
 } from '../db/entities.ts';
+import { revoke_entity_sessions } from '../db/sessions.ts';
 import { isValidEmail } from '../../contract/rules/registration.ts';
 import { isValidSlug, slugify } from '../../contract/rules/slug.ts';
 import type { EntityRequest } from '../../contract/shapes/entity.ts';
@@ -89,6 +90,11 @@ export async function updateEntity(
     if (current.slug === SIGN_IN_ENTITY_SLUG && next.slug !== current.slug) {
       return fail('entity_default_slug');
     }
+    // Deactivating one's own entity would end every session of it, the admin's included, and refuse their
+    // sign-ins: nobody left could turn it back on.
+    if (id === actor.entityId && current.status === 'active' && next.status !== 'active') {
+      return fail('entity_own_deactivation');
+    }
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const field of EDITABLE) {
       if (current[field] !== next[field]) changes[field] = { from: current[field], to: next[field] };
@@ -99,13 +105,18 @@ export async function updateEntity(
       throw error;
     });
     if (!updated.ok) return fail('entity_slug_taken');
+    // An entity that is no longer active ends its users' sessions in the same transaction (issue 9, item 7), so a
+    // later reactivation does not revive them; the guard also refuses any session of an inactive entity.
+    const sessionsEnded = current.status === 'active' && next.status !== 'active'
+      ? await revoke_entity_sessions(tx, id)
+      : 0;
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'entity_updated',
       resourceType: 'entity',
       resourceId: id,
       ipAddress: actor.ipAddress,
-      eventData: { changes },
+      eventData: sessionsEnded > 0 ? { changes, sessionsEnded } : { changes },
     });
     return { ok: true, entity: (await find_entity(tx, id))! };
   });

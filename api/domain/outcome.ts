@@ -38,6 +38,7 @@ export const REASONS = [
   'entity_address_too_long',
   'entity_not_found',
   'entity_default_slug',
+  'entity_own_deactivation',
   // Settings (settings.ts).
   'setting_not_found',
   // IP whitelist (ip_whitelist.ts); `detail` of a duplicate is the range already listed.

@@ -68,6 +68,11 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     status: 400,
     message: "The default entity's slug cannot be changed: every sign-in names it.",
   },
+  entity_own_deactivation: {
+    status: 400,
+    message:
+      'You cannot deactivate your own entity: its users, you included, would be signed out and refused.',
+  },
 
   setting_not_found: { status: 404, message: 'Setting not found.' },
 

@@ -190,6 +190,72 @@ Deno.test({
 });
 
 Deno.test({
+  name: "deactivating an entity ends its users' sessions: the next request is 401",
+  ...DB_TEST,
+  fn: async () => {
+    const entity = (await create({ name: 'North Facility', status: 'active' })).body.data.entity;
+    const user = await makeUser(t, { entityId: entity.id });
+    const login = await call(t, 'POST', '/api/auth/login', {
+      body: { username: user.username, password: user.secret, entity: entity.slug },
+    });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    const token = login.body.token;
+    assert.equal((await call(t, 'GET', '/api/documents/attorney', { token })).status, 200);
+    const other = await signIn(t, ...DEMO.attorney);
+
+    const r = await update(entity.id, { name: 'North Facility', status: 'inactive' });
+    assert.equal(r.status, 200);
+    assert.equal((await call(t, 'GET', '/api/documents/attorney', { token })).status, 401);
+    const [session] = await t.deps.sql<{ revoked_at: Date | null; end_reason: string | null }[]>`
+      select s.revoked_at, s.end_reason from sessions s where s.user_id = ${user.id}`;
+    assert.ok(session.revoked_at, 'revoked in the same transaction');
+    assert.equal(session.end_reason, 'entity_inactive');
+    const [audit] = (await auditFor('entity_updated', entity.id)).slice(-1);
+    assert.equal(audit.sessionsEnded, 1);
+    assert.equal(
+      (await call(t, 'GET', '/api/documents/attorney', { token: other })).status,
+      200,
+      'other entities',
+    );
+    // Reactivation does not revive the ended session.
+    assert.equal((await update(entity.id, { name: 'North Facility', status: 'active' })).status, 200);
+    assert.equal((await call(t, 'GET', '/api/documents/attorney', { token })).status, 401);
+  },
+});
+
+Deno.test({
+  name: 'the guard refuses a session of an inactive entity even if its status changed outside the API',
+  ...DB_TEST,
+  fn: async () => {
+    const entity = (await create({ name: 'South Facility', status: 'active' })).body.data.entity;
+    const user = await makeUser(t, { entityId: entity.id });
+    const login = await call(t, 'POST', '/api/auth/login', {
+      body: { username: user.username, password: user.secret, entity: entity.slug },
+    });
+    const token = login.body.token;
+    await t.deps.sql`update entities set status = 'inactive' where id = ${entity.id}`;
+    assert.equal((await call(t, 'GET', '/api/documents/attorney', { token })).status, 401);
+  },
+});
+
+Deno.test({
+  name: 'an admin cannot deactivate their own entity (nobody could turn it back on)',
+  ...DB_TEST,
+  fn: async () => {
+    const [own] = await t.deps.sql<{ id: string; name: string }[]>`
+      select e.id, e.name from entities e join users u on u.entity_id = e.id where u.email = ${
+      DEMO.admin[0]
+    }`;
+    const r = await update(own.id, { name: own.name, slug: 'default', status: 'inactive' });
+    assert.equal(r.status, 400);
+    assert.match(r.body.message, /cannot deactivate your own entity/);
+    const [row] = await t.deps.sql<{ status: string }[]>`select status from entities where id = ${own.id}`;
+    assert.equal(row.status, 'active');
+    assert.equal((await call(t, 'GET', '/api/admin/entities', { token: admin })).status, 200);
+  },
+});
+
+Deno.test({
   name: 'editing an unknown entity is 404',
   ...DB_TEST,
   fn: async () => {
