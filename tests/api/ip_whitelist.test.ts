@@ -1,12 +1,17 @@
 /**
- * The IP whitelist: its admin API (CRUD, validation, duplicates, audit) and its enforcement on offender
- * sign-in and offender calls, with the client address taken from the socket, or from X-Forwarded-For only
- * behind a trusted proxy.
+ * The IP whitelist: its admin API (CRUD, validation, duplicates, audit, one entity's ranges per admin), its
+ * empty-list policy, and its enforcement on offender sign-in and offender calls against the offender's own
+ * entity's ranges, with the client address taken from the socket, or from X-Forwarded-For only behind a
+ * trusted proxy.
  */
 import assert from 'node:assert/strict';
 import { createApp } from '../../api/app.ts';
 import { loadConfig } from '../../api/config.ts';
+import { migrate, readMigrations } from '../../api/db/migrate.ts';
+import { addressInActiveRanges, offenderAddressAllowed } from '../../api/domain/ip_whitelist.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+import { createTestDatabase } from '../support/db.ts';
+import { makeUser } from '../support/factories.ts';
 
 const BLOCKED = 'Access from this network is not allowed. Please use a facility tablet.';
 
@@ -15,6 +20,7 @@ let t: TestApp;
 let proxied: TestApp;
 let admin: string;
 let adminId: string;
+let defaultEntityId: string;
 
 Deno.test({
   name: 'setup',
@@ -31,6 +37,9 @@ Deno.test({
     [{ id: adminId }] = await t.deps.sql<{ id: string }[]>`select id from users where email = ${
       DEMO.admin[0]
     }`;
+    [{ id: defaultEntityId }] = await t.deps.sql<
+      { id: string }[]
+    >`select id from entities where slug = 'default'`;
   },
 });
 
@@ -42,7 +51,28 @@ const remove = (id: string) => call(t, 'DELETE', `/api/admin/ip-whitelist/${id}`
 const list = async () =>
   (await call(t, 'GET', '/api/admin/ip-whitelist', { token: admin })).body.data.ipRanges;
 
-/** Runs `fn` with exactly these ranges in the whitelist (active unless listed in `inactive`), then empties it. */
+/**
+ * Puts the default entity back to "never had a range" (only a test may: the API never clears it), so each test
+ * starts from the fresh-install state.
+ */
+async function forgetRanges() {
+  for (const range of await list()) assert.equal((await remove(range.id)).status, 200);
+  await t.deps.sql`update entities set ip_ranges_configured_at = null where id = ${defaultEntityId}`;
+}
+
+/** Sets the empty-list policy through the admin's settings API. */
+async function setWhenEmpty(value: 'allow' | 'deny') {
+  const r = await call(t, 'PUT', '/api/admin/settings/ip_whitelist_when_empty', {
+    token: admin,
+    body: { value: { type: 'text', value } },
+  });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
+/**
+ * Runs `fn` with exactly these ranges in the whitelist (active unless listed in `inactive`), then empties it and
+ * forgets it was ever configured.
+ */
 async function withRanges(ranges: string[], fn: () => Promise<void>, inactive: string[] = []) {
   for (const range of [...ranges, ...inactive]) {
     const r = await add(range);
@@ -54,7 +84,7 @@ async function withRanges(ranges: string[], fn: () => Promise<void>, inactive: s
   try {
     await fn();
   } finally {
-    for (const range of await list()) assert.equal((await remove(range.id)).status, 200);
+    await forgetRanges();
   }
 }
 
@@ -65,9 +95,20 @@ const offenderLogin = (ip: string, app: TestApp = t, headers: Record<string, str
     headers,
   });
 
+/** A live offender session used from an address its entity does not admit (the role guard's answer). */
 function assertBlocked(r: { status: number; body: any }, what: string) {
   assert.equal(r.status, 403, `${what}: ${JSON.stringify(r.body)}`);
   assert.deepEqual(r.body, { success: false, message: BLOCKED, code: 'ip_not_allowed' }, what);
+}
+
+/**
+ * A sign-in refused for its address: no session. The exact answer (the generic 401 of a wrong PIN, so an
+ * outsider cannot tell a right guess) is the sign-in's own test's (tests/api/auth.test.ts).
+ */
+function assertRefused(r: { status: number; body: any }, what: string) {
+  assert.ok(r.status === 401 || r.status === 403, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  assert.equal(r.body.success, false, what);
+  assert.equal(r.body.token, undefined, what);
 }
 
 function assertAdmitted(r: { status: number; body: any }, what: string) {
@@ -79,7 +120,7 @@ function assertAdmitted(r: { status: number; body: any }, what: string) {
 async function enforces(range: string, inside: string[], outside: string[]) {
   await withRanges([range], async () => {
     for (const ip of inside) assertAdmitted(await offenderLogin(ip), `${ip} is inside ${range}`);
-    for (const ip of outside) assertBlocked(await offenderLogin(ip), `${ip} is outside ${range}`);
+    for (const ip of outside) assertRefused(await offenderLogin(ip), `${ip} is outside ${range}`);
   });
 }
 
@@ -125,6 +166,7 @@ Deno.test({
     assert.deepEqual(await list(), []);
     assert.equal((await remove(range.id)).status, 404);
     assert.equal((await put(range.id, { isActive: true })).status, 404);
+    await forgetRanges();
 
     const events = await t.deps.sql<{ event_type: string; user_id: string; event_data: any }[]>`
     select event_type, user_id, event_data from audit_logs where resource_type = 'ip_range' and resource_id = ${range.id}
@@ -189,6 +231,7 @@ Deno.test({
     assert.equal((await remove(crypto.randomUUID())).status, 404);
     assert.equal((await remove(id)).status, 200);
     assert.deepEqual(await list(), []);
+    await forgetRanges();
   },
 });
 
@@ -221,20 +264,77 @@ Deno.test({
       (await put(v6.body.data.ipRange.id, { ipRange: '2001:db8::1', description: 'same' })).status,
       200,
     );
-    for (const range of await list()) await remove(range.id);
+    await forgetRanges();
   },
 });
 
 // ---------------------------------------------------------------- enforcement at sign-in
 
 Deno.test({
-  name: 'with no ranges, offenders sign in from anywhere (the empty whitelist restricts nothing)',
+  name: 'an entity that never had a range: its offenders sign in from anywhere (a fresh install works)',
   ...DB_TEST,
   fn: async () => {
     assert.deepEqual(await list(), []);
+    const listed = await call(t, 'GET', '/api/admin/ip-whitelist', { token: admin });
+    assert.deepEqual(listed.body.data.policy, { configured: false, whenEmpty: 'deny', effect: 'open' });
     for (const ip of ['203.0.113.50', '2001:db8:ffff::1', '127.0.0.1']) {
       assertAdmitted(await offenderLogin(ip), ip);
     }
+  },
+});
+
+Deno.test({
+  name: 'once a range was configured, deleting every range refuses offenders everywhere (default deny)',
+  ...DB_TEST,
+  fn: async () => {
+    const created = await add('192.0.2.0/24');
+    assert.equal(created.status, 201);
+    assert.equal((await remove(created.body.data.ipRange.id)).status, 200);
+    assert.deepEqual(await list(), []);
+    const listed = await call(t, 'GET', '/api/admin/ip-whitelist', { token: admin });
+    assert.deepEqual(listed.body.data.policy, { configured: true, whenEmpty: 'deny', effect: 'closed' });
+    // Not from the deleted range, not from anywhere: removing the list does not reopen the gate.
+    for (const ip of ['192.0.2.1', '203.0.113.50', '127.0.0.1']) assertRefused(await offenderLogin(ip), ip);
+    assert.equal(
+      await offenderAddressAllowed(t.deps.sql, defaultEntityId, '192.0.2.1'),
+      false,
+      'the domain answer',
+    );
+    // Staff are not affected.
+    assert.ok(await signIn(t, ...DEMO.attorney, '203.0.113.50'));
+    await forgetRanges();
+  },
+});
+
+Deno.test({
+  name: "the department's 'allow' setting opens an emptied whitelist; 'deny' closes it again",
+  ...DB_TEST,
+  fn: async () => {
+    const created = await add('192.0.2.0/24');
+    assert.equal((await put(created.body.data.ipRange.id, { isActive: false })).status, 200);
+    assertRefused(await offenderLogin('203.0.113.51'), 'only an inactive range: closed');
+    try {
+      await setWhenEmpty('allow');
+      const listed = await call(t, 'GET', '/api/admin/ip-whitelist', { token: admin });
+      assert.deepEqual(listed.body.data.policy, { configured: true, whenEmpty: 'allow', effect: 'open' });
+      assertAdmitted(await offenderLogin('203.0.113.51'), "'allow'");
+      // The setting speaks only for an empty list: an active range still restricts.
+      assert.equal((await put(created.body.data.ipRange.id, { isActive: true })).status, 200);
+      assertRefused(await offenderLogin('203.0.113.52'), "'allow' with an active range");
+      assertAdmitted(await offenderLogin('192.0.2.52'), 'inside the active range');
+      assert.equal((await put(created.body.data.ipRange.id, { isActive: false })).status, 200);
+    } finally {
+      await setWhenEmpty('deny');
+    }
+    assertRefused(await offenderLogin('203.0.113.53'), "'deny' again");
+    // Anything but 'allow' or 'deny' is refused with the choices named.
+    const bad = await call(t, 'PUT', '/api/admin/settings/ip_whitelist_when_empty', {
+      token: admin,
+      body: { value: { type: 'text', value: 'open' } },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.message, "IP whitelist when empty must be one of: 'deny', 'allow'.");
+    await forgetRanges();
   },
 });
 
@@ -296,14 +396,15 @@ Deno.test({
   name: 'an inactive range counts for nothing',
   ...DB_TEST,
   fn: async () => {
-    // Only an inactive range: no restriction at all.
+    // Only an inactive range: the entity has had a range, so an empty active list refuses everyone.
     await withRanges([], async () => {
-      assertAdmitted(await offenderLogin('198.51.100.1'), 'no active range');
+      assertRefused(await offenderLogin('198.51.100.1'), 'no active range');
+      assertRefused(await offenderLogin('203.0.113.1'), 'inside the inactive range');
     }, ['203.0.113.0/24']);
     // An active and an inactive range: the inactive one admits nobody.
     await withRanges(['192.0.2.0/24'], async () => {
       assertAdmitted(await offenderLogin('192.0.2.1'), 'inside the active range');
-      assertBlocked(await offenderLogin('203.0.113.1'), 'inside the inactive range only');
+      assertRefused(await offenderLogin('203.0.113.1'), 'inside the inactive range only');
     }, ['203.0.113.0/24']);
   },
 });
@@ -325,7 +426,7 @@ Deno.test({
         assert.equal(r.status, 401);
         assert.equal(r.body.message, 'Please check your login credentials.');
       }
-      assertBlocked(await offenderLogin('203.0.113.61'), 'the right PIN from outside');
+      assertRefused(await offenderLogin('203.0.113.61'), 'the right PIN from outside');
       const [event] = await t.deps.sql<{ user_id: string; ip_address: string }[]>`
       select user_id, ip_address from audit_logs where event_type = 'login_blocked_ip' order by id desc limit 1`;
       assert.equal(event.ip_address, '203.0.113.61');
@@ -398,10 +499,11 @@ Deno.test({
       assert.equal(event.ip_address, outside);
       assert.deepEqual(event.event_data, { method: 'GET', path: '/api/auth/me' });
 
-      // Deactivating the only range lifts the restriction at once.
+      // Deactivating the only range closes the whitelist at once (default deny), even from the old range.
       const [range] = await list();
       assert.equal((await put(range.id, { isActive: false })).status, 200);
-      assertAdmitted(await call(t, 'GET', '/api/auth/me', { token, ip: outside }), 'range deactivated');
+      assertBlocked(await call(t, 'GET', '/api/auth/me', { token, ip: outside }), 'range deactivated');
+      assertBlocked(await call(t, 'GET', '/api/auth/me', { token, ip: '192.0.2.9' }), 'range deactivated');
       assert.equal((await put(range.id, { isActive: true })).status, 200);
       assertBlocked(await call(t, 'GET', '/api/auth/me', { token, ip: outside }), 'range active again');
 
@@ -410,7 +512,191 @@ Deno.test({
       assert.equal((await call(t, 'POST', '/api/auth/logout', { token: other, ip: outside })).status, 200);
       assert.equal((await call(t, 'GET', '/api/auth/me', { token: other, ip: '192.0.2.9' })).status, 401);
     });
-    assertAdmitted(await call(t, 'GET', '/api/auth/me', { token, ip: outside }), 'range deleted');
+    assertAdmitted(await call(t, 'GET', '/api/auth/me', { token, ip: outside }), 'never configured again');
+  },
+});
+
+// ---------------------------------------------------------------- one entity's ranges
+
+/** A second entity with its own admin and offender, signed in; their sessions' tokens. */
+async function otherEntity() {
+  const slug = `north-${crypto.randomUUID().slice(0, 8)}`;
+  const [{ id: entityId }] = await t.deps.sql<{ id: string }[]>`
+    insert into entities (name, slug, status) values ('North facility', ${slug}, 'active') returning id`;
+  const signInTo = async (user: { username: string; secret: string }, ip: string) => {
+    const r = await call(t, 'POST', '/api/auth/login', {
+      body: { username: user.username, password: user.secret, entity: slug },
+      ip,
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.token as string;
+  };
+  const adminUser = await makeUser(t, { entityId, role: 'admin' });
+  const offender = await makeUser(t, { entityId, role: 'offender' });
+  return { slug, entityId, offender, signInTo, admin: await signInTo(adminUser, '198.51.100.200') };
+}
+
+Deno.test({
+  name: "an admin sees and changes only their own entity's ranges: another entity's range is a 404",
+  ...DB_TEST,
+  fn: async () => {
+    const north = await otherEntity();
+    const northAdd = (ipRange: string) =>
+      call(t, 'POST', '/api/admin/ip-whitelist', { token: north.admin, body: { ipRange } });
+    const northList = async () =>
+      (await call(t, 'GET', '/api/admin/ip-whitelist', { token: north.admin })).body.data.ipRanges;
+
+    const theirs = (await northAdd('198.51.100.0/24')).body.data.ipRange;
+    const ours = (await add('192.0.2.0/24')).body.data.ipRange;
+    // The same network in two entities is two ranges, not a duplicate.
+    assert.equal((await northAdd('192.0.2.0/24')).status, 201);
+    assert.deepEqual((await list()).map((r: any) => r.ipRange), ['192.0.2.0/24']);
+    assert.deepEqual((await northList()).map((r: any) => r.ipRange), ['198.51.100.0/24', '192.0.2.0/24']);
+
+    // The default entity's admin cannot edit, toggle or delete north's range: the same 404 as a missing one.
+    for (
+      const r of [
+        await put(theirs.id, { ipRange: '10.0.0.0/8' }),
+        await put(theirs.id, { isActive: false }),
+        await remove(theirs.id),
+      ]
+    ) {
+      assert.equal(r.status, 404, JSON.stringify(r.body));
+      assert.deepEqual(r.body, {
+        success: false,
+        message: 'IP range not found.',
+        code: 'ip_range_not_found',
+      });
+    }
+    // Nor the other way round.
+    const back = await call(t, 'DELETE', `/api/admin/ip-whitelist/${ours.id}`, { token: north.admin });
+    assert.equal(back.status, 404);
+    const [stored] = await t.deps.sql<{ ip_range: string; is_active: boolean }[]>`
+      select ip_range, is_active from ip_ranges where id = ${theirs.id}`;
+    assert.deepEqual({ ...stored }, { ip_range: '198.51.100.0/24', is_active: true }, 'unchanged');
+    const [owner] = await t.deps.sql<
+      { entity_id: string }[]
+    >`select entity_id from ip_ranges where id = ${ours.id}`;
+    assert.equal(owner.entity_id, defaultEntityId);
+
+    await t.deps.sql`delete from ip_ranges where entity_id = ${north.entityId}`;
+    await forgetRanges();
+  },
+});
+
+Deno.test({
+  name: "offenders are checked against their own entity's ranges only: another entity's ranges do not count",
+  ...DB_TEST,
+  fn: async () => {
+    const north = await otherEntity();
+    // North's offender signs in from anywhere while north has never had a range, whatever default's ranges.
+    await withRanges(['192.0.2.0/24'], async () => {
+      const northToken = await north.signInTo(north.offender, '203.0.113.100');
+      assertAdmitted(
+        await call(t, 'GET', '/api/auth/me', { token: northToken, ip: '203.0.113.100' }),
+        'north',
+      );
+
+      assert.equal(
+        (await call(t, 'POST', '/api/admin/ip-whitelist', {
+          token: north.admin,
+          body: { ipRange: '198.51.100.0/24' },
+        })).status,
+        201,
+      );
+      // Default's offender, from north's facility: refused by the guard on a live session and at sign-in.
+      const token = await signIn(t, DEMO.offender[0], DEMO.offender[1], '192.0.2.30');
+      assertAdmitted(await call(t, 'GET', '/api/auth/me', { token, ip: '192.0.2.30' }), 'own facility');
+      assertBlocked(await call(t, 'GET', '/api/auth/me', { token, ip: '198.51.100.30' }), "north's facility");
+      assertRefused(await offenderLogin('198.51.100.31'), "sign-in from north's facility");
+      // North's offender, from default's facility: refused; from north's own: admitted.
+      assertBlocked(
+        await call(t, 'GET', '/api/auth/me', { token: northToken, ip: '192.0.2.32' }),
+        "default's facility",
+      );
+      assertAdmitted(await call(t, 'GET', '/api/auth/me', { token: northToken, ip: '198.51.100.32' }), 'own');
+      const [event] = await t.deps.sql<{ ip_address: string; user_id: string }[]>`
+        select ip_address, user_id from audit_logs where event_type = 'request_blocked_ip' order by id desc limit 1`;
+      assert.deepEqual({ ...event }, { ip_address: '192.0.2.32', user_id: north.offender.id });
+
+      assert.equal(await offenderAddressAllowed(t.deps.sql, north.entityId, '198.51.100.1'), true);
+      assert.equal(await offenderAddressAllowed(t.deps.sql, north.entityId, '192.0.2.1'), false);
+      assert.equal(await offenderAddressAllowed(t.deps.sql, defaultEntityId, '192.0.2.1'), true);
+      assert.equal(await offenderAddressAllowed(t.deps.sql, defaultEntityId, '198.51.100.1'), false);
+    });
+    await t.deps.sql`delete from ip_ranges where entity_id = ${north.entityId}`;
+  },
+});
+
+Deno.test({
+  name: 'addressInActiveRanges: inside an active range of any entity, never an inactive one',
+  ...DB_TEST,
+  fn: async () => {
+    const north = await otherEntity();
+    assert.equal(await addressInActiveRanges(t.deps.sql, '192.0.2.1'), false, 'no range at all');
+    await withRanges(['192.0.2.0/24'], async () => {
+      await call(t, 'POST', '/api/admin/ip-whitelist', {
+        token: north.admin,
+        body: { ipRange: '2001:db8::/32' },
+      });
+      const inactive = await call(t, 'POST', '/api/admin/ip-whitelist', {
+        token: north.admin,
+        body: { ipRange: '198.51.100.0/24' },
+      });
+      await call(t, 'PUT', `/api/admin/ip-whitelist/${inactive.body.data.ipRange.id}`, {
+        token: north.admin,
+        body: { isActive: false },
+      });
+      for (const ip of ['192.0.2.1', '::ffff:192.0.2.200', '2001:db8::5']) {
+        assert.equal(await addressInActiveRanges(t.deps.sql, ip), true, ip);
+      }
+      for (const ip of ['198.51.100.1', '203.0.113.1', '2001:db9::1', 'unknown', '']) {
+        assert.equal(await addressInActiveRanges(t.deps.sql, ip), false, ip);
+      }
+    });
+    await t.deps.sql`delete from ip_ranges where entity_id = ${north.entityId}`;
+  },
+});
+
+Deno.test({
+  name: "migration 0012 gives each existing range to its creator's entity, else the default entity",
+  ...DB_TEST,
+  fn: async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const before = await Deno.makeTempDir({ prefix: 'lmp-migrations-' });
+    try {
+      for (const m of await readMigrations()) {
+        if (m.version < '0012') await Deno.writeTextFile(`${before}/${m.version}_${m.name}.sql`, m.sql);
+      }
+      await migrate(db.sql, new URL(`file://${before}/`));
+      const [north] = await db.sql<{ id: string }[]>`
+        insert into entities (name, slug) values ('North', 'north') returning id`;
+      const [main] = await db.sql<{ id: string }[]>`
+        insert into entities (name, slug) values ('Department', 'default') returning id`;
+      const [northAdmin] = await db.sql<{ id: string }[]>`
+        insert into users (entity_id, role, email, first_name, last_name, password_hash)
+        values (${north.id}, 'admin', 'a@north.test', 'A', 'B', 'x') returning id`;
+      await db.sql`insert into ip_ranges (ip_range, created_by, created_at)
+        values ('198.51.100.0/24', ${northAdmin.id}, '2024-01-02T00:00:00Z'),
+               ('192.0.2.0/24', null, '2024-03-04T00:00:00Z')`;
+      await migrate(db.sql);
+      const rows = await db.sql<{ ip_range: string; entity_id: string }[]>`
+        select ip_range, entity_id from ip_ranges order by ip_range`;
+      assert.deepEqual(rows.map((r) => [r.ip_range, r.entity_id]), [
+        ['192.0.2.0/24', main.id],
+        ['198.51.100.0/24', north.id],
+      ]);
+      // Both had ranges, so both are configured from their first range on: emptying them now denies.
+      const configured = await db.sql<{ slug: string; at: Date | null }[]>`
+        select slug, ip_ranges_configured_at as at from entities order by slug`;
+      assert.deepEqual(configured.map((e) => [e.slug, e.at?.toISOString()]), [
+        ['default', '2024-03-04T00:00:00.000Z'],
+        ['north', '2024-01-02T00:00:00.000Z'],
+      ]);
+    } finally {
+      await db.drop();
+      await Deno.remove(before, { recursive: true });
+    }
   },
 });
 
@@ -422,7 +708,7 @@ Deno.test({
   fn: async () => {
     await withRanges(['192.0.2.0/25'], async () => {
       for (const app of [t, proxied]) {
-        assertBlocked(
+        assertRefused(
           await offenderLogin('203.0.113.90', app, { 'x-forwarded-for': '192.0.2.10' }),
           'spoofed header',
         );
@@ -452,16 +738,16 @@ Deno.test({
         'two proxies',
       );
       // A client that sends its own header: the proxy appends the real address, which is the one believed.
-      assertBlocked(
+      assertRefused(
         await offenderLogin('10.9.1.1', proxied, { 'x-forwarded-for': '192.0.2.10, 203.0.113.91' }),
         'spoof in front of the real address',
       );
-      assertBlocked(
+      assertRefused(
         await offenderLogin('10.9.1.1', proxied, { 'x-forwarded-for': '203.0.113.92' }),
         'outside client',
       );
       // A proxy peer outside the trusted block is just a client.
-      assertBlocked(
+      assertRefused(
         await offenderLogin('10.10.0.1', proxied, { 'x-forwarded-for': '192.0.2.10' }),
         'untrusted proxy',
       );

@@ -1,7 +1,8 @@
 /**
  * Admin > IP Whitelist in Chromium against the real server: add (with the form's validation), deactivate,
  * edit (which keeps the status), activate and delete a range, while the same server enforces the list on an
- * offender signing in from this machine (127.0.0.1).
+ * offender signing in from this machine (127.0.0.1), and the screen says in words what the list admits: open
+ * while the entity never had a range, closed once it had one and none is active (the default 'deny').
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -25,6 +26,15 @@ async function offenderSignInStatus(): Promise<number> {
   await r.body?.cancel();
   return r.status;
 }
+
+/** The screen's line on what the whitelist admits now. */
+async function policy(text: string) {
+  await page.getByTestId('ip-whitelist-policy').filter({ hasText: text }).waitFor();
+}
+
+const CLOSED = 'No active range: offenders of this entity are refused from every address.';
+/** Refused for its address: the generic answer of a wrong PIN (401), or the older 403. */
+const refused = (status: number) => status === 401 || status === 403;
 
 const dialog = () => page.getByRole('dialog');
 const row = (range: string) => page.locator('.ant-table-tbody tr.ant-table-row', { hasText: range });
@@ -51,7 +61,10 @@ Deno.test({
     await page.getByRole('menuitem', { name: 'IP Whitelist' }).click();
     await page.getByRole('heading', { name: 'IP Whitelist' }).waitFor();
     await page.getByText('No IP ranges configured. Add one to restrict offender access.').waitFor();
-    assert.equal(await offenderSignInStatus(), 200, 'no range: offenders are unrestricted');
+    await policy(
+      'No range has been configured yet: offenders of this entity are admitted from every address.',
+    );
+    assert.equal(await offenderSignInStatus(), 200, 'never a range: offenders are unrestricted');
   },
 });
 
@@ -78,18 +91,20 @@ Deno.test({
     const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
       .format(new Date());
     assert.match(await added.innerText(), new RegExp(today));
-    assert.equal(await offenderSignInStatus(), 403, 'this machine is outside the only active range');
+    await policy('Offenders of this entity are admitted only from the active ranges below.');
+    assert.ok(refused(await offenderSignInStatus()), 'this machine is outside the only active range');
   },
 });
 
 Deno.test({
-  name: 'the admin deactivates the range, and the restriction is lifted',
+  name: 'the admin deactivates the only range: the screen says every address is refused, and it is',
   ...E2E,
   fn: async () => {
     await page.getByRole('button', { name: 'Deactivate 192.168.50.0/24' }).click();
     await toast('IP range deactivated');
     await row('192.168.50.0/24').getByText('Inactive').waitFor();
-    assert.equal(await offenderSignInStatus(), 200);
+    await policy(CLOSED);
+    assert.ok(refused(await offenderSignInStatus()), 'an emptied list refuses everyone (default deny)');
   },
 });
 
@@ -119,12 +134,13 @@ Deno.test({
     await page.getByRole('button', { name: 'Activate 127.0.0.1' }).click();
     await toast('IP range activated');
     await row('127.0.0.1').getByText('Active', { exact: true }).waitFor();
+    await policy('Offenders of this entity are admitted only from the active ranges below.');
     assert.equal(await offenderSignInStatus(), 200, 'inside the active range');
   },
 });
 
 Deno.test({
-  name: 'the admin deletes the range after confirming',
+  name: 'the admin deletes the range after confirming; the gate stays closed',
   ...E2E,
   fn: async () => {
     await page.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
@@ -138,6 +154,8 @@ Deno.test({
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toast('IP range deleted successfully');
     await page.getByText('No IP ranges configured. Add one to restrict offender access.').waitFor();
+    await policy(CLOSED);
+    assert.ok(refused(await offenderSignInStatus()), 'deleting every range does not reopen the gate');
     assert.deepEqual(foreignRequests, []);
   },
 });

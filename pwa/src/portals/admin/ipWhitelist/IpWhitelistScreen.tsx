@@ -1,22 +1,24 @@
 /**
- * Admin > IP Whitelist (spec sections 2, 4, 5, 8): the ranges offenders may connect from, with Add, Edit
- * (keeps isActive), Activate/Deactivate and Delete (after a confirmation).
+ * Admin > IP Whitelist (spec sections 2, 4, 5, 8): the admin's entity's ranges its offenders may connect from,
+ * with Add, Edit (keeps isActive), Activate/Deactivate and Delete (after a confirmation), and a line saying what
+ * the whitelist admits now (an empty list is open or closed depending on the entity's history and a setting).
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { IP_WHITELIST_TEXTS, toggleAction } from './ipRangeForm.ts';
+import { IP_WHITELIST_TEXTS, policyLine, toggleAction } from './ipRangeForm.ts';
 import { IpRangeFormModal } from './IpRangeFormModal.tsx';
 import {
   addIpRange,
   deleteIpRange,
   type IpRangeEntry,
   type IpRangeRequest,
+  type IpWhitelist,
   listIpRanges,
   updateIpRange,
 } from './ipWhitelistApi.ts';
@@ -31,11 +33,13 @@ export function IpWhitelistScreen() {
   /** The row whose toggle or delete is in flight. */
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  const { data: ranges, loading, error: loadError, reload: load } = useLoaded<IpRangeEntry[]>(
+  const { data, loading, error: loadError, reload: load } = useLoaded<IpWhitelist>(
     listIpRanges,
-    [],
+    { ranges: [], policy: null },
     { failed: IP_WHITELIST_TEXTS.fetchFailed, error: IP_WHITELIST_TEXTS.loadFailed },
   );
+  const { ranges, policy } = data;
+  const line = policy ? policyLine(policy) : null;
 
   async function save(payload: IpRangeRequest): Promise<boolean> {
     if (!editing.open) return false;
@@ -164,7 +168,20 @@ export function IpWhitelistScreen() {
           Add IP Range
         </Button>
       }
-      intro={<Typography.Paragraph type='secondary'>{IP_WHITELIST_TEXTS.rule}</Typography.Paragraph>}
+      intro={
+        <>
+          <Typography.Paragraph type='secondary'>{IP_WHITELIST_TEXTS.rule}</Typography.Paragraph>
+          {line && (
+            <Alert
+              data-testid='ip-whitelist-policy'
+              type={line.warning ? 'warning' : 'info'}
+              showIcon
+              title={line.text}
+              style={{ marginBottom: 16 }}
+            />
+          )}
+        </>
+      }
       modals={
         <IpRangeFormModal
           open={editing.open}

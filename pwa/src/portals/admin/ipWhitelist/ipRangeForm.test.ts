@@ -5,6 +5,7 @@ import {
   IP_WHITELIST_TEXTS,
   ipRangePayload,
   ipRangeProblem,
+  policyLine,
   toggleAction,
 } from './ipRangeForm.ts';
 
@@ -54,4 +55,22 @@ Deno.test('the form starts from the row; the toggle offers the opposite state wi
     isActive: true,
     done: 'IP range activated',
   });
+});
+
+Deno.test('the empty-list policy in words: closed and allowed-when-configured are warnings', () => {
+  assert.deepEqual(policyLine({ configured: true, whenEmpty: 'deny', effect: 'ranges' }), {
+    text: 'Offenders of this entity are admitted only from the active ranges below.',
+    warning: false,
+  });
+  const closed = policyLine({ configured: true, whenEmpty: 'deny', effect: 'closed' });
+  assert.ok(closed.warning);
+  assert.ok(
+    closed.text.startsWith('No active range: offenders of this entity are refused from every address.'),
+  );
+  const allowed = policyLine({ configured: true, whenEmpty: 'allow', effect: 'open' });
+  assert.ok(allowed.warning);
+  assert.match(allowed.text, /admitted from every address .*'allow'/);
+  const fresh = policyLine({ configured: false, whenEmpty: 'deny', effect: 'open' });
+  assert.equal(fresh.warning, false);
+  assert.match(fresh.text, /No range has been configured yet/);
 });

@@ -3,7 +3,7 @@
  * unit-tested.
  */
 import { DESCRIPTION_MAX, parseIpRange } from '../../../../../contract/rules/ip_ranges.ts';
-import type { IpRangeEntry, IpRangeRequest } from './ipWhitelistApi.ts';
+import type { IpRangeEntry, IpRangeRequest, IpWhitelistPolicy } from './ipWhitelistApi.ts';
 
 export const IP_WHITELIST_TEXTS = {
   title: 'IP Whitelist',
@@ -25,9 +25,33 @@ export const IP_WHITELIST_TEXTS = {
   formats:
     'An exact address (10.1.2.3 or 2001:db8::1), a wildcard (192.168.*) or a CIDR block (192.168.1.0/24).',
   rule:
-    'While at least one range is active, offenders can sign in and use the portal only from these networks. ' +
-    'Staff are not affected.',
+    "These ranges are your entity's: while at least one is active, its offenders can sign in and use the portal " +
+    'only from these networks. Staff are not affected.',
+  policyRanges: 'Offenders of this entity are admitted only from the active ranges below.',
+  policyNeverConfigured:
+    'No range has been configured yet: offenders of this entity are admitted from every address. Once a range ' +
+    'has been added, an empty list refuses every address.',
+  policyAllow:
+    "No active range: offenders of this entity are admitted from every address (setting 'IP whitelist when " +
+    "empty' is 'allow').",
+  policyClosed: 'No active range: offenders of this entity are refused from every address.',
+  policyClosedHint:
+    "Add or activate a range, or set 'IP whitelist when empty' to 'allow' under Settings, to admit them again.",
 } as const;
+
+/** The empty-list policy in words: what the whitelist admits now, and whether that is a warning. */
+export function policyLine(policy: IpWhitelistPolicy): { text: string; warning: boolean } {
+  if (policy.effect === 'ranges') return { text: IP_WHITELIST_TEXTS.policyRanges, warning: false };
+  if (policy.effect === 'closed') {
+    return {
+      text: `${IP_WHITELIST_TEXTS.policyClosed} ${IP_WHITELIST_TEXTS.policyClosedHint}`,
+      warning: true,
+    };
+  }
+  return policy.configured
+    ? { text: IP_WHITELIST_TEXTS.policyAllow, warning: true }
+    : { text: IP_WHITELIST_TEXTS.policyNeverConfigured, warning: false };
+}
 
 export { DESCRIPTION_MAX };
 

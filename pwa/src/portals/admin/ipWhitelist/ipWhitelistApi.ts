@@ -1,15 +1,33 @@
 /** The IP whitelist calls of the admin portal (docs/api.md, IP whitelist), through the one API client. */
-import type { IpRangeEntry, IpRangeRequest } from '../../../../../contract/shapes/ip_range.ts';
+import type {
+  IpRangeEntry,
+  IpRangeRequest,
+  IpWhitelistPolicy,
+} from '../../../../../contract/shapes/ip_range.ts';
 import { apiRequest } from '../../../lib/api.ts';
 
-export type { IpRangeEntry, IpRangeRequest };
+export type { IpRangeEntry, IpRangeRequest, IpWhitelistPolicy };
+
+/** The admin's entity's ranges and what its whitelist admits now (null if the server did not say). */
+export interface IpWhitelist {
+  ranges: IpRangeEntry[];
+  policy: IpWhitelistPolicy | null;
+}
 
 const path = (id?: string) => `/admin/ip-whitelist${id ? `/${encodeURIComponent(id)}` : ''}`;
 
 /** GET /api/admin/ip-whitelist */
-export async function listIpRanges(signal?: AbortSignal): Promise<IpRangeEntry[]> {
-  const body = await apiRequest<{ data?: { ipRanges?: IpRangeEntry[] } }>(path(), { signal });
-  return Array.isArray(body.data?.ipRanges) ? body.data.ipRanges : [];
+export async function listIpRanges(signal?: AbortSignal): Promise<IpWhitelist> {
+  const body = await apiRequest<{ data?: { ipRanges?: IpRangeEntry[]; policy?: IpWhitelistPolicy } }>(
+    path(),
+    {
+      signal,
+    },
+  );
+  return {
+    ranges: Array.isArray(body.data?.ipRanges) ? body.data.ipRanges : [],
+    policy: body.data?.policy ?? null,
+  };
 }
 
 /** POST /api/admin/ip-whitelist; resolves with the server's message. */
