@@ -99,6 +99,18 @@ export const SETTINGS = {
     description:
       "Offender sign-ins when an entity that has had IP ranges has no active one: 'deny' refuses every address, 'allow' admits any",
   },
+  // 10 an hour: one firm behind one address rarely registers more than a few people at once, and each
+  // registration costs a full password hash and may queue an e-mail to the address it names.
+  registration_limit_per_hour: {
+    type: 'number',
+    default: 10,
+    unit: 'registrations',
+    min: 1,
+    max: 1000,
+    category: 'security',
+    label: 'Registrations per address per hour',
+    description: 'Registrations one client address may submit in an hour before it is refused (429)',
+  },
   department_abbreviation: {
     type: 'text',
     default: 'DOC',

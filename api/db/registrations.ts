@@ -38,6 +38,43 @@ export async function insert_registration(
   return row ? { ok: true, id: row.id } : { ok: false, reason: 'duplicate_email' };
 }
 
+/** True when the entity has a registration for the e-mail that blocks a new one (pending or approved). */
+export async function open_registration_exists(sql: Tx, entityId: string, email: string): Promise<boolean> {
+  const [row] = await sql`
+    select 1 from registrations
+    where entity_id = ${entityId} and email = ${email.toLowerCase()} and status <> 'rejected'`;
+  return row !== undefined;
+}
+
+/** What registration_throttle counts: registrations per client address, duplicate notices per e-mail. */
+export type RegistrationThrottleKind = 'address' | 'duplicate_notice';
+
+/** Deletes the counts whose window has ended, so the table holds only the last `windowMinutes`. */
+export async function sweep_registration_throttle(sql: Tx, windowMinutes: number): Promise<void> {
+  await sql`delete from registration_throttle
+            where window_started_at <= now() - make_interval(mins => ${windowMinutes})`;
+}
+
+/**
+ * Counts one more for `subject` and returns the count in its current window (a window starts at the first
+ * count and lasts `windowMinutes`; a count after it starts a new one). Atomic: concurrent calls each get
+ * their own number.
+ */
+export async function count_registration_attempt(
+  sql: Tx,
+  c: { kind: RegistrationThrottleKind; subject: string; windowMinutes: number },
+): Promise<number> {
+  const [row] = await sql<{ attempts: number }[]>`
+    insert into registration_throttle as t (kind, subject) values (${c.kind}, ${c.subject})
+    on conflict (kind, subject) do update
+      set window_started_at = case when t.window_started_at <= now() - make_interval(mins => ${c.windowMinutes})
+                                   then now() else t.window_started_at end,
+          attempts = case when t.window_started_at <= now() - make_interval(mins => ${c.windowMinutes})
+                          then 1 else t.attempts + 1 end
+    returning attempts`;
+  return row.attempts;
+}
+
 export interface PendingRegistrationRow {
   id: string;
   first_name: string;

@@ -23,6 +23,7 @@ import {
 } from '../db/users.ts';
 import { offenderAddressAllowed } from './ip_whitelist.ts';
 import { dummySecretHash, hashSecret, verifySecret } from './passwords.ts';
+import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
@@ -185,6 +186,12 @@ export async function changePassword(
   ]);
   if (!currentOk && !tempOk) return fail('current_password_wrong');
   if (change.newPassword === change.currentPassword) return fail('password_unchanged');
+  const strength = checkPasswordStrength(change.newPassword, {
+    email: session.email,
+    firstName: session.first_name,
+    lastName: session.last_name,
+  });
+  if (!strength.ok) return strength;
   const newHash = await hashSecret(change.newPassword);
   await deps.sql.begin(async (tx) => {
     await update_password(tx, session.id, newHash);

@@ -16,8 +16,11 @@ export const REASONS = [
   'session_gone',
   'current_password_wrong',
   'password_unchanged',
+  /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
+  'password_too_weak',
   // Registration and the approver's decision (registration.ts).
-  'registration_duplicate',
+  /** Too many registrations from one client address (setting `registration_limit_per_hour`). */
+  'registration_throttled',
   'registration_not_found',
   'registration_already_reviewed',
   'user_email_taken',

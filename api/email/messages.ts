@@ -51,3 +51,30 @@ export function registrationRejectedEmail(r: Registrant, reason: string): Outgoi
       SIGNATURE,
   };
 }
+
+/**
+ * Sent instead of a second registration for an address that already has an account or an open registration:
+ * the public form answers exactly as for a new registration (so it never tells a stranger which addresses are
+ * registered), and the owner learns of the attempt here. Nothing the form's sender typed appears in it (not even
+ * the name), so the message cannot carry someone else's words to the owner.
+ */
+export function registrationDuplicateEmail(to: string, existing: 'account' | 'registration'): OutgoingEmail {
+  const state = existing === 'account'
+    ? 'This address already has an account on the portal, so no new registration was created.'
+    : 'This address already has a registration awaiting review, so no second registration was created.';
+  const next = existing === 'account'
+    ? 'If it was you, sign in with your e-mail address and your password. If you no longer know your password, ' +
+      'contact the department that runs the portal.'
+    : 'If it was you, there is nothing more to do: you will receive an e-mail once an approver has reviewed ' +
+      'your registration.';
+  return {
+    kind: 'registration_duplicate',
+    to,
+    subject: 'Registration attempt for your e-mail address',
+    body:
+      'Hello,\n\nSomeone, perhaps you, has just submitted the registration form of the secure legal-mail ' +
+      `portal with this e-mail address (${to}). ${state}\n\n${next}\n\n` +
+      'If it was not you, you do not need to do anything: nothing about your account or your registration has ' +
+      'changed, and no one was given access.' + SIGNATURE,
+  };
+}

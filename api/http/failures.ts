@@ -30,8 +30,15 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   session_gone: { status: 400, message: 'Please sign in again.' },
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
   password_unchanged: { status: 400, message: 'The new password must be different from the current one.' },
+  password_too_weak: {
+    status: 400,
+    message: 'This password is too common or easy to guess. Please choose a longer, less predictable one.',
+  },
 
-  registration_duplicate: { status: 409, message: 'A registration for this email address already exists.' },
+  registration_throttled: {
+    status: 429,
+    message: 'Too many registrations from this network. Please try again later.',
+  },
   registration_not_found: { status: 404, message: 'Registration not found.' },
   registration_already_reviewed: { status: 409, message: 'This registration has already been reviewed.' },
   user_email_taken: { status: 409, message: 'A user with this email address already exists.' },

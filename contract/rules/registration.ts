@@ -105,6 +105,47 @@ export function checkRegistration(input: RegistrationInput): RuleResult {
   return { ok: true };
 }
 
+/** A registration as it is sent and stored: blank optional fields are null. */
+export interface TidyRegistration extends RegistrationInput {
+  phone: string | null;
+  addressLine2: string | null;
+  supervisingAttorneyName: string | null;
+  supervisingAttorneyBar: string | null;
+  supervisingAttorneyEmail: string | null;
+}
+
+function optional(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/**
+ * The one tidying both halves apply: text trimmed, the two states in upper case, blank optional fields null,
+ * and the supervising attorney's fields only for a representative. Passwords are kept exactly as typed.
+ */
+export function tidyRegistration(input: RegistrationInput): TidyRegistration {
+  const representative = input.isRepresentative;
+  return {
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    email: input.email.trim(),
+    password: input.password,
+    confirmPassword: input.confirmPassword,
+    barNumber: input.barNumber.trim(),
+    barState: input.barState.trim().toUpperCase(),
+    phone: optional(input.phone),
+    addressLine1: input.addressLine1.trim(),
+    addressLine2: optional(input.addressLine2),
+    city: input.city.trim(),
+    state: input.state.trim().toUpperCase(),
+    zipCode: input.zipCode.trim(),
+    isRepresentative: representative,
+    supervisingAttorneyName: representative ? optional(input.supervisingAttorneyName) : null,
+    supervisingAttorneyBar: representative ? optional(input.supervisingAttorneyBar) : null,
+    supervisingAttorneyEmail: representative ? optional(input.supervisingAttorneyEmail) : null,
+  };
+}
+
 export type PasswordStrength = '' | 'Weak' | 'Medium' | 'Strong';
 
 /** The live strength label of spec section 4. */

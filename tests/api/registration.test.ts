@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { registrationBody } from '../support/factories.ts';
+import { SETTINGS } from '../../contract/settings.ts';
 
 let t: TestApp;
 let approver: string;
@@ -11,8 +12,21 @@ Deno.test({
   fn: async () => {
     t = await createTestApp();
     approver = await signIn(t, ...DEMO.approver);
+    // Every other test here registers from 127.0.0.1; the throttle's own test sets the limit it checks.
+    await setRegistrationLimit(1000);
   },
 });
+
+async function setRegistrationLimit(limit: number) {
+  await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${limit}::text::jsonb)
+                   where key = 'registration_limit_per_hour'`;
+}
+
+async function outboxKinds(email: string): Promise<string[]> {
+  const rows = await t.deps.sql<{ kind: string }[]>`
+    select kind from email_outbox where to_address = ${email.toLowerCase()} order by id`;
+  return rows.map((r) => r.kind);
+}
 
 const register = (overrides: Record<string, unknown> = {}) =>
   call(t, 'POST', '/api/auth/register', { body: registrationBody(overrides) });
@@ -62,7 +76,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'a valid registration is stored hashed and audited; a second one for the e-mail is 409',
+  name: 'a valid registration is stored hashed, audited and acknowledged by e-mail',
   ...DB_TEST,
   fn: async () => {
     const body = registrationBody({ phone: '5551234567', zipCode: '65101-1234' });
@@ -77,16 +91,132 @@ Deno.test({
     >`select password_hash from registrations where email = ${body.email}`;
     assert.ok(!stored.password_hash.includes(body.password));
     assert.match(stored.password_hash, /^pbkdf2-sha256\$/);
-    const again = await call(t, 'POST', '/api/auth/register', {
-      body: { ...body, email: body.email.toUpperCase() },
-    });
-    assert.equal(again.status, 409);
-    assert.equal(again.body.message, 'A registration for this email address already exists.');
-    const taken = await register({ email: DEMO.attorney[0] });
-    assert.equal(taken.status, 409);
     const [audited] = await t.deps
       .sql`select 1 from audit_logs where event_type = 'registration_submitted' and event_data->>'email' = ${body.email}`;
     assert.ok(audited);
+    assert.deepEqual(await outboxKinds(body.email), ['registration_received']);
+  },
+});
+
+Deno.test({
+  name:
+    'a registration for an e-mail with an account or a pending registration gets the same 201 as a new one; the owner is e-mailed instead, at most once an hour',
+  ...DB_TEST,
+  fn: async () => {
+    const fresh = await register();
+    assert.equal(fresh.status, 201);
+
+    // An e-mail that already has an account (the demo attorney's): the same answer, nothing stored.
+    const account = await register({ email: DEMO.attorney[0].toUpperCase() });
+    assert.deepEqual([account.status, account.body], [fresh.status, fresh.body]);
+    assert.equal(account.headers.get('content-type'), fresh.headers.get('content-type'));
+    const [none] = await t.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from registrations where email = ${DEMO.attorney[0]}`;
+    assert.equal(none.n, 0, 'no registration is stored for the duplicate');
+    assert.deepEqual(await outboxKinds(DEMO.attorney[0]), ['registration_duplicate']);
+    const [notice] = await t.deps.sql<{ subject: string; body: string }[]>`
+      select subject, body from email_outbox where kind = 'registration_duplicate' and to_address = ${
+      DEMO.attorney[0]
+    }`;
+    assert.equal(notice.subject, 'Registration attempt for your e-mail address');
+    assert.match(notice.body, /already has an account/);
+    assert.match(notice.body, /If it was not you, you do not need to do anything/);
+    assert.doesNotMatch(notice.body, /Grace|Hopper/, 'nothing the sender typed is mailed to the owner');
+    const [audit] = await t.deps.sql<{ ip_address: string; event_data: Record<string, unknown> }[]>`
+      select ip_address, event_data from audit_logs where event_type = 'registration_duplicate'
+        and event_data->>'email' = ${DEMO.attorney[0]}`;
+    assert.deepEqual({ ...audit }, {
+      ip_address: '127.0.0.1',
+      event_data: { email: DEMO.attorney[0], userType: 'attorney', existing: 'account', noticeQueued: true },
+    });
+
+    // An e-mail with a pending registration: the same answer; the first registration stays as it was.
+    const body = registrationBody();
+    assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201);
+    const again = await call(t, 'POST', '/api/auth/register', {
+      body: { ...body, email: ` ${body.email.toUpperCase()} `, firstName: 'Mallory' },
+    });
+    assert.deepEqual([again.status, again.body], [fresh.status, fresh.body]);
+    const rows = await t.deps.sql<{ first_name: string }[]>`
+      select first_name from registrations where email = ${body.email}`;
+    assert.deepEqual(rows.map((r) => r.first_name), ['Grace']);
+    assert.deepEqual(await outboxKinds(body.email), ['registration_received', 'registration_duplicate']);
+
+    // A second attempt within the hour: still the same answer, but no second notice to the same address.
+    const third = await call(t, 'POST', '/api/auth/register', { body });
+    assert.deepEqual([third.status, third.body], [fresh.status, fresh.body]);
+    assert.deepEqual(await outboxKinds(body.email), ['registration_received', 'registration_duplicate']);
+    const notices = await t.deps.sql<{ queued: boolean }[]>`
+      select (event_data->>'noticeQueued')::boolean as queued from audit_logs
+      where event_type = 'registration_duplicate' and event_data->>'email' = ${body.email} order by id`;
+    assert.deepEqual(notices.map((n) => n.queued), [true, false]);
+  },
+});
+
+Deno.test({
+  name:
+    'registrations are throttled per client address before any hashing: a burst gets 429 past the limit, nothing stored or mailed for it',
+  ...DB_TEST,
+  fn: async () => {
+    const limit = SETTINGS.registration_limit_per_hour.default;
+    await setRegistrationLimit(limit);
+    try {
+      const ip = '198.51.100.7';
+      const bodies = Array.from({ length: limit + 4 }, () => registrationBody());
+      // Sent at once: the count is taken atomically, so no request slips past it.
+      const answers = await Promise.all(
+        bodies.map((body) => call(t, 'POST', '/api/auth/register', { body, ip })),
+      );
+      const accepted = bodies.filter((_, i) => answers[i].status === 201).map((b) => b.email);
+      const refused = answers.filter((a) => a.status === 429);
+      assert.equal(accepted.length, limit);
+      assert.equal(refused.length, 4);
+      for (const r of refused) {
+        assert.deepEqual(r.body, {
+          success: false,
+          message: 'Too many registrations from this network. Please try again later.',
+          code: 'registration_throttled',
+        });
+      }
+      const throttledEmails = bodies.map((b) => b.email).filter((e) => !accepted.includes(e));
+      const [stored] = await t.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from registrations where email in ${t.deps.sql(throttledEmails)}`;
+      assert.equal(stored.n, 0, 'nothing stored for a refused registration');
+      const [mailed] = await t.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from email_outbox where to_address in ${t.deps.sql(throttledEmails)}`;
+      assert.equal(mailed.n, 0, 'nothing mailed for a refused registration');
+
+      // Refused before the duplicate check too: a known address gets the same 429 as a new one.
+      const known = await call(t, 'POST', '/api/auth/register', {
+        body: registrationBody({ email: DEMO.approver[0] }),
+        ip,
+      });
+      assert.equal(known.status, 429);
+      assert.deepEqual(await outboxKinds(DEMO.approver[0]), []);
+      // A weak password is not even looked at.
+      const weak = await call(t, 'POST', '/api/auth/register', {
+        body: registrationBody({ password: 'Password1', confirmPassword: 'Password1' }),
+        ip,
+      });
+      assert.equal(weak.status, 429);
+
+      const throttleEvents = await t.deps.sql<{ ip_address: string }[]>`
+        select ip_address from audit_logs where event_type = 'registration_throttled'`;
+      assert.deepEqual(
+        throttleEvents.map((e) => e.ip_address),
+        [ip],
+        'the first refusal of the window is audited',
+      );
+
+      // Another address is not affected; the address may register again once its hour has passed.
+      assert.equal((await register()).status, 201);
+      await t.deps.sql`update registration_throttle set window_started_at = now() - interval '61 minutes'
+                       where kind = 'address' and subject = ${ip}`;
+      const later = await call(t, 'POST', '/api/auth/register', { body: registrationBody(), ip });
+      assert.equal(later.status, 201);
+    } finally {
+      await setRegistrationLimit(1000);
+    }
   },
 });
 

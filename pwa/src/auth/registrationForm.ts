@@ -10,6 +10,7 @@ import {
   REGISTRATION_MESSAGES,
   type RegistrationField,
   type RuleResult,
+  tidyRegistration,
 } from '../../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 
@@ -117,32 +118,7 @@ export function checkForSubmit(values: RegistrationValues): RuleResult {
   return checkRegistration(values);
 }
 
-function optional(value: string): string | null {
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
-/** The request body. The three supervising fields are null unless the box is ticked. */
+/** The request body: tidied as the server tidies it (contract/rules/registration.ts). */
 export function toRegistrationRequest(values: RegistrationValues): RegistrationRequest {
-  const representative = values.isRepresentative;
-  return {
-    userType: representative ? 'representative' : 'attorney',
-    firstName: values.firstName.trim(),
-    lastName: values.lastName.trim(),
-    email: values.email.trim(),
-    password: values.password,
-    confirmPassword: values.confirmPassword,
-    barNumber: values.barNumber.trim(),
-    barState: values.barState.trim().toUpperCase(),
-    phone: optional(values.phone),
-    addressLine1: values.addressLine1.trim(),
-    addressLine2: optional(values.addressLine2),
-    city: values.city.trim(),
-    state: values.state.trim().toUpperCase(),
-    zipCode: values.zipCode.trim(),
-    isRepresentative: representative,
-    supervisingAttorneyName: representative ? values.supervisingAttorneyName.trim() : null,
-    supervisingAttorneyBar: representative ? values.supervisingAttorneyBar.trim() : null,
-    supervisingAttorneyEmail: representative ? values.supervisingAttorneyEmail.trim() : null,
-  };
+  return { userType: values.isRepresentative ? 'representative' : 'attorney', ...tidyRegistration(values) };
 }
