@@ -1,15 +1,26 @@
 /**
  * The app-wide reactions to what the API says about the session: a 401 ends
  * it (storage cleared, back to /login, the server's message shown); a
- * required password change sends the user to /set-password.
+ * required password change sends the user to /set-password. A session ended
+ * in another window (Log Off, a 401 there) takes this one to /login too, its
+ * documents dropped (the viewer pop-ups close themselves: viewer/useSessionEndClose.ts).
  */
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { setApiEvents } from '../lib/api.ts';
 import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
-import { storage } from '../lib/storage.ts';
+import { sessionChannel, storage } from '../lib/storage.ts';
 import { useToast } from './useToast.ts';
+
+/** Pages shown without a session: another window's sign-out leaves them where they are. */
+const SIGNED_OUT_PAGES = new Set<string>([
+  PATHS.root,
+  PATHS.login,
+  PATHS.register,
+  PATHS.logout,
+  PATHS.unauthorized,
+]);
 
 export function SessionEvents() {
   const navigate = useNavigate();
@@ -32,5 +43,15 @@ export function SessionEvents() {
     });
     return () => setApiEvents({});
   }, [navigate, toast]);
+
+  const { pathname } = useLocation();
+  const signedOutPage = SIGNED_OUT_PAGES.has(pathname);
+  useEffect(() => {
+    if (signedOutPage) return;
+    return sessionChannel.subscribe(() => {
+      documentStore.clear();
+      navigate(PATHS.login, { replace: true });
+    });
+  }, [navigate, signedOutPage]);
   return null;
 }

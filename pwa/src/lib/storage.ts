@@ -5,6 +5,7 @@
  * throwing, so a screen can still decide where to go.
  */
 import { parseUser, type User } from '../auth/user.ts';
+import { browserSessionChannel } from './sessionChannel.ts';
 
 /** The localStorage keys of spec section 3 (names are part of the contract). */
 export const STORAGE_KEYS = {
@@ -111,5 +112,20 @@ function browserLocalStorage(): StorageBackend | null {
   return typeof localStorage === 'undefined' ? null : localStorage;
 }
 
-/** The PWA's storage: the browser's localStorage. */
-export const storage: SessionStorage = createSessionStorage(browserLocalStorage);
+const local = createSessionStorage(browserLocalStorage);
+
+/** Every other window of the app hears of a cleared session (sessionChannel.ts). */
+export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
+
+/**
+ * The PWA's storage: the browser's localStorage. Clearing it is how every way out ends the session in this
+ * browser, so it is also the one place that announces the end to the other windows (the viewer pop-ups close).
+ */
+export const storage: SessionStorage = {
+  ...local,
+  clearAll() {
+    const result = local.clearAll();
+    sessionChannel.announce();
+    return result;
+  },
+};

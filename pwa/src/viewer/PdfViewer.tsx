@@ -12,6 +12,7 @@ import { PropertiesModal } from './PropertiesModal.tsx';
 import { shortcutAction } from './shortcuts.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { usePrint } from './usePrint.ts';
+import { useSessionEndClose } from './useSessionEndClose.ts';
 import { useViewer } from './useViewer.ts';
 import './viewer.css';
 
@@ -21,6 +22,7 @@ export const VIEWER_TEXTS = {
 } as const;
 
 export function PdfViewer({ documentId: given }: { documentId?: string }) {
+  useSessionEndClose();
   const params = useParams();
   const documentId = given ?? params.documentId ?? params.fileUrl;
   if (!documentId) {

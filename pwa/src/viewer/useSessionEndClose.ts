@@ -1,0 +1,17 @@
+/**
+ * The viewer and print pop-ups close when the session ends in any window (issue 9, item 10: a shared tablet),
+ * so no page of privileged mail stays on screen. A viewer the browser will not let a script close (opened by
+ * hand, not as a pop-up) leaves for the sign-in page instead: a full navigation that drops the PDF from memory.
+ */
+import { useEffect } from 'react';
+import { PATHS } from '../lib/routing.ts';
+import { sessionChannel } from '../lib/storage.ts';
+
+export function useSessionEndClose(): void {
+  useEffect(() =>
+    sessionChannel.subscribe(() => {
+      window.close();
+      // close() is ignored for a window no script opened; `closed` tells.
+      if (!window.closed) window.location.replace(PATHS.login);
+    }), []);
+}
