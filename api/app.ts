@@ -24,6 +24,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { publicRoutes } from './routes/public.ts';
 import { representativeRoutes } from './routes/representative.ts';
+import { representativeLinkRoutes } from './routes/representatives.ts';
 
 /** Builds the application around its dependencies (a test passes its own). */
 export function createApp(deps: AppDeps) {
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps) {
     .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
     .route('/documents', documentRoutes)
     .route('/representative', representativeRoutes)
+    .route('/attorney/representatives', representativeLinkRoutes)
     .all('*', () => {
       throw notFound('No such API endpoint.');
     });

@@ -64,6 +64,8 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
         barNumber: account.role === 'attorney' ? 'MO12345' : null,
         barState: account.role === 'attorney' ? 'MO' : null,
         supervisingAttorneyId: account.role === 'representative' ? attorneyId : null,
+        // The demo's link is already confirmed, as if the attorney had accepted it (migration 0010).
+        supervisorAccepted: account.role === 'representative',
       };
       const created = await insert_user(tx, user);
       if (!created.ok) throw new Error(`demo seed: ${account.username} already exists`);

@@ -36,8 +36,11 @@ export interface DocumentRow {
   sender_role: 'attorney' | 'representative';
   sender_first_name: string;
   sender_last_name: string;
-  /** The sender's supervising attorney (representatives), who may also read. */
-  sender_supervisor_id: string | null;
+  /**
+   * The supervising attorney the document was shared with when it was sent (a representative's accepted link
+   * then), who may also read it; never the sender's current supervisor, so a later change opens nothing old.
+   */
+  supervising_attorney_id: string | null;
   recipient_doc_number: string;
   recipient_first_name: string;
   recipient_last_name: string;
@@ -49,7 +52,7 @@ function selectDocuments(sql: Tx) {
            d.sha256, d.pages, d.encrypted, d.print_allowed, d.metadata, d.uploaded_at, d.viewed_at,
            ${deleteAt(sql)} as delete_at,
            s.role as sender_role, s.first_name as sender_first_name, s.last_name as sender_last_name,
-           s.supervising_attorney_id as sender_supervisor_id,
+           d.supervising_attorney_id,
            r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name
     from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id`;
 }
@@ -81,16 +84,26 @@ export interface NewDocument {
   metadata: PdfMetadata;
 }
 
-/** Inserts a document row (its blob is already stored); returns its id. */
-export async function insert_document(sql: Tx, doc: NewDocument): Promise<string> {
-  const [row] = await sql<{ id: string }[]>`
+/**
+ * Inserts a document row (its blob is already stored); returns its id and the supervisor it was shared with.
+ * The sender's supervising attorney is recorded on the row in the same statement, and only when the link is
+ * accepted and the attorney active at that moment: a pending, removed or later link never shares this document.
+ */
+export async function insert_document(
+  sql: Tx,
+  doc: NewDocument,
+): Promise<{ id: string; supervising_attorney_id: string | null }> {
+  const [row] = await sql<{ id: string; supervising_attorney_id: string | null }[]>`
     insert into documents (entity_id, sender_id, recipient_id, title, description, file_name, size, sha256, pages,
-                           encrypted, print_allowed, metadata)
+                           encrypted, print_allowed, metadata, supervising_attorney_id)
     values (${doc.entityId}, ${doc.senderId}, ${doc.recipientId}, ${doc.title}, ${doc.description}, ${doc.fileName},
             ${doc.size}, ${doc.sha256}, ${doc.pages}, ${doc.encrypted}, ${doc.printAllowed},
-            ${sql.json(doc.metadata as never)})
-    returning id`;
-  return row.id;
+            ${sql.json(doc.metadata as never)},
+            (select a.id from users s join users a on a.id = s.supervising_attorney_id
+             where s.id = ${doc.senderId} and s.role = 'representative' and s.supervisor_accepted_at is not null
+               and a.role = 'attorney' and a.status = 'active' and a.entity_id = s.entity_id))
+    returning id, supervising_attorney_id`;
+  return row;
 }
 
 /** Unexpired documents matching `condition`, newest first: the one place lists and lookups go through. */
@@ -148,7 +161,7 @@ export function list_documents_sent_by(sql: Tx, senderId: string): Promise<Docum
 export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
   return unexpiredDocuments(
     sql,
-    sql`d.sender_id = ${attorneyId} or s.supervising_attorney_id = ${attorneyId}`,
+    sql`d.sender_id = ${attorneyId} or d.supervising_attorney_id = ${attorneyId}`,
   );
 }
 
@@ -156,7 +169,7 @@ export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promis
 export function list_documents_readable_by(sql: Tx, userId: string): Promise<DocumentRow[]> {
   return unexpiredDocuments(
     sql,
-    sql`d.recipient_id = ${userId} or d.sender_id = ${userId} or s.supervising_attorney_id = ${userId}`,
+    sql`d.recipient_id = ${userId} or d.sender_id = ${userId} or d.supervising_attorney_id = ${userId}`,
   );
 }
 

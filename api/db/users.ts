@@ -78,6 +78,8 @@ export interface NewUser {
   state?: string | null;
   zipCode?: string | null;
   supervisingAttorneyId?: string | null;
+  /** The supervising link starts pending; true only where no one needs to confirm it (the demo seed). */
+  supervisorAccepted?: boolean;
 }
 
 export type InsertUserResult = { ok: true; id: string } | {
@@ -90,7 +92,7 @@ export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserRes
   const [row] = await sql<{ id: string }[]>`
     insert into users (entity_id, role, status, email, doc_number, first_name, last_name, password_hash,
       temp_password_hash, temp_password_expires_at, bar_number, bar_state, phone, address_line1, address_line2,
-      city, state, zip_code, supervising_attorney_id)
+      city, state, zip_code, supervising_attorney_id, supervisor_proposed_at, supervisor_accepted_at)
     values (${user.entityId}, ${user.role}, ${user.status ?? 'active'}, ${user.email?.toLowerCase() ?? null},
       ${user.docNumber ?? null}, ${user.firstName}, ${user.lastName}, ${user.passwordHash},
       ${user.tempPasswordHash ?? null}, ${user.tempPasswordExpiresAt ?? null}, ${user.barNumber ?? null},
@@ -99,7 +101,9 @@ export async function insert_user(sql: Tx, user: NewUser): Promise<InsertUserRes
   },
       ${user.city ?? null}, ${user.state ?? null}, ${user.zipCode ?? null}, ${
     user.supervisingAttorneyId ?? null
-  })
+  },
+      ${user.supervisingAttorneyId ? new Date() : null},
+      ${user.supervisingAttorneyId && user.supervisorAccepted ? new Date() : null})
     on conflict do nothing
     returning id`;
   if (row) return { ok: true, id: row.id };
@@ -125,19 +129,35 @@ export async function update_password(sql: Tx, userId: string, passwordHash: str
             where id = ${userId}`;
 }
 
-/** The active attorney of the entity with this bar number or e-mail, to supervise a representative. */
-export async function find_attorney_by_bar_or_email(
+/** The attorney a representative's registration names, as the approver is shown it before approving. */
+export interface SupervisorCandidate {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  bar_number: string;
+  bar_state: string;
+}
+
+/**
+ * The one active attorney of the entity whose bar number, bar state and e-mail all match, to supervise a
+ * representative; undefined when any of the three differs (a typed bar number alone names nobody).
+ */
+export async function find_supervising_attorney(
   sql: Tx,
   entityId: string,
-  match: { barNumber: string; email: string },
-): Promise<string | undefined> {
-  const [row] = await sql<{ id: string }[]>`
-    select id from users
-    where entity_id = ${entityId} and role = 'attorney' and status = 'active'
-      and (upper(bar_number) = upper(${match.barNumber}) or email = ${match.email.toLowerCase()})
-    order by (upper(bar_number) = upper(${match.barNumber})) desc, created_at
-    limit 1`;
-  return row?.id;
+  match: { barNumber: string; barState: string; email: string },
+): Promise<SupervisorCandidate | undefined> {
+  const barNumber = match.barNumber.trim();
+  const barState = match.barState.trim();
+  const email = match.email.trim().toLowerCase();
+  if (!barNumber || !barState || !email) return undefined;
+  // E-mail is unique per entity, so at most one row can match all three.
+  const [row] = await sql<SupervisorCandidate[]>`
+    select id, first_name, last_name, email, bar_number, bar_state from users
+    where entity_id = ${entityId} and role = 'attorney' and status = 'active' and email = ${email}
+      and upper(btrim(bar_number)) = upper(${barNumber}) and upper(btrim(bar_state)) = upper(${barState})`;
+  return row;
 }
 
 /** A user as the admin screens show it. */

@@ -28,14 +28,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Reader = Pick<UserRow, 'id' | 'role'>;
 
-/** The recipient, the sender, and the sender's supervising attorney; nobody else (staff never). */
+/** The recipient, the sender, and the supervising attorney recorded on it when sent; nobody else (staff never). */
 export function mayRead(
   reader: Reader,
-  doc: Pick<DocumentRow, 'recipient_id' | 'sender_id' | 'sender_supervisor_id'>,
+  doc: Pick<DocumentRow, 'recipient_id' | 'sender_id' | 'supervising_attorney_id'>,
 ) {
   if (reader.role === 'admin' || reader.role === 'approver') return false;
   return reader.id === doc.recipient_id || reader.id === doc.sender_id ||
-    reader.id === doc.sender_supervisor_id;
+    reader.id === doc.supervising_attorney_id;
 }
 
 /** The document if this reader may read it; undefined for a malformed, missing, expired or forbidden id alike. */

@@ -24,6 +24,8 @@ export const REASONS = [
   'registration_not_found',
   'registration_already_reviewed',
   'user_email_taken',
+  // A representative's supervising attorney (representatives.ts): not linked to this attorney, or no such user.
+  'representative_not_found',
   // Users and the offender roster (user_admin.ts, offenders.ts).
   'user_not_found',
   'user_self_deactivation',

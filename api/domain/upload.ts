@@ -86,7 +86,9 @@ export async function uploadDocument(
 
   const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
   const id = await sql.begin(async (tx) => {
-    const documentId = await insert_document(tx, {
+    // The sender's supervising attorney is recorded on the row now (accepted links only): this document's
+    // readers never change with a later link.
+    const inserted = await insert_document(tx, {
       entityId: sender.entity_id,
       senderId: sender.id,
       recipientId: recipient.id,
@@ -100,6 +102,7 @@ export async function uploadDocument(
       printAllowed: facts.printAllowed,
       metadata: facts.metadata,
     });
+    const documentId = inserted.id;
     await insert_audit_event(tx, {
       userId: sender.id,
       eventType: 'document_uploaded',
@@ -112,6 +115,7 @@ export async function uploadDocument(
         size: blob.size,
         sha256: blob.sha256,
         pages: facts.pages,
+        supervisingAttorneyId: inserted.supervising_attorney_id,
       },
     });
     return documentId;

@@ -35,8 +35,7 @@ export function registrationApprovedEmail(r: Registrant): OutgoingEmail {
     subject: 'Your registration has been approved',
     body: `${greeting(r)}\n\nYour registration for the secure legal-mail portal has been approved.\n\n` +
       `To sign in, open the portal and sign in with your e-mail address (${r.email}) and the password you ` +
-      'chose when you registered, or the temporary password your approver gave you. If you sign in with the ' +
-      'temporary password you will be asked to choose a new password.' + SIGNATURE,
+      'chose when you registered.' + SIGNATURE,
   };
 }
 

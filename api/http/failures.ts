@@ -42,6 +42,7 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   registration_not_found: { status: 404, message: 'Registration not found.' },
   registration_already_reviewed: { status: 409, message: 'This registration has already been reviewed.' },
   user_email_taken: { status: 409, message: 'A user with this email address already exists.' },
+  representative_not_found: { status: 404, message: 'Representative not found.' },
 
   user_not_found: { status: 404, message: 'User not found.' },
   user_self_deactivation: { status: 400, message: 'You cannot deactivate your own account.' },

@@ -7,8 +7,14 @@ export const SUCCESS = {
   loggedOut: 'Logged out',
   passwordChanged: 'Password changed successfully',
   registrationSubmitted: 'Registration submitted successfully! You will receive an email once approved.',
-  /** Followed by '! Temporary password: …' in the approval's answer. */
-  registrationApproved: 'Registration approved successfully',
+  /**
+   * Not the spec's '… Temporary password: …' on purpose (issue 9): approval makes no temporary password, since
+   * the registrant chose their own and the approver must never hold a secret to the account.
+   */
+  registrationApproved:
+    'Registration approved successfully! The applicant signs in with the password they chose when registering.',
+  representativeAccepted: 'Representative accepted. Documents they send from now on are shared with you.',
+  representativeRemoved: 'Representative removed. Documents they send from now on are not shared with you.',
   registrationRejected: 'Registration rejected successfully',
   userActivated: 'User activated successfully',
   userDeactivated: 'User deactivated successfully',

@@ -1,18 +1,17 @@
 /** /api/approver: pending registrations and the decision on each. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { list_pending_registrations, type PendingRegistrationRow } from '../db/registrations.ts';
-import { approveRegistration, rejectRegistration } from '../domain/registration.ts';
-import type { PendingRegistration, RejectionRequest } from '../../contract/shapes/registration.ts';
+import {
+  approveRegistration,
+  listPendingRegistrations,
+  rejectRegistration,
+} from '../domain/registration_review.ts';
+import type { ApprovalResult, RejectionRequest } from '../../contract/shapes/registration.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
-
-function toPendingRegistration(row: PendingRegistrationRow): PendingRegistration {
-  return { ...row, created_at: new Date(row.created_at).toISOString() };
-}
 
 const idParam = z.object({ id: z.uuid({ error: failureText('registration_not_found') }) });
 const rejectBody = z.object({
@@ -26,8 +25,8 @@ const rejectBody = z.object({
 export const approverRoutes = new Hono<AppEnv>()
   .use(requireRole(['approver']), jsonBodyLimit)
   .get('/registrations', async (c) => {
-    const registrations = await list_pending_registrations(c.var.deps.sql, c.var.session.entity_id);
-    return c.json({ success: true, registrations: registrations.map(toPendingRegistration) });
+    const registrations = await listPendingRegistrations(c.var.deps, c.var.session);
+    return c.json({ success: true, registrations });
   })
   .post('/registrations/:id/approve', valid('param', idParam), async (c) => {
     const result = await approveRegistration(
@@ -37,11 +36,8 @@ export const approverRoutes = new Hono<AppEnv>()
       c.var.clientAddress,
     );
     if (!result.ok) throw failureError(result);
-    return c.json({
-      success: true,
-      message: `${SUCCESS.registrationApproved}! Temporary password: ${result.temporaryPassword}`,
-      data: { temporaryPassword: result.temporaryPassword },
-    });
+    const data: ApprovalResult = { supervisingAttorney: result.supervisingAttorney };
+    return c.json({ success: true, message: SUCCESS.registrationApproved, data });
   })
   .post('/registrations/:id/reject', valid('param', idParam), valid('json', rejectBody), async (c) => {
     const result = await rejectRegistration(c.var.deps, c.req.valid('param').id, c.var.session, {

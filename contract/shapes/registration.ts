@@ -39,11 +39,30 @@ export interface PendingRegistration {
   supervising_attorney_name: string | null;
   supervising_attorney_bar: string | null;
   supervising_attorney_email: string | null;
+  /**
+   * The account a representative would be linked to (pending until that attorney accepts): the one active
+   * attorney whose bar number, bar state (the representative's own) and e-mail all match what was typed.
+   * Null for an attorney's registration and when nobody matches.
+   */
+  supervisor_match: SupervisorMatch | null;
 }
 
-/** POST /api/approver/registrations/{id}/approve answer `data`. */
+/** An attorney account a representative's registration names. */
+export interface SupervisorMatch {
+  id: string;
+  name: string;
+  email: string;
+  bar_number: string;
+  bar_state: string;
+}
+
+/**
+ * POST /api/approver/registrations/{id}/approve answer `data`. No temporary password: the registrant chose
+ * their own password, so approval only activates the account and the approver never holds a secret to it.
+ */
 export interface ApprovalResult {
-  temporaryPassword: string;
+  /** The attorney proposed as supervisor (a representative only), or null when none was linked. */
+  supervisingAttorney: SupervisorMatch | null;
 }
 
 /** POST /api/approver/registrations/{id}/reject body. */

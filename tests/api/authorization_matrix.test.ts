@@ -54,6 +54,10 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/documents/print/:id': ['offender', 'attorney', 'representative'],
   'POST /api/representative/upload': ['representative'],
   'GET /api/representative/documents': ['representative'],
+  // An attorney's Representatives list (Accept / Remove): the attorney's own links only.
+  'GET /api/attorney/representatives': ['attorney'],
+  'POST /api/attorney/representatives/:id/accept': ['attorney'],
+  'POST /api/attorney/representatives/:id/remove': ['attorney'],
 };
 
 let t: TestApp;

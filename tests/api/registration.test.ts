@@ -222,7 +222,7 @@ Deno.test({
 
 Deno.test({
   name:
-    'approval creates an active attorney; both passwords work, the temporary one once, and it forces a change',
+    'approval only activates: no temporary password is made or shown, and the applicant signs in with their own password',
   ...DB_TEST,
   fn: async () => {
     const body = registrationBody();
@@ -230,88 +230,33 @@ Deno.test({
     const id = await pendingIdFor(body.email);
     const approved = await call(t, 'POST', `/api/approver/registrations/${id}/approve`, { token: approver });
     assert.equal(approved.status, 200);
-    const temporary = approved.body.data.temporaryPassword as string;
-    assert.match(temporary, /^[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/);
     assert.equal(
       approved.body.message,
-      `Registration approved successfully! Temporary password: ${temporary}`,
+      'Registration approved successfully! The applicant signs in with the password they chose when registering.',
     );
+    assert.ok(!('temporaryPassword' in approved.body.data), JSON.stringify(approved.body));
+    assert.doesNotMatch(JSON.stringify(approved.body), /temporary/i);
+    const [row] = await t.deps.sql<{ temp_password_hash: string | null; status: string }[]>`
+      select temp_password_hash, status from users where email = ${body.email}`;
+    assert.deepEqual({ ...row }, { temp_password_hash: null, status: 'active' });
 
-    // The chosen password works and needs no change.
+    // The password the applicant chose works and needs no change.
     const chosen = await call(t, 'POST', '/api/auth/login', {
       body: { username: body.email, password: body.password, entity: 'default' },
     });
     assert.equal(chosen.status, 200);
     assert.equal(chosen.body.user.mustChangePassword, false);
     assert.equal(chosen.body.user.role, 'attorney');
-
-    // The temporary one signs in once, and only to set a new password.
-    const first = await call(t, 'POST', '/api/auth/login', {
-      body: { username: body.email, password: temporary, entity: 'default' },
-    });
-    assert.equal(first.status, 200);
-    assert.equal(first.body.user.mustChangePassword, true);
-    const token = first.body.token;
-    const blocked = await call(t, 'GET', '/api/approver/registrations', { token });
-    assert.equal(blocked.status, 403);
-    assert.equal(blocked.body.code, 'password_change_required');
-    assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, true);
-    const second = await call(t, 'POST', '/api/auth/login', {
-      body: { username: body.email, password: temporary, entity: 'default' },
-    });
-    assert.equal(second.status, 401);
-
-    const short = await call(t, 'POST', '/api/auth/password', {
-      token,
-      body: { currentPassword: temporary, newPassword: 'short' },
-    });
-    assert.equal(short.status, 400);
-    assert.equal(short.body.message, 'Password must be at least 8 characters long');
-    const changed = await call(t, 'POST', '/api/auth/password', {
-      token,
-      body: { currentPassword: temporary, newPassword: 'Brand-New-Pass-9' },
-    });
-    assert.equal(changed.status, 200, JSON.stringify(changed.body));
-    assert.equal(changed.body.user.mustChangePassword, false);
-    assert.equal((await call(t, 'GET', '/api/auth/me', { token })).body.user.mustChangePassword, false);
-    // The session that used the chosen password earlier was ended by the change.
-    assert.equal((await call(t, 'GET', '/api/auth/me', { token: chosen.body.token })).status, 401);
-    await signIn(t, body.email, 'Brand-New-Pass-9');
-    const old = await call(t, 'POST', '/api/auth/login', {
-      body: { username: body.email, password: body.password, entity: 'default' },
-    });
-    assert.equal(old.status, 401);
-    const [audited] = await t.deps.sql`select 1 from audit_logs where event_type = 'password_changed'`;
-    assert.ok(audited);
+    const [mail] = await t.deps.sql<{ body: string }[]>`
+      select body from email_outbox where kind = 'registration_approved' and to_address = ${body.email}`;
+    assert.ok(mail, 'the applicant is told by e-mail');
+    assert.doesNotMatch(mail.body, /temporary password/i);
   },
 });
 
 Deno.test({
-  name: 'the temporary password expires after 72 hours',
-  ...DB_TEST,
-  fn: async () => {
-    const body = registrationBody();
-    await call(t, 'POST', '/api/auth/register', { body });
-    const approved = await call(
-      t,
-      'POST',
-      `/api/approver/registrations/${await pendingIdFor(body.email)}/approve`,
-      { token: approver },
-    );
-    const [row] = await t.deps.sql<{ hours: number }[]>`
-    select round(extract(epoch from temp_password_expires_at - now()) / 3600)::int as hours from users where email = ${body.email}`;
-    assert.equal(row.hours, 72);
-    await t.deps
-      .sql`update users set temp_password_expires_at = now() - interval '1 minute' where email = ${body.email}`;
-    const late = await call(t, 'POST', '/api/auth/login', {
-      body: { username: body.email, password: approved.body.data.temporaryPassword, entity: 'default' },
-    });
-    assert.equal(late.status, 401);
-  },
-});
-
-Deno.test({
-  name: "a representative's approval links them to the supervising attorney with that bar number",
+  name:
+    "a representative whose supervisor's bar number matches but whose e-mail does not is linked to nobody",
   ...DB_TEST,
   fn: async () => {
     const body = registrationBody({
@@ -329,9 +274,10 @@ Deno.test({
       { token: approver },
     );
     assert.equal(ok.status, 200);
-    const [row] = await t.deps.sql<{ role: string; supervisor: string }[]>`
-    select u.role, s.email as supervisor from users u join users s on s.id = u.supervising_attorney_id where u.email = ${body.email}`;
-    assert.deepEqual({ ...row }, { role: 'representative', supervisor: DEMO.attorney[0] });
+    assert.equal(ok.body.data.supervisingAttorney, null);
+    const [row] = await t.deps.sql<{ role: string; supervising_attorney_id: string | null }[]>`
+      select role, supervising_attorney_id from users where email = ${body.email}`;
+    assert.deepEqual({ ...row }, { role: 'representative', supervising_attorney_id: null });
   },
 });
 
