@@ -157,7 +157,7 @@ export function list_documents_sent_by(sql: Tx, senderId: string): Promise<Docum
   return unexpiredDocuments(sql, sql`d.sender_id = ${senderId}`);
 }
 
-/** What an attorney sent and what the representatives they supervise sent, newest first. */
+/** What an attorney sent and what representatives shared with them (recorded on each document), newest first. */
 export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
   return unexpiredDocuments(
     sql,
@@ -165,7 +165,7 @@ export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promis
   );
 }
 
-/** Every document a user may read (recipient, sender or the sender's supervising attorney), newest first. */
+/** Every document a user may read (recipient, sender or the supervisor recorded on it), newest first. */
 export function list_documents_readable_by(sql: Tx, userId: string): Promise<DocumentRow[]> {
   return unexpiredDocuments(
     sql,
