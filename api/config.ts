@@ -15,6 +15,9 @@ const envSchema = z.object({
   SESSION_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
     message: 'SESSION_SECRET must be at least 32 characters',
   }),
+  PIN_PEPPER: optionalText.refine((v) => v === undefined || v.length >= 32, {
+    message: 'PIN_PEPPER must be at least 32 characters',
+  }),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
@@ -60,6 +63,11 @@ export interface Config {
   dataDir: string;
   /** Unset: a secret generated once and kept in dataDir (embedded default only). */
   sessionSecret: string | undefined;
+  /**
+   * The HMAC key PIN hashes are made under (passwords.ts); unset: a secret generated once and kept in dataDir.
+   * Never in the database, so a stolen database does not give up the PINs.
+   */
+  pinPepper: string | undefined;
   /** Seed the demo data on an empty database. */
   demoSeed: boolean;
   /** Direct peers whose X-Forwarded-For is believed. */
@@ -88,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET,
+    pinPepper: e.PIN_PEPPER,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
     trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
@@ -100,11 +109,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
 }
 
 /**
- * On Deno Deploy each instance's disk is private and thrown away: an embedded database, `fs` blobs or a
- * session secret generated into DATA_DIR would each be lost, or differ between instances. Refuse to start.
+ * On Deno Deploy each instance's disk is private and thrown away: an embedded database, `fs` blobs, or a
+ * session secret or PIN pepper generated into DATA_DIR would each be lost, or differ between instances.
+ * Refuse to start.
  */
 function refuseThrowawayState(
-  e: { DATABASE_URL?: string; BLOB_STORE: string; SESSION_SECRET?: string },
+  e: { DATABASE_URL?: string; BLOB_STORE: string; SESSION_SECRET?: string; PIN_PEPPER?: string },
 ): void {
   const needs: string[] = [];
   if (!e.DATABASE_URL) {
@@ -114,6 +124,11 @@ function refuseThrowawayState(
     needs.push('BLOB_STORE=postgres (the fs store writes documents to a throwaway disk)');
   }
   if (!e.SESSION_SECRET) needs.push('SESSION_SECRET (a generated one would differ on every instance)');
+  if (!e.PIN_PEPPER) {
+    needs.push(
+      'PIN_PEPPER (a generated one would differ on every instance, and PINs hashed under it would not verify)',
+    );
+  }
   if (needs.length) {
     throw new Error(
       `Refusing to start on Deno Deploy without ${needs.join('; ')}. See deploy/deno-deploy.md.`,

@@ -9,6 +9,8 @@ export interface AppDeps {
   config: Config;
   /** HS256 key for session tokens. */
   signingKey: Uint8Array;
+  /** HMAC key of offenders' PIN hashes (api/domain/passwords.ts): PIN_PEPPER or the generated one. */
+  pinPepper: Uint8Array;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
   /** Where log lines go; unset: built from config (LOG_FORMAT, LOG_LEVEL). */

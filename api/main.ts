@@ -9,6 +9,7 @@ import { createDrain } from './http/drain.ts';
 import { createLogger } from './log.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
+import { loadPinPepper } from './domain/passwords.ts';
 import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
@@ -18,13 +19,20 @@ if (config.databaseUrl && !config.sessionSecret) {
   // Fine for one instance; several instances behind a balancer must share SESSION_SECRET.
   console.warn(`SESSION_SECRET is not set: using a secret kept in ${config.dataDir}/session-secret.`);
 }
+if (config.databaseUrl && !config.pinPepper) {
+  // Several instances must share it (or DATA_DIR): a PIN hashed under one pepper does not verify under another.
+  console.warn(
+    `PIN_PEPPER is not set: using a pepper kept in ${config.dataDir}/pin-pepper; keep it with backups.`,
+  );
+}
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
+const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
 const blobs = createBlobStore(config, db);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const log = createLogger(config);
-const app = createApp({ sql: db.sql, config, signingKey, blobs, log });
+const app = createApp({ sql: db.sql, config, signingKey, pinPepper, blobs, log });
 // Deletes expired documents and then their bytes: now, then every hour.
 // On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
 const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {

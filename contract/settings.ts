@@ -69,6 +69,52 @@ export const SETTINGS = {
     label: 'Lockout minutes',
     description: 'How long a locked account stays locked',
   },
+  // 10 in 30 minutes: a PIN sprayed across many DOC numbers never trips the per-account lock, so one address
+  // gets about two accounts' worth of failures before it must wait.
+  login_address_failure_limit: {
+    type: 'number',
+    default: 10,
+    unit: 'attempts',
+    min: 3,
+    max: 100,
+    category: 'security',
+    label: 'Sign-in failures per address',
+    description: 'Failed sign-ins one client address may make within the window before it gets 429',
+  },
+  // 200: a facility's tablets share one NAT address; a housing unit mistyping PINs at shift change must not lock
+  // the whole facility out. The per-account lock stays the defence there.
+  login_address_failure_limit_whitelisted: {
+    type: 'number',
+    default: 200,
+    unit: 'attempts',
+    min: 10,
+    max: 5000,
+    category: 'security',
+    label: 'Sign-in failures per whitelisted address',
+    description:
+      'The same budget for an address inside an active IP whitelist range (a facility NAT address)',
+  },
+  login_address_failure_window_minutes: {
+    type: 'number',
+    default: 30,
+    unit: 'minutes',
+    min: 5,
+    max: 1440,
+    category: 'security',
+    label: 'Sign-in failure window minutes',
+    description: 'How far back the per-address sign-in failures are counted',
+  },
+  pin_min_length: {
+    type: 'number',
+    default: 6,
+    unit: 'digits',
+    min: 6,
+    max: 12,
+    policy: 'a PIN of at least 6 digits (a shorter one falls to a few bursts of guesses)',
+    category: 'security',
+    label: 'PIN minimum length',
+    description: 'Fewest digits of a new or reset offender PIN',
+  },
   session_idle_minutes: {
     type: 'number',
     default: 30,

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { openDatabase } from '../db/open.ts';
 import { type ImportReportRow, importRoster, importSummary } from '../domain/offenders.ts';
+import { loadPinPepper } from '../domain/passwords.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 
 const USAGE = 'Usage: npm run roster:import -- file.csv [--entity slug]';
@@ -55,7 +56,8 @@ async function main(): Promise<number> {
       console.error(`No entity has the slug ${JSON.stringify(args.entity)}.`);
       return 2;
     }
-    const result = await importRoster(db.sql, bytes, {
+    const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
+    const result = await importRoster({ sql: db.sql, pinPepper }, bytes, {
       userId: null,
       entityId: entity.id,
       ipAddress: null,

@@ -2,9 +2,10 @@
  * The offender roster: adding one offender, resetting a PIN, and importing a roster file (the API and the
  * `roster:import` command run the same importRoster).
  */
+import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
-import type { Sql } from '../db/client.ts';
 import { reset_login_failures } from '../db/login_throttle.ts';
+import { get_setting } from '../db/settings.ts';
 import { revoke_user_sessions } from '../db/sessions.ts';
 import {
   type AdminUserRow,
@@ -15,13 +16,13 @@ import {
   update_password,
   upsert_offender,
 } from '../db/users.ts';
-import { hashSecret } from './passwords.ts';
+import { hashPin } from './passwords.ts';
 import { fail, type Failure, type Outcome } from './outcome.ts';
 import {
-  OFFENDER_RULES,
   type OffenderFields,
   offenderProblem,
   parseRoster,
+  pinProblem,
   ROSTER_MESSAGES,
   type RosterRow,
 } from '../../contract/rules/roster.ts';
@@ -52,16 +53,21 @@ function trimmed(o: OffenderFields): OffenderFields {
   };
 }
 
+/** What the roster's use cases need: the database and the pepper PINs are hashed under. */
+export type RosterDeps = Pick<AppDeps, 'sql' | 'pinPepper'>;
+
 /** Adds one offender to the actor's entity with an initial PIN. */
 export async function addOffender(
-  sql: Sql,
+  deps: RosterDeps,
   input: OffenderFields,
   actor: Actor,
 ): Promise<Outcome<{ user: AdminUserRow }>> {
+  const { sql } = deps;
   const o = trimmed(input);
-  const problem = offenderProblem(o, { pinRequired: true });
+  const pinMinLength = await get_setting(sql, 'pin_min_length');
+  const problem = offenderProblem(o, { pinRequired: true, pinMinLength });
   if (problem) return fail('invalid_input', problem);
-  const passwordHash = await hashSecret(o.pin);
+  const passwordHash = await hashPin(o.pin, { pepper: deps.pinPepper });
   return await sql.begin(async (tx): Promise<Outcome<{ user: AdminUserRow }>> => {
     const created = await insert_user(tx, {
       entityId: actor.entityId,
@@ -87,13 +93,15 @@ export async function addOffender(
 
 /** Sets a new PIN, ends the offender's sessions and lifts any sign-in lock on the DOC number. */
 export async function resetOffenderPin(
-  sql: Sql,
+  deps: RosterDeps,
   change: { userId: string; pin: string },
   actor: Actor,
 ): Promise<Outcome> {
+  const { sql } = deps;
   const pin = change.pin.trim();
-  if (!OFFENDER_RULES.pin.test(pin)) return fail('invalid_input', ROSTER_MESSAGES.pin);
-  const passwordHash = await hashSecret(pin);
+  const problem = pinProblem(pin, await get_setting(sql, 'pin_min_length'));
+  if (problem) return fail('invalid_input', problem);
+  const passwordHash = await hashPin(pin, { pepper: deps.pinPepper });
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
     if (!user || user.role !== 'offender' || !user.doc_number) return fail('offender_not_found');
@@ -166,11 +174,12 @@ export function importSummary(report: ImportReport): string {
  * audit event commits together with the rows.
  */
 export async function importRoster(
-  sql: Sql,
+  deps: RosterDeps,
   bytes: Uint8Array,
   actor: ImportActor,
 ): Promise<{ ok: true; report: ImportReport } | ImportRefusal> {
-  const parsed = parseRoster(bytes);
+  const { sql } = deps;
+  const parsed = parseRoster(bytes, { pinMinLength: await get_setting(sql, 'pin_min_length') });
   if (!parsed.ok) return { ...fail('invalid_input', parsed.message), message: parsed.message };
   const rows: ImportReportRow[] = parsed.rejected.map((r) => ({
     line: r.line,
@@ -193,7 +202,7 @@ export async function importRoster(
   const hashes = await mapPooled(
     writable,
     IMPORT_HASH_CONCURRENCY,
-    (r) => r.pin ? hashSecret(r.pin) : Promise.resolve(null),
+    (r) => r.pin ? hashPin(r.pin, { pepper: deps.pinPepper }) : Promise.resolve(null),
   );
 
   await sql.begin(async (tx) => {

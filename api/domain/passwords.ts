@@ -6,6 +6,14 @@
  *
  * Stored form: `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, so the work
  * factor can rise later without invalidating existing hashes.
+ *
+ * PINs are peppered: a 6-digit PIN has a million values, so its salted hash alone falls to a stolen database
+ * in minutes. PBKDF2 runs over HMAC-SHA256(pepper, PIN), the pepper being a key that is never in the
+ * database (PIN_PEPPER, or a secret generated once into DATA_DIR). Stored form:
+ * `pbkdf2-sha256-pepper$<key id>$<iterations>$<salt b64>$<hash b64>`; the key id (8 hex digits of the pepper's
+ * SHA-256) tells a hash made under another pepper (a mismatched instance) apart from a wrong PIN.
+ * A hash without the prefix (made before peppering) still verifies and is re-hashed with the pepper at the next
+ * successful sign-in.
  */
 
 /** OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256. */
@@ -23,8 +31,13 @@ function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-async function derive(secret: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), 'PBKDF2', false, ['deriveBits']);
+async function derive(
+  secret: string | Uint8Array,
+  salt: Uint8Array,
+  iterations: number,
+): Promise<Uint8Array> {
+  const input = typeof secret === 'string' ? encoder.encode(secret) : secret;
+  const key = await crypto.subtle.importKey('raw', input as BufferSource, 'PBKDF2', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits(
     { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
     key,
@@ -47,14 +60,92 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** Checks a secret against a stored hash; a malformed hash never matches. */
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 4 || parts[0] !== 'pbkdf2-sha256') return false;
-  const iterations = Number(parts[1]);
+const PEPPERED = 'pbkdf2-sha256-pepper';
+
+/** Checks a secret against a stored hash (peppered or not); a malformed hash never matches. */
+export async function verifySecret(
+  secret: string,
+  stored: string,
+  options: { pepper?: Uint8Array } = {},
+): Promise<boolean> {
+  const [scheme, ...parts] = stored.split('$');
+  if (scheme === PEPPERED) {
+    const [keyId, ...rest] = parts;
+    if (!options.pepper || keyId !== (await pepperKeyId(options.pepper))) return false;
+    return await verifyParts(await pepperInput(secret, options.pepper), rest);
+  }
+  if (scheme !== 'pbkdf2-sha256') return false;
+  return await verifyParts(encoder.encode(secret), parts);
+}
+
+/** `<iterations>$<salt>$<hash>` against the bytes PBKDF2 runs over. */
+async function verifyParts(input: Uint8Array, parts: string[]): Promise<boolean> {
+  if (parts.length !== 3) return false;
+  const iterations = Number(parts[0]);
   if (!Number.isInteger(iterations) || iterations < 1) return false;
-  const actual = await derive(secret, fromBase64(parts[2]), iterations);
-  return constantTimeEqual(actual, fromBase64(parts[3]));
+  const actual = await derive(input, fromBase64(parts[1]), iterations);
+  return constantTimeEqual(actual, fromBase64(parts[2]));
+}
+
+/** True for a hash made with the pepper; false for one made before (to re-hash at the next sign-in). */
+export function isPeppered(stored: string): boolean {
+  return stored.startsWith(`${PEPPERED}$`);
+}
+
+/** The 8 hex digits that name a pepper in a hash: enough to tell two keys apart, nothing to guess one from. */
+export async function pepperKeyId(pepper: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', pepper as BufferSource));
+  return Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function pepperInput(pin: string, pepper: Uint8Array): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    pepper as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(pin)));
+}
+
+/** Hashes a PIN under the pepper with a fresh random salt (tests pass a lower `iterations`). */
+export async function hashPin(
+  pin: string,
+  options: { pepper: Uint8Array; iterations?: number },
+): Promise<string> {
+  const iterations = options.iterations ?? PBKDF2_ITERATIONS;
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const hash = await derive(await pepperInput(pin, options.pepper), salt, iterations);
+  return `${PEPPERED}$${await pepperKeyId(options.pepper)}$${iterations}$${toBase64(salt)}$${toBase64(hash)}`;
+}
+
+/**
+ * The PIN pepper: PIN_PEPPER, or a secret generated once and kept in the data folder (mode 0600), as the
+ * session signing key is. Losing it makes every peppered PIN unusable (admins reset them); it is not in the
+ * database, so a stolen database or backup does not give up the PINs.
+ */
+export async function loadPinPepper(pepper: string | undefined, dataDir: string): Promise<Uint8Array> {
+  if (pepper) return encoder.encode(pepper);
+  const path = `${dataDir}/pin-pepper`;
+  try {
+    return encoder.encode((await Deno.readTextFile(path)).trim());
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  await Deno.mkdir(dataDir, { recursive: true });
+  const generated = Array.from(
+    crypto.getRandomValues(new Uint8Array(32)),
+    (b) => b.toString(16).padStart(2, '0'),
+  ).join('');
+  // createNew: if another instance sharing DATA_DIR wrote it first, use theirs.
+  try {
+    await Deno.writeTextFile(path, generated, { createNew: true, mode: 0o600 });
+    return encoder.encode(generated);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    return encoder.encode((await Deno.readTextFile(path)).trim());
+  }
 }
 
 let dummyHash: Promise<string> | undefined;

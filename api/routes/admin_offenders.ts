@@ -37,7 +37,7 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']))
   .post('/', jsonBodyLimit, valid('json', offenderBody), async (c) => {
     const result = await addOffender(
-      c.var.deps.sql,
+      c.var.deps,
       c.req.valid('json'),
       actorFrom(c.var.session, c.var.clientAddress),
     );
@@ -49,7 +49,7 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
   })
   .put('/:id/pin', jsonBodyLimit, valid('param', idParam), valid('json', pinBody), async (c) => {
     const result = await resetOffenderPin(
-      c.var.deps.sql,
+      c.var.deps,
       { userId: c.req.valid('param').id, pin: c.req.valid('json').pin },
       actorFrom(c.var.session, c.var.clientAddress),
     );
@@ -59,7 +59,7 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
   .post('/import', rosterBodyLimit, async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const { session, clientAddress } = c.var;
-    const result = await importRoster(c.var.deps.sql, bytes, {
+    const result = await importRoster(c.var.deps, bytes, {
       userId: session.id,
       entityId: session.entity_id,
       ipAddress: clientAddress,

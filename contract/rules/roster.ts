@@ -11,15 +11,25 @@ export const ROSTER_MAX_ROWS = 50_000;
 export const ROSTER_COLUMNS = ['doc_number', 'first_name', 'last_name', 'pin'] as const;
 type Column = typeof ROSTER_COLUMNS[number];
 
+/**
+ * Fewest digits of a new or reset PIN: the floor of the `pin_min_length` setting, which may raise it. A
+ * 4-digit PIN (10,000 values) falls to a few bursts of guesses; 6 digits keep the five tries before the lock
+ * at one chance in 200,000.
+ */
+export const PIN_MIN_LENGTH = 6;
+/** Most digits of a PIN: more than anyone types on a tablet; bounds the hashing input. */
+export const PIN_MAX_LENGTH = 12;
+
 export const OFFENDER_RULES = {
   docNumber: /^[A-Za-z0-9-]{1,32}$/,
-  pin: /^\d{4,12}$/,
+  /** At the floor; the API checks the `pin_min_length` setting too (pinProblem). */
+  pin: /^\d{6,12}$/,
   nameMax: 100,
 } as const;
 
 export const ROSTER_MESSAGES = {
   docNumber: 'DOC number must be 1 to 32 letters, digits or hyphens',
-  pin: 'PIN must be 4 to 12 digits',
+  pin: 'PIN must be 6 to 12 digits',
   firstName: 'First name is required',
   lastName: 'Last name is required',
   firstNameLong: 'First name must be at most 100 characters',
@@ -41,15 +51,34 @@ export interface OffenderFields {
   pin: string;
 }
 
+/** The refusal of a PIN that is not `minLength` to 12 digits. */
+export function pinLengthMessage(minLength: number): string {
+  return `PIN must be ${minLength} to ${PIN_MAX_LENGTH} digits`;
+}
+
+/**
+ * A new PIN's problem, if any: digits only, `minLength` (the `pin_min_length` setting, never under the floor)
+ * to 12 of them.
+ */
+export function pinProblem(pin: string, minLength = PIN_MIN_LENGTH): string | undefined {
+  const min = Math.max(minLength, PIN_MIN_LENGTH);
+  return /^\d+$/.test(pin) && pin.length >= min && pin.length <= PIN_MAX_LENGTH
+    ? undefined
+    : pinLengthMessage(min);
+}
+
 /** Checks the fields of one offender (API form or roster row); returns the first broken rule's message. */
-export function offenderProblem(o: OffenderFields, options: { pinRequired: boolean }): string | undefined {
+export function offenderProblem(
+  o: OffenderFields,
+  options: { pinRequired: boolean; pinMinLength?: number },
+): string | undefined {
   if (!OFFENDER_RULES.docNumber.test(o.docNumber)) return ROSTER_MESSAGES.docNumber;
   if (!o.firstName) return ROSTER_MESSAGES.firstName;
   if (o.firstName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.firstNameLong;
   if (!o.lastName) return ROSTER_MESSAGES.lastName;
   if (o.lastName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.lastNameLong;
   if (o.pin === '' && options.pinRequired) return ROSTER_MESSAGES.pinRequired;
-  if (o.pin !== '' && !OFFENDER_RULES.pin.test(o.pin)) return ROSTER_MESSAGES.pin;
+  if (o.pin !== '') return pinProblem(o.pin, options.pinMinLength);
   return undefined;
 }
 
@@ -185,8 +214,9 @@ export function decodeRosterBytes(bytes: Uint8Array): string | undefined {
  * Reads a roster file into rows that meet the field rules and rows rejected with their reason. A file that
  * is not such a CSV (empty, binary, too big, no or wrong header, too many rows) is refused as a whole.
  * A DOC number that appears again later in the file is rejected there, pointing at its first line.
+ * `pinMinLength` is the `pin_min_length` setting (default: the floor).
  */
-export function parseRoster(bytes: Uint8Array): RosterParse {
+export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number } = {}): RosterParse {
   if (bytes.length > ROSTER_MAX_BYTES) return { ok: false, message: ROSTER_MESSAGES.tooLarge };
   const text = decodeRosterBytes(bytes);
   if (text === undefined) return { ok: false, message: ROSTER_MESSAGES.binary };
@@ -225,7 +255,7 @@ export function parseRoster(bytes: Uint8Array): RosterParse {
       pin: value('pin'),
     };
     // Whether a PIN is needed depends on the offender existing: the import decides that.
-    const problem = offenderProblem(row, { pinRequired: false });
+    const problem = offenderProblem(row, { pinRequired: false, pinMinLength: options.pinMinLength });
     if (problem) {
       rejected.push({ line: record.line, docNumber, reason: problem });
       continue;

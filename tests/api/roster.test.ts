@@ -48,7 +48,7 @@ Deno.test({
     assert.equal(r.body.data.user.role, 'offender');
     assert.equal(r.body.data.user.password_hash, undefined);
     const stored = await offender('500001');
-    assert.match(stored.password_hash, /^pbkdf2-sha256\$600000\$/);
+    assert.match(stored.password_hash, /^pbkdf2-sha256-pepper\$[0-9a-f]{8}\$600000\$/);
     assert.equal(await loginStatus('500001', '482913'), 200);
     const [audit] = await t.deps.sql<{ event_data: any }[]>`
     select event_data from audit_logs where event_type = 'user_created' and resource_id = ${stored.id}`;
@@ -56,7 +56,7 @@ Deno.test({
 
     const again = await call(t, 'POST', '/api/admin/offenders', {
       token: admin,
-      body: { docNumber: '500001', firstName: 'Other', lastName: 'Person', pin: '1111' },
+      body: { docNumber: '500001', firstName: 'Other', lastName: 'Person', pin: '111111' },
     });
     assert.equal(again.status, 409);
     assert.equal(again.body.message, 'An offender with this DOC number already exists.');
@@ -67,16 +67,17 @@ Deno.test({
   name: 'adding an offender checks each field with a plain message',
   ...DB_TEST,
   fn: async () => {
-    const body = { docNumber: '500002', firstName: 'Ann', lastName: 'Lee', pin: '1234' };
+    const body = { docNumber: '500002', firstName: 'Ann', lastName: 'Lee', pin: '123456' };
     const cases: [Record<string, unknown>, string][] = [
       [{ docNumber: 'DOC 1' }, ROSTER_MESSAGES.docNumber],
       [{ docNumber: '1'.repeat(33) }, ROSTER_MESSAGES.docNumber],
       [{ firstName: '   ' }, 'First name is required'],
       [{ lastName: '' }, 'Last name is required'],
       [{ firstName: 'x'.repeat(101) }, 'First name must be at most 100 characters'],
-      [{ pin: '123' }, 'PIN must be 4 to 12 digits'],
+      [{ pin: '12345' }, 'PIN must be 6 to 12 digits'],
+      [{ pin: '1234' }, 'PIN must be 6 to 12 digits'],
       [{ pin: '' }, ROSTER_MESSAGES.pinRequired],
-      [{ pin: 1234 }, 'PIN must be 4 to 12 digits'],
+      [{ pin: 123456 }, 'PIN must be 6 to 12 digits'],
     ];
     for (const [override, message] of cases) {
       const r = await call(t, 'POST', '/api/admin/offenders', {
@@ -91,6 +92,45 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'pin_min_length raises the PIN floor for new, reset and imported PINs, and cannot go under 6',
+  ...DB_TEST,
+  fn: async () => {
+    const set = (value: number) =>
+      call(t, 'PUT', '/api/admin/settings/pin_min_length', {
+        token: admin,
+        body: { value: { type: 'number', value } },
+      });
+    const under = await set(4);
+    assert.equal(under.status, 400);
+    assert.match(under.body.message, /6 to 12/);
+    assert.equal((await set(8)).status, 200);
+    try {
+      const added = await call(t, 'POST', '/api/admin/offenders', {
+        token: admin,
+        body: { docNumber: '510001', firstName: 'Ann', lastName: 'Lee', pin: '1234567' },
+      });
+      assert.equal(added.status, 400);
+      assert.equal(added.body.message, 'PIN must be 8 to 12 digits');
+      const { id } = await offender(DEMO.offender2[0]);
+      const reset = await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, {
+        token: admin,
+        body: { pin: '7654321' },
+      });
+      assert.equal(reset.body.message, 'PIN must be 8 to 12 digits');
+      const r = await importCsv(
+        'doc_number,first_name,last_name,pin\n510002,Ann,Lee,1234567\n510003,Bo,Lee,12345678\n',
+      );
+      assert.deepEqual(r.body.data.rows, [
+        { line: 2, docNumber: '510002', outcome: 'rejected', reason: 'PIN must be 8 to 12 digits' },
+        { line: 3, docNumber: '510003', outcome: 'added' },
+      ]);
+    } finally {
+      assert.equal((await set(6)).status, 200);
+    }
+  },
+});
+
+Deno.test({
   name: "a PIN reset ends the offender's sessions and only the new PIN works",
   ...DB_TEST,
   fn: async () => {
@@ -98,13 +138,13 @@ Deno.test({
     const { id } = await offender(DEMO.offender[0]);
     const r = await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, {
       token: admin,
-      body: { pin: '97531' },
+      body: { pin: '975310' },
     });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { success: true, message: 'PIN reset successfully' });
     assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 401);
     assert.equal(await loginStatus(DEMO.offender[0], DEMO.offender[1]), 401);
-    assert.equal(await loginStatus(DEMO.offender[0], '97531'), 200);
+    assert.equal(await loginStatus(DEMO.offender[0], '975310'), 200);
     const [audit] = await t.deps.sql<{ event_data: any }[]>`
     select event_data from audit_logs where event_type = 'user_updated' and resource_id = ${id}`;
     assert.deepEqual(audit.event_data, { change: 'pin_reset', docNumber: DEMO.offender[0] });
@@ -118,8 +158,8 @@ Deno.test({
     const { id } = await offender(DEMO.offender2[0]);
     for (let i = 0; i < 5; i++) await loginStatus(DEMO.offender2[0], '000000');
     assert.equal(await loginStatus(DEMO.offender2[0], DEMO.offender2[1]), 401, 'locked');
-    await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, { token: admin, body: { pin: '8642' } });
-    assert.equal(await loginStatus(DEMO.offender2[0], '8642'), 200);
+    await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, { token: admin, body: { pin: '864200' } });
+    assert.equal(await loginStatus(DEMO.offender2[0], '864200'), 200);
   },
 });
 
@@ -130,16 +170,16 @@ Deno.test({
     const { id } = await offender(DEMO.offender[0]);
     const bad = await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, {
       token: admin,
-      body: { pin: '12a4' },
+      body: { pin: '12a456' },
     });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.message, 'PIN must be 4 to 12 digits');
+    assert.equal(bad.body.message, 'PIN must be 6 to 12 digits');
     const [attorney] = await t.deps.sql<{ id: string }[]>`select id from users where email = ${
       DEMO.attorney[0]
     }`;
     const staff = await call(t, 'PUT', `/api/admin/offenders/${attorney.id}/pin`, {
       token: admin,
-      body: { pin: '1234' },
+      body: { pin: '123456' },
     });
     assert.equal(staff.status, 404);
     assert.equal(staff.body.message, 'Offender not found.');
@@ -153,21 +193,21 @@ Deno.test({
   fn: async () => {
     await call(t, 'POST', '/api/admin/offenders', {
       token: admin,
-      body: { docNumber: '600001', firstName: 'Old', lastName: 'Name', pin: '1111' },
+      body: { docNumber: '600001', firstName: 'Old', lastName: 'Name', pin: '111111' },
     });
     const before = await offender('600001');
-    const oldSession = await signIn(t, '600001', '1111');
+    const oldSession = await signIn(t, '600001', '111111');
     const csv = '\uFEFF' + [
       'DOC Number,First Name,Last_Name,PIN',
       '600001,"Newer, Jr.",Name,', // existing, no PIN: names change, PIN kept
-      '600002,"Quote ""Q""",Lee,2468', // added
-      'bad doc,Ann,Lee,1234',
-      '600003,,Lee,1234',
-      '600004,Ann,Lee,12',
-      '600002,Dup,Lee,1357',
+      '600002,"Quote ""Q""",Lee,246800', // added
+      'bad doc,Ann,Lee,123456',
+      '600003,,Lee,123456',
+      '600004,Ann,Lee,12345', // a 5-digit PIN is too short
+      '600002,Dup,Lee,135700',
       '600005,No,Pin,', // new without a PIN
-      '"60\n06",Ann,Lee,1234', // a DOC number with a line break
-      '"6""7",Ann,Lee,1234', // and with a quote
+      '"60\n06",Ann,Lee,123456', // a DOC number with a line break
+      '"6""7",Ann,Lee,123456', // and with a quote
       '600008,Ann,Lee,999999999999',
     ].join('\r\n') + '\r\n';
     const r = await importCsv(csv);
@@ -186,7 +226,7 @@ Deno.test({
         reason: 'DOC number must be 1 to 32 letters, digits or hyphens',
       },
       { line: 5, docNumber: '600003', outcome: 'rejected', reason: 'First name is required' },
-      { line: 6, docNumber: '600004', outcome: 'rejected', reason: 'PIN must be 4 to 12 digits' },
+      { line: 6, docNumber: '600004', outcome: 'rejected', reason: 'PIN must be 6 to 12 digits' },
       {
         line: 7,
         docNumber: '600002',
@@ -217,7 +257,7 @@ Deno.test({
       'a names-only update keeps sessions',
     );
     assert.equal((await offender('600002')).first_name, 'Quote "Q"');
-    assert.equal(await loginStatus('600002', '2468'), 200);
+    assert.equal(await loginStatus('600002', '246800'), 200);
     assert.equal(await offender('600005'), undefined);
 
     const [audit] = await t.deps.sql<{ event_data: any; user_id: string }[]>`
@@ -232,13 +272,13 @@ Deno.test({
   fn: async () => {
     await call(t, 'POST', '/api/admin/offenders', {
       token: admin,
-      body: { docNumber: '610001', firstName: 'A', lastName: 'B', pin: '1111' },
+      body: { docNumber: '610001', firstName: 'A', lastName: 'B', pin: '111111' },
     });
-    const token = await signIn(t, '610001', '1111');
-    const r = await importCsv('doc_number,first_name,last_name,pin\n610001,A,B,2222\n');
+    const token = await signIn(t, '610001', '111111');
+    const r = await importCsv('doc_number,first_name,last_name,pin\n610001,A,B,222222\n');
     assert.deepEqual(r.body.data.rows, [{ line: 2, docNumber: '610001', outcome: 'updated' }]);
     assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 401);
-    assert.equal(await loginStatus('610001', '2222'), 200);
+    assert.equal(await loginStatus('610001', '222222'), 200);
   },
 });
 
@@ -249,11 +289,11 @@ Deno.test({
     const header = 'doc_number,first_name,last_name,pin\n';
     const cases: [string | Uint8Array, string | RegExp][] = [
       ['', ROSTER_MESSAGES.empty],
-      ['620001,Ann,Lee,1234\n', ROSTER_MESSAGES.header],
+      ['620001,Ann,Lee,123456\n', ROSTER_MESSAGES.header],
       ['doc,first,last\n620001,Ann,Lee\n', ROSTER_MESSAGES.header],
       [header, ROSTER_MESSAGES.noRows],
       [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0xd8]), ROSTER_MESSAGES.binary],
-      [`${header}"620001,Ann,Lee,1234\n`, /never closed/],
+      [`${header}"620001,Ann,Lee,123456\n`, /never closed/],
       [
         header + Array.from({ length: 50_001 }, (_, i) => `D${i},A,B,`).join('\n'),
         ROSTER_MESSAGES.tooManyRows,
@@ -297,19 +337,21 @@ Deno.test({
     const file = `${dir}/roster.csv`;
     await Deno.writeTextFile(
       file,
-      'doc_number,first_name,last_name,pin\r\n700001,Cli,Added,13579\r\n"70\n02",Bad,Row,1234\r\n',
+      'doc_number,first_name,last_name,pin\r\n700001,Cli,Added,135790\r\n"70\n02",Bad,Row,123456\r\n',
     );
     const bad = `${dir}/bad.csv`;
     await Deno.writeTextFile(bad, 'not,a,roster\n');
     // The embedded database lives in DATA_DIR; a real server is reached through this file's own test database.
     let env: Record<string, string>;
-    if (testBackend() === 'postgres') env = { DATABASE_URL: t.db.url! };
+    // The command hashes PINs under the same pepper as the test app (PIN_PEPPER), so they sign in there too.
+    const pepper = { PIN_PEPPER: new TextDecoder().decode(t.deps.pinPepper), DATA_DIR: dir };
+    if (testBackend() === 'postgres') env = { ...pepper, DATABASE_URL: t.db.url! };
     else {
       const embedded = await startEmbedded(`${dir}/pgdata`);
       await migrate(embedded.sql);
       await seedDemo(embedded.sql);
       await embedded.close();
-      env = { DATA_DIR: dir };
+      env = pepper;
     }
     try {
       const ok = await runCli([file], env);
@@ -340,6 +382,7 @@ Deno.test({
         event_data: { added: 1, updated: 0, rejected: 1, rows: 2, source: 'cli' },
         user_id: null,
       });
+      if (!check) assert.equal(await loginStatus('700001', '135790'), 200);
       await check?.close();
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -32,36 +32,44 @@ Deno.test('parseCsv refuses an unclosed quote and text after a closing quote', (
 });
 
 Deno.test('parseRoster normalises headers, strips a BOM and trims values', () => {
-  const r = parseRoster(bytes('\uFEFFDOC Number, First Name ,LAST_NAME,Pin\r\n 200001 , Ann ,Lee,1234\r\n'));
+  const r = parseRoster(
+    bytes('\uFEFFDOC Number, First Name ,LAST_NAME,Pin\r\n 200001 , Ann ,Lee,123456\r\n'),
+  );
   assert.ok(r.ok);
   assert.deepEqual(r.rows, [{
     line: 2,
     docNumber: '200001',
     firstName: 'Ann',
     lastName: 'Lee',
-    pin: '1234',
+    pin: '123456',
   }]);
   assert.deepEqual(r.rejected, []);
 });
 
 Deno.test('parseRoster accepts the columns in any order', () => {
-  const r = parseRoster(bytes('pin,last_name,first_name,doc_number\n4321,Lee,Ann,A-1\n'));
+  const r = parseRoster(bytes('pin,last_name,first_name,doc_number\n654321,Lee,Ann,A-1\n'));
   assert.ok(r.ok);
-  assert.deepEqual(r.rows[0], { line: 2, docNumber: 'A-1', firstName: 'Ann', lastName: 'Lee', pin: '4321' });
+  assert.deepEqual(r.rows[0], {
+    line: 2,
+    docNumber: 'A-1',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    pin: '654321',
+  });
 });
 
 Deno.test('parseRoster rejects bad rows with their reason and keeps the good ones', () => {
   const csv = [
     'doc_number,first_name,last_name,pin',
-    '300001,Ann,Lee,1234',
-    'bad doc!,Ann,Lee,1234',
-    '300002,,Lee,1234',
-    '300003,Ann,,1234',
-    '300004,Ann,Lee,12',
-    '300005,Ann,Lee,12ab',
-    '300001,Again,Lee,9999',
+    '300001,Ann,Lee,123456',
+    'bad doc!,Ann,Lee,123456',
+    '300002,,Lee,123456',
+    '300003,Ann,,123456',
+    '300004,Ann,Lee,12345',
+    '300005,Ann,Lee,1234ab',
+    '300001,Again,Lee,999999',
     '300006,Ann,Lee',
-    '"30\n07",Ann,Lee,1234',
+    '"30\n07",Ann,Lee,123456',
     '300008,Ann,Lee,',
   ].join('\n');
   const r = parseRoster(bytes(csv));
@@ -71,13 +79,30 @@ Deno.test('parseRoster rejects bad rows with their reason and keeps the good one
     [3, ROSTER_MESSAGES.docNumber],
     [4, 'First name is required'],
     [5, 'Last name is required'],
-    [6, 'PIN must be 4 to 12 digits'],
-    [7, 'PIN must be 4 to 12 digits'],
+    [6, 'PIN must be 6 to 12 digits'],
+    [7, 'PIN must be 6 to 12 digits'],
     [8, 'Duplicate DOC number in the file (first on line 2)'],
     [9, 'The row has 3 fields; the header has 4'],
     [10, 'DOC number must be 1 to 32 letters, digits or hyphens'],
   ]);
   assert.equal(r.rejected[7].docNumber, '30\n07');
+});
+
+Deno.test('parseRoster takes the pin_min_length setting, never under the floor of 6', () => {
+  const csv = bytes('doc_number,first_name,last_name,pin\n1,A,B,1234567\n2,A,B,12345678\n3,A,B,12345\n');
+  const raised = parseRoster(csv, { pinMinLength: 8 });
+  assert.ok(raised.ok);
+  assert.deepEqual(raised.rows.map((x) => x.docNumber), ['2']);
+  assert.deepEqual(raised.rejected.map((x) => x.reason), [
+    'PIN must be 8 to 12 digits',
+    'PIN must be 8 to 12 digits',
+  ]);
+  const lowered = parseRoster(csv, { pinMinLength: 4 });
+  assert.ok(lowered.ok);
+  assert.deepEqual(lowered.rejected.map((x) => [x.docNumber, x.reason]), [[
+    '3',
+    'PIN must be 6 to 12 digits',
+  ]]);
 });
 
 Deno.test('parseRoster refuses a file that is not a roster CSV', () => {

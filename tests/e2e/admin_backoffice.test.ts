@@ -122,10 +122,10 @@ Deno.test({
     const dialog = page.getByRole('dialog', { name: 'Import Roster' });
     const csv = [
       'doc_number,first_name,last_name,pin',
-      'R-2001,Alma,Ames,1234',
-      'R-2002,Boris,Bell,5678',
+      'R-2001,Alma,Ames,123456',
+      'R-2002,Boris,Bell,567890',
       'R-2003,Cora,Cole,abcd',
-      'R-2004,Dale,Dunn,9012',
+      'R-2004,Dale,Dunn,901234',
     ].join('\r\n');
     await dialog.getByLabel('Roster CSV file').setInputFiles({
       name: 'roster.csv',
@@ -146,7 +146,7 @@ Deno.test({
 
     await choose('Role', 'Offender');
     await page.getByText('Showing 5 of 9 users').waitFor();
-    assert.ok(await signInWorks('R-2001', '1234'), 'an imported offender signs in with their PIN');
+    assert.ok(await signInWorks('R-2001', '123456'), 'an imported offender signs in with their PIN');
   },
 });
 
@@ -159,22 +159,22 @@ Deno.test({
     await dialog.getByLabel('DOC Number').fill('A-777');
     await dialog.getByLabel('First Name').fill('Eve');
     await dialog.getByLabel('Last Name').fill('Evans');
-    await dialog.getByLabel('Initial PIN').fill('12');
+    await dialog.getByLabel('Initial PIN').fill('12345');
     await dialog.getByRole('button', { name: 'Add Offender' }).click();
-    await dialog.getByText('PIN must be 4 to 12 digits').waitFor();
-    await dialog.getByLabel('Initial PIN').fill('4321');
+    await dialog.getByText('PIN must be 6 to 12 digits').waitFor();
+    await dialog.getByLabel('Initial PIN').fill('432109');
     await dialog.getByRole('button', { name: 'Add Offender' }).click();
     await toast('Offender added successfully');
     await page.getByText('Showing 6 of 10 users').waitFor();
-    assert.ok(await signInWorks('A-777', '4321'));
+    assert.ok(await signInWorks('A-777', '432109'));
 
     await page.getByRole('button', { name: 'Reset PIN of Eve Evans' }).click();
     const reset = page.getByRole('dialog', { name: 'Reset PIN' });
-    await reset.getByLabel('New PIN').fill('86420');
+    await reset.getByLabel('New PIN').fill('864209');
     await reset.getByRole('button', { name: 'Reset PIN' }).click();
     await toast('PIN reset successfully');
-    assert.equal(await signInWorks('A-777', '4321'), false, 'the old PIN no longer works');
-    assert.ok(await signInWorks('A-777', '86420'));
+    assert.equal(await signInWorks('A-777', '432109'), false, 'the old PIN no longer works');
+    assert.ok(await signInWorks('A-777', '864209'));
   },
 });
 

@@ -28,6 +28,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     sql: db.sql,
     config,
     signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
+    pinPepper: new TextEncoder().encode('test-pin-pepper-'.repeat(3)),
     blobs,
   };
   return {

@@ -1,6 +1,6 @@
 /** Fixture builders with overrides: each test states only what matters to it. */
 import { insert_user, type NewUser } from '../../api/db/users.ts';
-import { hashSecret } from '../../api/domain/passwords.ts';
+import { hashPin, hashSecret } from '../../api/domain/passwords.ts';
 import type { TestApp } from './app.ts';
 
 /** Tests hash at a low work factor: the stored form carries its own iteration count. */
@@ -25,7 +25,10 @@ export async function makeUser(
     lastName: `User ${id}`,
     email: role === 'offender' ? null : `user-${id}@example.test`,
     docNumber: role === 'offender' ? `9${Math.floor(Math.random() * 1e8)}` : null,
-    passwordHash: await hashSecret(secret, TEST_ITERATIONS),
+    // Offenders' PINs are peppered as the roster screens store them (api/domain/passwords.ts).
+    passwordHash: role === 'offender'
+      ? await hashPin(secret, { pepper: t.deps.pinPepper, iterations: TEST_ITERATIONS })
+      : await hashSecret(secret, TEST_ITERATIONS),
     ...overrides,
   };
   const created = await insert_user(t.deps.sql, user);
