@@ -5,11 +5,13 @@
  * Any change to the list or the search, and any page-size change, returns to
  * page 1 (spec section 4).
  */
-import { CaretDownOutlined, CaretUpOutlined, LockOutlined } from '@ant-design/icons';
-import { Button, Flex, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { CaretDownOutlined, CaretUpOutlined, CloseOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
-import { formatDate } from '../lib/format.ts';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useMediaQuery } from '../lib/useMediaQuery.ts';
+import { DocumentCards } from './DocumentCards.tsx';
+import { cellContent, type ColumnKey, type ColumnSpec, rowActions } from './DocumentCells.tsx';
 import {
   DEFAULT_PAGE_SIZE,
   type DocumentRow,
@@ -19,7 +21,6 @@ import {
   pageButtons,
   pageCount,
   pageRows,
-  readText,
   type SearchField,
   searchRows,
   type SortKey,
@@ -28,21 +29,8 @@ import {
 } from './listLogic.ts';
 import './mail.css';
 
-/** A column of the table: which field, its heading, and whether it sorts. */
-export type ColumnKey =
-  | 'name'
-  | 'attorney'
-  | 'offenderdocnumber'
-  | 'date'
-  | 'pages'
-  | 'eformDue'
-  | 'read'
-  | 'from'
-  | 'to';
-export interface ColumnSpec {
-  key: ColumnKey;
-  title: string;
-}
+export type { ColumnKey, ColumnSpec } from './DocumentCells.tsx';
+export { PagesCell } from './DocumentCells.tsx';
 
 export interface DocumentTableProps {
   /** Names the table and its search box for screen readers. */
@@ -58,47 +46,20 @@ export interface DocumentTableProps {
   onPrint(row: DocumentRow): void;
   /** Absent: no Info button (/files). */
   onInfo?(row: DocumentRow): void;
+  /**
+   * Made for a touch screen (the offender's facility tablet): a card per
+   * document below NARROW_QUERY's width, the table above it, full-size
+   * buttons (the offender portal's TABLET_THEME makes controls 44 px) and long names
+   * wrapped rather than pushing the actions off the screen. The cards have no
+   * sort headers: meant for a list that does not sort.
+   */
+  touch?: boolean;
 }
+
+/** Below antd's lg breakpoint (992 px: a tablet held upright) a row's six columns do not fit across. */
+export const NARROW_QUERY = '(max-width: 991.98px)';
 
 const SORTABLE: readonly ColumnKey[] = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'];
-
-/** Spec section 2: a page count of 0 (an encrypted PDF) shows a lock instead of a number. */
-export function PagesCell({ pages }: { pages: number }) {
-  if (pages > 0) return <>{pages}</>;
-  return (
-    <span
-      className='pages-locked'
-      role='img'
-      aria-label='Encrypted, page count unavailable'
-      title='Encrypted, page count unavailable'
-    >
-      <LockOutlined aria-hidden />
-    </span>
-  );
-}
-
-function cell(row: DocumentRow, key: ColumnKey): ReactNode {
-  switch (key) {
-    case 'name':
-      return (
-        <Flex vertical align='start' gap={2}>
-          <span>{row.name}</span>
-          {row.sent_by === 'representative' && (
-            <Tag className='sent-by'>Sent by {row.sender_name || 'a representative'}</Tag>
-          )}
-        </Flex>
-      );
-    case 'date':
-    case 'eformDue':
-      return formatDate(row[key]);
-    case 'pages':
-      return <PagesCell pages={row.pages} />;
-    case 'read':
-      return readText(row.viewed_at);
-    default:
-      return row[key];
-  }
-}
 
 function SortHeader(
   { title, state, onSort }: { title: string; state: 'asc' | 'desc' | null; onSort(): void },
@@ -115,7 +76,9 @@ function SortHeader(
 }
 
 export function DocumentTable(props: DocumentTableProps) {
-  const { rows, loading, columns, searchFields, defaultSort, onView, onPrint, onInfo } = props;
+  const { rows, loading, columns, searchFields, defaultSort, onView, onPrint, onInfo, touch = false } = props;
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const cards = touch && narrow;
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(defaultSort);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
@@ -131,6 +94,7 @@ export function DocumentTable(props: DocumentTableProps) {
   const pages = pageCount(shown.length, pageSize);
   const current = Math.min(page, pages);
 
+  const actionProps = { onView, onPrint, onInfo, size: touch ? 'middle' as const : 'small' as const };
   const tableColumns: ColumnsType<DocumentRow> = [
     ...columns.map((column) => {
       const sortable = defaultSort !== null && SORTABLE.includes(column.key);
@@ -153,33 +117,23 @@ export function DocumentTable(props: DocumentTableProps) {
             ? 'descending' as const
             : undefined,
         }),
-        render: (_: unknown, row: DocumentRow) => cell(row, column.key),
+        render: (_: unknown, row: DocumentRow) => cellContent(row, column.key),
       };
     }),
     {
       key: 'actions',
       title: 'Actions',
       render: (_: unknown, row: DocumentRow) => (
-        <Space size={4} wrap>
-          <Button size='small' onClick={() => onView(row)} aria-label={`View ${row.name}`}>View</Button>
-          <Button size='small' onClick={() => onPrint(row)} aria-label={`Print ${row.name}`}>Print</Button>
-          {onInfo && (
-            <Button
-              size='small'
-              onClick={() => onInfo(row)}
-              disabled={row.description.trim() === ''}
-              aria-label={`Info ${row.name}`}
-            >
-              Info
-            </Button>
-          )}
+        // On a tablet the three stay on one line: stacked 44 px buttons would make every row tall.
+        <Space size={touch ? 8 : 4} wrap={!touch}>
+          {rowActions({ ...actionProps, row })}
         </Space>
       ),
     },
   ];
 
   return (
-    <div className='document-table'>
+    <div className={touch ? 'document-table document-table-touch' : 'document-table'}>
       <Flex justify='space-between' align='center' wrap gap={12} className='document-table-tools'>
         <Flex align='center' gap={8}>
           <label htmlFor={sizeId}>Show</label>
@@ -201,24 +155,47 @@ export function DocumentTable(props: DocumentTableProps) {
           <Input
             id={searchId}
             type='search'
-            allowClear
+            allowClear={!touch}
             value={query}
             placeholder={props.searchPlaceholder}
             onChange={(event) => setQuery(event.target.value)}
             style={{ width: 260 }}
           />
+          {
+            // antd's clear icon is a 12 px button without a name: on a touch screen, a real one.
+            touch && (
+              <Button
+                aria-label='Clear search'
+                icon={<CloseOutlined />}
+                disabled={query === ''}
+                onClick={() => setQuery('')}
+              />
+            )
+          }
         </Flex>
       </Flex>
-      <Table<DocumentRow>
-        aria-label={props.label}
-        rowKey='documentid'
-        columns={tableColumns}
-        dataSource={pageRows(shown, current, pageSize)}
-        loading={loading}
-        pagination={false}
-        locale={{ emptyText: 'No documents found' }}
-        scroll={{ x: true }}
-      />
+      {cards
+        ? (
+          <DocumentCards
+            label={props.label}
+            rows={pageRows(shown, current, pageSize)}
+            loading={loading}
+            columns={columns}
+            actions={(row) => rowActions({ ...actionProps, row })}
+          />
+        )
+        : (
+          <Table<DocumentRow>
+            aria-label={props.label}
+            rowKey='documentid'
+            columns={tableColumns}
+            dataSource={pageRows(shown, current, pageSize)}
+            loading={loading}
+            pagination={false}
+            locale={{ emptyText: 'No documents found' }}
+            scroll={{ x: true }}
+          />
+        )}
       <Flex justify='space-between' align='center' wrap gap={12} className='document-table-footer'>
         <Typography.Text role='status' className='document-table-count'>
           {footerText(current, pageSize, shown.length)}

@@ -50,6 +50,7 @@ export function InfoModal(
     <Modal
       open={row !== null}
       title={row?.name}
+      className='info-modal'
       onCancel={onClose}
       footer={null}
       width={MODAL_WIDTHS[size]}
