@@ -2,7 +2,8 @@
  * The offender's document list (spec section 2): search, table, paging, View /
  * Print / Info. Loaded documents are appended to the in-memory list (spec
  * section 4), which the table shows. A 401 says 'Authentication failed -
- * please login again' and goes to /logout.
+ * please login again' and goes to /logout. Made for the facility tablet: a
+ * card per document when held upright, the table when turned (`touch`).
  */
 import { Typography } from 'antd';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
@@ -50,7 +51,7 @@ export function OffenderDocuments() {
   const rows = useMemo(() => stored.map(toDocumentRow), [stored]);
 
   return (
-    <section aria-labelledby='offender-documents' className='list-area'>
+    <section aria-labelledby='offender-documents' className='list-area list-area-touch'>
       <Typography.Title level={2} id='offender-documents' className='section-heading'>
         My documents
       </Typography.Title>
@@ -65,6 +66,7 @@ export function OffenderDocuments() {
         onView={popups.view}
         onPrint={popups.print}
         onInfo={setInfo}
+        touch
       />
       <InfoModal row={info} onClose={() => setInfo(null)} />
     </section>
