@@ -120,8 +120,6 @@ Deno.test({
       email: `rep-${run}@e2e.test`,
       password: 'Rep-Pass-2026!',
     };
-    let temporaryPassword = '';
-
     try {
       await t.step('each role signs in with the one login form and lands on its own portal', async () => {
         for (const account of Object.values(DEMO)) {
@@ -310,7 +308,7 @@ Deno.test({
         await session.closeAll();
       });
 
-      await t.step('the approver approves the attorney and sees the temporary password', async () => {
+      await t.step('the approver approves the attorney; no temporary password is made or shown', async () => {
         const page = await session.page();
         await signIn(page, url, DEMO.approver.username, DEMO.approver.secret);
         await waitForPath(page, url, DEMO.approver.home);
@@ -320,47 +318,23 @@ Deno.test({
         await page.getByRole('button', { name: `Approve ${name}` }).click();
         const confirm = page.getByRole('dialog', { name: 'Approve Registration' });
         await confirm.getByText(attorney.email).waitFor();
+        await confirm.getByText('the applicant signs in with the password they chose').waitFor();
         await confirm.getByRole('button', { name: 'Approve' }).click();
-        const result = page.getByRole('dialog', { name: 'Registration approved' });
-        const alert = await result.getByRole('alert').textContent();
-        const match = /Registration approved successfully! Temporary password: (\S+)/.exec(alert ?? '');
-        assert.ok(match, `no temporary password in: ${alert}`);
-        temporaryPassword = match[1];
-        await result.getByRole('button', { name: 'Done' }).click();
+        await page.getByText(
+          'Registration approved successfully! The applicant signs in with the password they chose when registering.',
+        ).waitFor();
         await row.waitFor({ state: 'detached' });
+        assert.equal(await page.getByText(/temporary password/i).count(), 0);
         await session.closeAll();
       });
 
       await t.step(
-        'the first sign-in with the temporary password forces a new password, which then works',
+        'the approved attorney signs in with the password they chose at registration',
         async () => {
-          assert.ok(temporaryPassword, 'the approval step must have produced a temporary password');
           const page = await session.page();
-          await signIn(page, url, attorney.email, temporaryPassword);
-          await waitForPath(page, url, '/set-password');
-          await page.goto(`${url}/portal/attorney`);
-          await waitForPath(page, url, '/set-password');
-
-          const newPassword = 'Chosen-Pass-2026!';
-          await page.getByLabel('Current (temporary) password').fill(temporaryPassword);
-          await page.getByLabel('New password', { exact: true }).fill('short');
-          await page.getByLabel('Confirm new password').fill('short');
-          await page.getByRole('button', { name: 'Save new password' }).click();
-          await page.locator('#newPassword-error').getByText('Password must be at least 8 characters long')
-            .waitFor();
-          await page.getByLabel('New password', { exact: true }).fill(newPassword);
-          assert.equal(await page.locator('[data-strength]').textContent(), 'Strong');
-          await page.getByRole('button', { name: 'Save new password' }).click();
-          await page.locator('#confirmPassword-error').getByText('Passwords do not match').waitFor();
-          await page.getByLabel('Confirm new password').fill(newPassword);
-          await page.getByRole('button', { name: 'Save new password' }).click();
-          await page.getByText('Password changed successfully').waitFor();
+          await signIn(page, url, attorney.email, attorney.password);
           await waitForPath(page, url, '/portal/attorney');
           await page.getByRole('heading', { level: 2, name: 'Attorney Portal' }).waitFor();
-
-          const again = await session.page();
-          await signIn(again, url, attorney.email, newPassword);
-          await waitForPath(again, url, '/portal/attorney');
           await session.closeAll();
         },
       );
@@ -372,6 +346,9 @@ Deno.test({
         const name = `${representative.firstName} ${representative.lastName}`;
         const row = page.getByRole('row').filter({ hasText: representative.email });
         await row.getByText('Supervising attorney: Atticus Counsel').waitFor();
+        // Bar number, bar state and e-mail all name the demo attorney: the approver sees that account.
+        await row.getByText('Account to link: Atticus Counsel (attorney@demo.test, bar MO12345 MO)')
+          .waitFor();
         await page.getByRole('button', { name: `Reject ${name}` }).click();
         const dialog = page.getByRole('dialog', { name: 'Reject Registration' });
         const reject = dialog.getByRole('button', { name: 'Reject' });

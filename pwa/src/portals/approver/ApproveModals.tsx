@@ -1,6 +1,40 @@
-/** The approval confirmation, and the result that keeps the temporary password on screen until closed. */
+/**
+ * The approval confirmation. It says that the applicant signs in with the password they chose (approval makes no
+ * temporary password) and, for a representative, which attorney account will be asked to supervise them, or that
+ * none matches, before anything is decided.
+ */
 import { Alert, Modal, Typography } from 'antd';
-import { approvedMessage, type PendingRegistration } from './approverApi.ts';
+import { type PendingRegistration, supervisorLabel } from './approverApi.ts';
+
+function SupervisorNotice({ registration }: { registration: PendingRegistration }) {
+  if (!registration.is_representative) return null;
+  const match = registration.supervisor_match;
+  if (match) {
+    return (
+      <Alert
+        type='info'
+        showIcon
+        data-testid='supervisor-match'
+        title={`Supervising attorney account: ${supervisorLabel(match)}`}
+        description={'That attorney is asked to accept the representative in their portal. Until they accept, ' +
+          'no document the representative sends is shared with them.'}
+      />
+    );
+  }
+  return (
+    <Alert
+      type='warning'
+      showIcon
+      data-testid='supervisor-match'
+      title='No attorney account matches the supervising attorney details'
+      description={`No active attorney has bar number ${
+        registration.supervising_attorney_bar ?? '—'
+      } in ${registration.bar_state} with the e-mail ${
+        registration.supervising_attorney_email ?? '—'
+      }. The representative will work alone: no attorney reads what they send.`}
+    />
+  );
+}
 
 export function ApproveModal(props: {
   registration: PendingRegistration | null;
@@ -21,44 +55,13 @@ export function ApproveModal(props: {
       destroyOnHidden
     >
       {registration && (
-        <Typography.Paragraph>
-          Approve the registration of <strong>{name}</strong>{' '}
-          ({registration.email})? An account is created with a one-time temporary password.
-        </Typography.Paragraph>
-      )}
-    </Modal>
-  );
-}
-
-export function TemporaryPasswordModal(props: {
-  approved: { name: string; temporaryPassword: string } | null;
-  onClose(): void;
-}) {
-  const { approved, onClose } = props;
-  return (
-    <Modal
-      title='Registration approved'
-      open={approved !== null}
-      onOk={onClose}
-      onCancel={onClose}
-      okText='Done'
-      cancelButtonProps={{ style: { display: 'none' } }}
-      mask={{ closable: false }}
-      destroyOnHidden
-    >
-      {approved && (
         <>
-          <Alert type='success' showIcon title={approvedMessage(approved.temporaryPassword)} />
-          <Typography.Paragraph className='temp-password'>
-            Temporary password for {approved.name}:{' '}
-            <Typography.Text code copyable data-testid='temporary-password'>
-              {approved.temporaryPassword}
-            </Typography.Text>
+          <Typography.Paragraph>
+            Approve the registration of <strong>{name}</strong>{' '}
+            ({registration.email})? The account is activated and the applicant signs in with the password they
+            chose when registering.
           </Typography.Paragraph>
-          <Typography.Paragraph type='secondary'>
-            Give it to the attorney through a trusted channel. It works once: they must choose their own
-            password at first sign-in.
-          </Typography.Paragraph>
+          <SupervisorNotice registration={registration} />
         </>
       )}
     </Modal>

@@ -10,14 +10,14 @@ import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
 import { formatDate, fullName } from '../../lib/format.ts';
 import {
-  approvedMessage,
   APPROVER_TEXTS,
   approveRegistration,
   listPendingRegistrations,
   type PendingRegistration,
   rejectRegistration,
+  supervisorLabel,
 } from './approverApi.ts';
-import { ApproveModal, TemporaryPasswordModal } from './ApproveModals.tsx';
+import { ApproveModal } from './ApproveModals.tsx';
 import { RejectModal } from './RejectModal.tsx';
 import { useLoaded } from '../../lib/useLoaded.ts';
 
@@ -30,7 +30,6 @@ export function PendingRegistrations() {
   const [approving, setApproving] = useState<PendingRegistration | null>(null);
   const [rejecting, setRejecting] = useState<PendingRegistration | null>(null);
   const [busy, setBusy] = useState(false);
-  const [approved, setApproved] = useState<{ name: string; temporaryPassword: string } | null>(null);
 
   const { data: registrations, loading, error: loadError, reload: load } = useLoaded<PendingRegistration[]>(
     listPendingRegistrations,
@@ -43,8 +42,7 @@ export function PendingRegistrations() {
     setBusy(true);
     try {
       const result = await approveRegistration(approving.id);
-      toast.success(approvedMessage(result.temporaryPassword));
-      setApproved({ name: nameOf(approving), temporaryPassword: result.temporaryPassword });
+      toast.success(result.message);
       setApproving(null);
       void load();
     } catch (error) {
@@ -82,6 +80,13 @@ export function PendingRegistrations() {
               {row.supervising_attorney_name
                 ? `Supervising attorney: ${row.supervising_attorney_name}`
                 : null}
+            </Typography.Text>
+          )}
+          {row.is_representative && (
+            <Typography.Text type={row.supervisor_match ? 'secondary' : 'warning'}>
+              {row.supervisor_match
+                ? `Account to link: ${supervisorLabel(row.supervisor_match)}`
+                : 'No matching attorney account'}
             </Typography.Text>
           )}
         </Space>
@@ -136,7 +141,6 @@ export function PendingRegistrations() {
             onConfirm={reject}
             onCancel={() => setRejecting(null)}
           />
-          <TemporaryPasswordModal approved={approved} onClose={() => setApproved(null)} />
         </>
       }
     >

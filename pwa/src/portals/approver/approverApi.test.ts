@@ -1,10 +1,24 @@
 import assert from 'node:assert/strict';
-import { approvedMessage, APPROVER_TEXTS } from './approverApi.ts';
+import { APPROVER_TEXTS, supervisorLabel } from './approverApi.ts';
 
-Deno.test('the approval message shows the temporary password in the spec wording', () => {
+Deno.test('the approval message names no temporary password: the applicant uses the one they chose', () => {
   assert.equal(
-    approvedMessage('Kx7-p2Qz'),
-    'Registration approved successfully! Temporary password: Kx7-p2Qz',
+    APPROVER_TEXTS.approved,
+    'Registration approved successfully! The applicant signs in with the password they chose when registering.',
+  );
+  assert.doesNotMatch(APPROVER_TEXTS.approved, /temporary/i);
+});
+
+Deno.test('a supervisor match shows name, e-mail and bar', () => {
+  assert.equal(
+    supervisorLabel({
+      id: 'x',
+      name: 'Atticus Counsel',
+      email: 'attorney@demo.test',
+      bar_number: 'MO12345',
+      bar_state: 'MO',
+    }),
+    'Atticus Counsel (attorney@demo.test, bar MO12345 MO)',
   );
 });
 

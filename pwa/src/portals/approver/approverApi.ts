@@ -3,25 +3,31 @@ import type {
   ApprovalResult,
   PendingRegistration,
   RejectionRequest,
+  SupervisorMatch,
 } from '../../../../contract/shapes/registration.ts';
 import { apiRequest } from '../../lib/api.ts';
 
-export type { PendingRegistration };
+export type { PendingRegistration, SupervisorMatch };
 
 export const APPROVER_TEXTS = {
   fetchFailed: 'Failed to fetch registrations',
   loadFailed: 'Failed to load pending registrations',
   approveFailed: 'Failed to approve registration',
   rejectFailed: 'Failed to reject registration',
-  approved: 'Registration approved successfully!',
+  /**
+   * Not the spec's 'Registration approved successfully! Temporary password: …' on purpose: approval makes no
+   * temporary password (the applicant chose their own), so the approver never holds a secret to the account.
+   */
+  approved:
+    'Registration approved successfully! The applicant signs in with the password they chose when registering.',
   rejected: 'Registration rejected successfully',
   reasonRequired: 'Please provide a rejection reason',
   empty: 'No pending registrations',
 } as const;
 
-/** 'Registration approved successfully! Temporary password: XXXX' (spec section 8). */
-export function approvedMessage(temporaryPassword: string): string {
-  return `${APPROVER_TEXTS.approved} Temporary password: ${temporaryPassword}`;
+/** How a supervisor match reads in the table and the approval modal. */
+export function supervisorLabel(match: SupervisorMatch): string {
+  return `${match.name} (${match.email}, bar ${match.bar_number} ${match.bar_state})`;
 }
 
 /** GET /api/approver/registrations */
@@ -32,15 +38,18 @@ export async function listPendingRegistrations(signal?: AbortSignal): Promise<Pe
   return Array.isArray(body.registrations) ? body.registrations : [];
 }
 
-/** POST /api/approver/registrations/{id}/approve; resolves with the one-time temporary password. */
+/** POST /api/approver/registrations/{id}/approve; resolves with the server's message and the proposed supervisor. */
 export async function approveRegistration(
   id: string,
-): Promise<{ temporaryPassword: string; message: string | null }> {
+): Promise<{ message: string; supervisingAttorney: SupervisorMatch | null }> {
   const body = await apiRequest<{ data?: Partial<ApprovalResult> }>(
     `/approver/registrations/${encodeURIComponent(id)}/approve`,
     { method: 'POST' },
   );
-  return { temporaryPassword: body.data?.temporaryPassword ?? '', message: body.message ?? null };
+  return {
+    message: body.message ?? APPROVER_TEXTS.approved,
+    supervisingAttorney: body.data?.supervisingAttorney ?? null,
+  };
 }
 
 /** POST /api/approver/registrations/{id}/reject with the reason. */
