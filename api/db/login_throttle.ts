@@ -1,56 +1,112 @@
 /**
- * Sign-in throttling kept in Postgres, so every instance agrees: consecutive
- * failures per username (known or not) and recent failures per client address.
+ * Sign-in throttling kept in Postgres, so every instance agrees: consecutive failures per username (known or
+ * not) and recent failures per client address.
+ *
+ * An attempt is counted BEFORE its secret is checked (reserve_login_attempt), atomically, and forgiven only when
+ * it succeeds (forgive_login_attempt): a burst sent at once cannot all be checked against the hash while the
+ * counters still read zero, which is what a read-check-then-record order allowed.
  */
-import type { Tx } from './client.ts';
+import type { Sql, Tx } from './client.ts';
 
-/** True while the username is locked. */
-export async function is_locked(sql: Tx, entityId: string, username: string): Promise<boolean> {
-  const [row] = await sql`
-    select 1 from login_lockouts
-    where entity_id = ${entityId} and username = ${username} and locked_until > now()`;
-  return row !== undefined;
+/**
+ * The class of the two-key advisory locks that serialise one address's reservations (the second key is the
+ * address's hashtext). The two-key form never meets the one-key locks of advisory_locks.ts.
+ */
+const ADDRESS_LOCK_CLASS = 7_110_101;
+
+/** What reserving an attempt found. */
+export type Reservation =
+  /** The address has used its failure budget for the window: refuse at once; nothing was recorded. */
+  | { addressThrottled: true; addressFailures: number }
+  | {
+    addressThrottled: false;
+    /** The address's failure row for this attempt, deleted if the attempt succeeds. */
+    failureId: string;
+    /** Attempts counted against the username so far, this one included (0 when the entity is unknown). */
+    accountFailures: number;
+    /** True while a lock is in force (set before this attempt). */
+    locked: boolean;
+  };
+
+/**
+ * Counts one attempt against the address (within its budget) and against the username, in one transaction:
+ * an advisory lock serialises the address's reservations, and the username's counter is one upsert, so two
+ * attempts never read the same count. An expired lock starts the count again.
+ */
+export async function reserve_login_attempt(
+  sql: Sql,
+  a: {
+    entityId: string | null;
+    username: string;
+    ipAddress: string;
+    addressLimit: number;
+    windowMinutes: number;
+  },
+): Promise<Reservation> {
+  return await sql.begin(async (tx): Promise<Reservation> => {
+    await tx`select pg_advisory_xact_lock(${ADDRESS_LOCK_CLASS}, hashtext(${a.ipAddress}))`;
+    const [recent] = await tx<{ n: number }[]>`
+      select count(*)::int as n from login_failures
+      where ip_address = ${a.ipAddress} and created_at > now() - make_interval(mins => ${a.windowMinutes})`;
+    if (recent.n >= a.addressLimit) return { addressThrottled: true, addressFailures: recent.n };
+    const [failure] = await tx<{ id: string }[]>`
+      insert into login_failures (ip_address) values (${a.ipAddress}) returning id::text as id`;
+    if (!a.entityId) {
+      return { addressThrottled: false, failureId: failure.id, accountFailures: 0, locked: false };
+    }
+    const [account] = await tx<{ failures: number; locked: boolean }[]>`
+      insert into login_lockouts as l (entity_id, username, consecutive_failures)
+      values (${a.entityId}, ${a.username}, 1)
+      on conflict (entity_id, username) do update
+        set consecutive_failures = case when l.locked_until <= now() then 1 else l.consecutive_failures + 1 end,
+            locked_until = case when l.locked_until <= now() then null else l.locked_until end
+      returning consecutive_failures as failures, coalesce(locked_until > now(), false) as locked`;
+    return {
+      addressThrottled: false,
+      failureId: failure.id,
+      accountFailures: account.failures,
+      locked: account.locked,
+    };
+  });
 }
 
 /**
- * Counts one failure for the username and the address. Reaching `limit` consecutive
- * failures locks the username for `lockMinutes`; returns whether this failure locked it.
+ * Locks the username for `lockMinutes` when its count has reached `limit` and no lock is in force; returns
+ * whether this call locked it (once per lock, so `account_locked` is audited once).
  */
-export async function record_login_failure(
+export async function lock_if_over_limit(
   sql: Tx,
-  f: { entityId: string; username: string; ipAddress: string; limit: number; lockMinutes: number },
+  f: { entityId: string; username: string; limit: number; lockMinutes: number },
 ): Promise<{ lockedNow: boolean }> {
-  await sql`insert into login_failures (ip_address) values (${f.ipAddress})`;
-  const [row] = await sql<{ locked_now: boolean }[]>`
-    insert into login_lockouts as l (entity_id, username, consecutive_failures)
-    values (${f.entityId}, ${f.username}, 1)
-    on conflict (entity_id, username) do update
-      set consecutive_failures = case when l.locked_until is not null and l.locked_until <= now() then 1
-                                      else l.consecutive_failures + 1 end,
-          locked_until = case when l.locked_until is not null and l.locked_until <= now() then null
-                              else l.locked_until end
-    returning consecutive_failures >= ${f.limit} and (locked_until is null or locked_until <= now()) as locked_now`;
-  if (row.locked_now) {
-    await sql`update login_lockouts
-              set locked_until = now() + make_interval(mins => ${f.lockMinutes}), consecutive_failures = 0
-              where entity_id = ${f.entityId} and username = ${f.username}`;
-  }
-  return { lockedNow: row.locked_now };
+  const rows = await sql`
+    update login_lockouts set locked_until = now() + make_interval(mins => ${f.lockMinutes})
+    where entity_id = ${f.entityId} and username = ${f.username} and consecutive_failures >= ${f.limit}
+      and (locked_until is null or locked_until <= now())
+    returning 1`;
+  return { lockedNow: rows.length > 0 };
 }
 
-/** A successful sign-in resets the username's count. */
+/**
+ * Whether the username is locked, read with its row locked (FOR UPDATE) so a concurrent attempt cannot lock it
+ * between this check and the caller's reset in the same transaction.
+ */
+export async function lock_in_force(sql: Tx, entityId: string, username: string): Promise<boolean> {
+  const [row] = await sql<{ locked: boolean }[]>`
+    select coalesce(locked_until > now(), false) as locked from login_lockouts
+    where entity_id = ${entityId} and username = ${username} for update`;
+  return row?.locked ?? false;
+}
+
+/** A successful attempt is no failure: its address row goes, and the username's count starts again. */
+export async function forgive_login_attempt(
+  sql: Tx,
+  f: { failureId: string; entityId: string; username: string },
+): Promise<void> {
+  await sql`delete from login_failures where id = ${f.failureId}`;
+  await reset_login_failures(sql, f.entityId, f.username);
+}
+
+/** Clears the username's count and lock (a success, or an admin's PIN reset). */
 export async function reset_login_failures(sql: Tx, entityId: string, username: string): Promise<void> {
   await sql`delete from login_lockouts where entity_id = ${entityId} and username = ${username}`;
-}
-
-/** Failures from one address within the window. */
-export async function count_recent_address_failures(
-  sql: Tx,
-  ipAddress: string,
-  windowMinutes: number,
-): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from login_failures
-    where ip_address = ${ipAddress} and created_at > now() - make_interval(mins => ${windowMinutes})`;
-  return row.n;
 }

@@ -122,6 +122,21 @@ export async function mark_temporary_password_used(sql: Tx, userId: string): Pro
   await sql`update users set temp_password_used_at = now(), updated_at = now() where id = ${userId}`;
 }
 
+/**
+ * Retires an outstanding temporary password: the owner signed in with their own, so the one an approver saw
+ * may no longer open a session nor prove identity on the set-new-password screen. A no-op when there is none.
+ */
+export async function clear_temporary_password(sql: Tx, userId: string): Promise<void> {
+  await sql`update users set temp_password_hash = null, temp_password_expires_at = null,
+              temp_password_used_at = null, updated_at = now()
+            where id = ${userId} and temp_password_hash is not null`;
+}
+
+/** Replaces the stored hash of the same secret (a PIN re-hashed under the pepper); nothing else changes. */
+export async function rehash_password(sql: Tx, userId: string, passwordHash: string): Promise<void> {
+  await sql`update users set password_hash = ${passwordHash} where id = ${userId}`;
+}
+
 /** Replaces a user's password (and retires any temporary one). */
 export async function update_password(sql: Tx, userId: string, passwordHash: string): Promise<void> {
   await sql`update users set password_hash = ${passwordHash}, temp_password_hash = null,

@@ -2,11 +2,14 @@
  * Sign-in, sign-out and password change. Every failure of a sign-in looks the
  * same from outside (one message, one status, the same hashing work), and is
  * told apart only in the audit log.
+ *
+ * Each attempt is counted before its secret is checked and refused before any hashing once the account or the
+ * address is over its limit (sign_in_throttle.ts); a right secret while a lock is in force gets the same generic
+ * answer as a wrong one, and a success never clears a lock in force.
  */
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
-import * as throttle from '../db/login_throttle.ts';
 import {
   clear_session_password_flag,
   insert_session,
@@ -16,25 +19,27 @@ import {
 import type { ActiveSession } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
 import {
+  clear_temporary_password,
   find_login_candidate,
   find_password_hashes,
   mark_temporary_password_used,
+  rehash_password,
   update_password,
 } from '../db/users.ts';
 import { offenderAddressAllowed } from './ip_whitelist.ts';
-import { dummySecretHash, hashSecret, verifySecret } from './passwords.ts';
+import { dummySecretHash, hashPin, hashSecret, isPeppered, verifySecret } from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
+import {
+  admitAttempt,
+  type AttemptKey,
+  confirmSuccess,
+  recordFailure,
+  signInsInFlight,
+} from './sign_in_throttle.ts';
 import { signSessionToken } from './tokens.ts';
-
-/**
- * More than 10 failures in 30 minutes from one address: a 6-digit PIN can be
- * sprayed across many DOC numbers, which the per-username lock alone never sees.
- */
-export const ADDRESS_FAILURE_LIMIT = 10;
-export const ADDRESS_FAILURE_WINDOW_MINUTES = 30;
 
 export interface LoginAttempt {
   username: string;
@@ -44,14 +49,31 @@ export interface LoginAttempt {
   userAgent: string | null;
 }
 
-/** Fails for 'throttled', 'bad_credentials' (every other refusal looks like it) or 'ip_not_allowed'. */
+/**
+ * Fails for 'throttled' (the address's failure budget), 'sign_in_busy' (too many at once from the address) or
+ * 'bad_credentials' (every other refusal looks like it: unknown entity or user, wrong secret, locked, inactive
+ * entity or account, an offender outside the IP whitelist).
+ */
 export type LoginResult = Outcome<{ token: string; user: PublicUser }>;
 
 /** Checks credentials and opens a session. */
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
+  // Taken first and synchronously, so a burst that arrives at once is sorted before any await.
+  const release = signInsInFlight.tryAcquire(attempt.ipAddress);
+  try {
+    return await checkLogin(deps, attempt, { inFlightSlot: release !== undefined });
+  } finally {
+    release?.();
+  }
+}
+
+async function checkLogin(
+  deps: AppDeps,
+  attempt: LoginAttempt,
+  options: { inFlightSlot: boolean },
+): Promise<LoginResult> {
   const { sql } = deps;
   const username = attempt.username.trim();
-  const lockKey = username.toLowerCase();
   const audit = (eventType: string, userId: string | null, eventData: Record<string, unknown>) =>
     insert_audit_event(sql, {
       userId,
@@ -61,67 +83,86 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
       eventData,
     });
 
-  const recentFailures = await throttle.count_recent_address_failures(
-    sql,
-    attempt.ipAddress,
-    ADDRESS_FAILURE_WINDOW_MINUTES,
-  );
-  if (recentFailures > ADDRESS_FAILURE_LIMIT) {
-    await audit('login_throttled', null, { username, failures: recentFailures });
+  const entity = await find_entity_by_slug(sql, attempt.entity);
+  // An unknown entity still counts against the address (key without an entity), so naming a made-up entity
+  // is no way around the budget.
+  const key: AttemptKey = {
+    entityId: entity?.id ?? null,
+    username: username.toLowerCase(),
+    ipAddress: attempt.ipAddress,
+  };
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted && admission.refusal === 'address_budget') {
+    await audit('login_throttled', null, {
+      username,
+      reason: 'address_budget',
+      failures: admission.addressFailures,
+    });
     return fail('throttled');
   }
-
-  const entity = await find_entity_by_slug(sql, attempt.entity);
   const candidate = entity ? await find_login_candidate(sql, entity.id, username) : undefined;
-  const locked = entity ? await throttle.is_locked(sql, entity.id, lockKey) : false;
+
+  /** Keeps the attempt counted (locking the account at the limit) and answers the generic refusal. */
+  const refuse = async (reason: string, eventType = 'login_failed'): Promise<LoginResult> => {
+    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    if (lockedNow) {
+      await audit('account_locked', candidate?.id ?? null, {
+        username,
+        minutes: admission.limits.lockMinutes,
+      });
+    }
+    await audit(eventType, candidate?.id ?? null, { username, reason });
+    return fail('bad_credentials');
+  };
+
+  if (!options.inFlightSlot) {
+    // Refused before any hashing, but counted like any failure: a burst cannot slip past the lock this way.
+    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    if (lockedNow) {
+      await audit('account_locked', candidate?.id ?? null, {
+        username,
+        minutes: admission.limits.lockMinutes,
+      });
+    }
+    await audit('login_throttled', candidate?.id ?? null, { username, reason: 'in_flight' });
+    return fail('sign_in_busy');
+  }
+  if (!admission.admitted) return await refuse('locked');
 
   // Always two full-cost checks, so neither an unknown user nor a pending temporary password shows in the timing.
   const dummy = await dummySecretHash();
   const tempUsable = candidate?.temp_password_hash && !candidate.temp_password_used_at &&
     candidate.temp_password_expires_at !== null && candidate.temp_password_expires_at > new Date();
   const [passwordOk, tempOk] = await Promise.all([
-    verifySecret(attempt.password, candidate?.password_hash ?? dummy),
+    verifySecret(attempt.password, candidate?.password_hash ?? dummy, { pepper: deps.pinPepper }),
     verifySecret(attempt.password, tempUsable ? candidate!.temp_password_hash! : dummy),
   ]);
   const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
 
-  if (!entity || !candidate || locked || candidate.status !== 'active' || !secretOk) {
-    const reason = !candidate
-      ? 'unknown_user'
-      : locked
-      ? 'locked'
-      : candidate.status !== 'active'
-      ? candidate.status
-      : 'bad_secret';
-    if (entity) {
-      const [limit, lockMinutes] = await Promise.all([
-        get_setting(sql, 'failed_login_limit'),
-        get_setting(sql, 'lockout_minutes'),
-      ]);
-      const { lockedNow } = await throttle.record_login_failure(sql, {
-        entityId: entity.id,
-        username: lockKey,
-        ipAddress: attempt.ipAddress,
-        limit,
-        lockMinutes,
-      });
-      if (lockedNow) await audit('account_locked', candidate?.id ?? null, { username, minutes: lockMinutes });
-    }
-    await audit('login_failed', candidate?.id ?? null, { username, reason });
-    return fail('bad_credentials');
-  }
-
-  // Checked only once the PIN is proven, so the refusal never tells a stranger whether a DOC number exists.
+  // Checked only once the secret is proven and answered as a wrong one, so no refusal tells a stranger that a
+  // DOC number exists or that a guess was right; the audit log keeps the real reason.
+  if (!entity) return await refuse('unknown_entity');
+  if (!candidate) return await refuse('unknown_user');
+  if (!secretOk) return await refuse('bad_secret');
+  if (entity.status !== 'active') return await refuse('entity_inactive');
+  if (candidate.status !== 'active') return await refuse(candidate.status);
   if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, entity.id, attempt.ipAddress))) {
-    await audit('login_blocked_ip', candidate.id, { username });
-    return fail('ip_not_allowed');
+    return await refuse('ip_not_allowed', 'login_blocked_ip');
   }
 
   const usedTemporary = !passwordOk;
+  // A PIN hashed before the pepper existed is re-hashed under it now that the PIN is known.
+  const rehashed = passwordOk && candidate.role === 'offender' && !isPeppered(candidate.password_hash)
+    ? await hashPin(attempt.password, { pepper: deps.pinPepper })
+    : undefined;
   const maxHours = await get_setting(sql, 'session_max_hours');
   const session = await sql.begin(async (tx) => {
-    await throttle.reset_login_failures(tx, entity.id, lockKey);
+    if (!(await confirmSuccess(tx, { ...key, entityId: entity.id }, admission.failureId))) return undefined;
+    // The owner's own password retires an outstanding temporary one: whoever else saw it (the approver) can
+    // no longer sign in with it nor use it to set a new password.
     if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
+    else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
+    if (rehashed) await rehash_password(tx, candidate.id, rehashed);
     const opened = await insert_session(tx, {
       userId: candidate.id,
       maxHours,
@@ -135,10 +176,16 @@ export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<Login
       resourceType: 'session',
       resourceId: opened.id,
       ipAddress: attempt.ipAddress,
-      eventData: { role: candidate.role, temporaryPassword: usedTemporary },
+      eventData: {
+        role: candidate.role,
+        temporaryPassword: usedTemporary,
+        ...(!usedTemporary && candidate.temp_password_hash ? { temporaryPasswordRetired: true } : {}),
+      },
     });
     return opened;
   });
+  // A lock set by a concurrent attempt while this one was hashing: the right secret is refused like a wrong one.
+  if (!session) return await refuse('locked');
   const token = await signSessionToken(deps.signingKey, {
     sessionId: session.id,
     userId: candidate.id,
@@ -169,22 +216,66 @@ export const NEW_PASSWORD_LIMITS = { min: 8, max: 200 };
 /**
  * Replaces the password. The current password proves identity; in a session that
  * began with the temporary password, that temporary password does too. Other
- * sessions of the user end.
+ * sessions of the user end. A wrong current password counts like a failed sign-in (the same per-account lock
+ * and address budget) and is audited as `password_change_failed`.
  */
 export async function changePassword(
   deps: AppDeps,
   session: ActiveSession,
   change: { currentPassword: string; newPassword: string; ipAddress: string },
 ): Promise<ChangePasswordResult> {
-  const hashes = await find_password_hashes(deps.sql, session.id);
+  const { sql } = deps;
+  const hashes = await find_password_hashes(sql, session.id);
   if (!hashes) return fail('session_gone');
+  // The username sign-in locks (lower-cased, as login() keys it).
+  const key = {
+    entityId: session.entity_id,
+    username: (session.email ?? session.doc_number ?? session.id).toLowerCase(),
+    ipAddress: change.ipAddress,
+  };
+  const audit = (reason: string) =>
+    insert_audit_event(sql, {
+      userId: session.id,
+      eventType: 'password_change_failed',
+      resourceType: 'user',
+      resourceId: session.id,
+      ipAddress: change.ipAddress,
+      eventData: { reason },
+    });
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted) {
+    await audit(admission.refusal);
+    return fail(admission.refusal === 'address_budget' ? 'throttled' : 'password_change_locked');
+  }
   const [currentOk, tempOk] = await Promise.all([
-    verifySecret(change.currentPassword, hashes.password_hash),
+    verifySecret(change.currentPassword, hashes.password_hash, { pepper: deps.pinPepper }),
     session.must_change_password && hashes.temp_password_hash
       ? verifySecret(change.currentPassword, hashes.temp_password_hash)
       : Promise.resolve(false),
   ]);
-  if (!currentOk && !tempOk) return fail('current_password_wrong');
+  if (!currentOk && !tempOk) {
+    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    if (lockedNow) {
+      await insert_audit_event(sql, {
+        userId: session.id,
+        eventType: 'account_locked',
+        resourceType: 'auth',
+        ipAddress: change.ipAddress,
+        eventData: {
+          username: key.username,
+          minutes: admission.limits.lockMinutes,
+          during: 'password_change',
+        },
+      });
+    }
+    await audit('bad_secret');
+    return fail('current_password_wrong');
+  }
+  // Proven: the attempt is forgiven unless a lock came into force meanwhile.
+  if (!(await sql.begin((tx) => confirmSuccess(tx, key, admission.failureId)))) {
+    await audit('locked');
+    return fail('password_change_locked');
+  }
   if (change.newPassword === change.currentPassword) return fail('password_unchanged');
   const strength = checkPasswordStrength(change.newPassword, {
     email: session.email,
@@ -192,8 +283,10 @@ export async function changePassword(
     lastName: session.last_name,
   });
   if (!strength.ok) return strength;
-  const newHash = await hashSecret(change.newPassword);
-  await deps.sql.begin(async (tx) => {
+  const newHash = session.role === 'offender'
+    ? await hashPin(change.newPassword, { pepper: deps.pinPepper })
+    : await hashSecret(change.newPassword);
+  await sql.begin(async (tx) => {
     await update_password(tx, session.id, newHash);
     await clear_session_password_flag(tx, session.session_id);
     await revoke_user_sessions(tx, session.id, { except: session.session_id });

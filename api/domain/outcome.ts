@@ -11,10 +11,14 @@ export const REASONS = [
   // Sign-in and password change (auth.ts).
   'bad_credentials',
   'throttled',
+  /** More sign-ins in flight at once from one client address than the API checks (sign_in_throttle.ts). */
+  'sign_in_busy',
   /** An offender outside every active IP whitelist range (sign-in, and every call through the guard). */
   'ip_not_allowed',
   'session_gone',
   'current_password_wrong',
+  /** Too many wrong current passwords: the account's sign-in lock is in force. */
+  'password_change_locked',
   'password_unchanged',
   /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
   'password_too_weak',

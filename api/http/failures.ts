@@ -23,12 +23,21 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     status: 429,
     message: 'Too many failed sign-in attempts from this device. Please try again later.',
   },
+  sign_in_busy: {
+    status: 429,
+    message: 'Too many sign-ins from this network at once. Please wait a moment and try again.',
+    retryAfterSeconds: 2,
+  },
   ip_not_allowed: {
     status: 403,
     message: 'Access from this network is not allowed. Please use a facility tablet.',
   },
   session_gone: { status: 400, message: 'Please sign in again.' },
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
+  password_change_locked: {
+    status: 429,
+    message: 'Too many wrong passwords. Please try again later.',
+  },
   password_unchanged: { status: 400, message: 'The new password must be different from the current one.' },
   password_too_weak: {
     status: 400,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { makeUser } from '../support/factories.ts';
+import { loadConfig } from '../../api/config.ts';
+import { hashPin, hashSecret, isPeppered, loadPinPepper, verifySecret } from '../../api/domain/passwords.ts';
 
 let t: TestApp;
 const GENERIC = 'Please check your login credentials.';
@@ -221,13 +223,142 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'passwords and PINs are stored as slow salted hashes',
+  name: 'passwords are stored as slow salted hashes, PINs (once signed in with) as peppered ones',
   ...DB_TEST,
   fn: async () => {
-    const rows = await t.deps.sql<
-      { password_hash: string }[]
-    >`select password_hash from users where email = ${DEMO.admin[0]} or doc_number = ${DEMO.offender[0]}`;
-    for (const r of rows) assert.match(r.password_hash, /^pbkdf2-sha256\$600000\$/);
+    const [admin] = await t.deps.sql<{ password_hash: string }[]>`
+    select password_hash from users where email = ${DEMO.admin[0]}`;
+    assert.match(admin.password_hash, /^pbkdf2-sha256\$600000\$/);
+    // The demo seed stores PINs without the pepper (it runs before the pepper is loaded); the first sign-in
+    // above re-hashed this one under it.
+    const [offender] = await t.deps.sql<{ password_hash: string }[]>`
+    select password_hash from users where doc_number = ${DEMO.offender[0]}`;
+    assert.match(offender.password_hash, /^pbkdf2-sha256-pepper\$[0-9a-f]{8}\$600000\$/);
+  },
+});
+
+Deno.test({
+  name: 'a wrong current password counts like a failed sign-in: audited, and the same lock after the limit',
+  ...DB_TEST,
+  fn: async () => {
+    const user = await makeUser(t);
+    const ip = '10.31.0.1';
+    const token = await signIn(t, user.username, user.secret, ip);
+    const change = (currentPassword: string) =>
+      call(t, 'POST', '/api/auth/password', {
+        token,
+        body: { currentPassword, newPassword: 'Quiet-Harbor-Lantern-93' },
+        ip,
+      });
+    for (let i = 0; i < 5; i++) {
+      const r = await change('not-my-password');
+      assert.equal(r.status, 400);
+      assert.equal(r.body.message, 'The current password is not correct.');
+    }
+    // Locked: even the right current password is refused, and so is a sign-in with it.
+    const locked = await change(user.secret);
+    assert.equal(locked.status, 429);
+    assert.equal(locked.body.message, 'Too many wrong passwords. Please try again later.');
+    const login = await call(t, 'POST', '/api/auth/login', {
+      body: { username: user.username, password: user.secret, entity: 'default' },
+      ip: '10.31.0.2',
+    });
+    assert.equal(login.status, 401);
+    const rows = await t.deps.sql<{ event_type: string; reason: string | null }[]>`
+    select event_type, event_data->>'reason' as reason from audit_logs
+    where user_id = ${user.id} and event_type in ('password_change_failed', 'account_locked') order by id`;
+    assert.deepEqual(rows.map((r) => `${r.event_type}:${r.reason}`), [
+      ...Array(4).fill('password_change_failed:bad_secret'),
+      'account_locked:null',
+      'password_change_failed:bad_secret',
+      'password_change_failed:locked',
+    ]);
+  },
+});
+
+Deno.test({
+  name: 'a right current password resets the count, so a mistyped one now and then never locks',
+  ...DB_TEST,
+  fn: async () => {
+    const user = await makeUser(t);
+    const ip = '10.32.0.1';
+    let password = user.secret;
+    let token = await signIn(t, user.username, password, ip);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3; i++) {
+        const r = await call(t, 'POST', '/api/auth/password', {
+          token,
+          body: { currentPassword: 'not-my-password', newPassword: 'Quiet-Harbor-Lantern-93' },
+          ip,
+        });
+        assert.equal(r.status, 400);
+      }
+      const next = `Quiet-Harbor-Lantern-9${round}x`;
+      const ok = await call(t, 'POST', '/api/auth/password', {
+        token,
+        body: { currentPassword: password, newPassword: next },
+        ip,
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      password = next;
+      token = await signIn(t, user.username, password, ip);
+    }
+  },
+});
+
+Deno.test({
+  name: 'a peppered PIN hash does not verify without the pepper, nor under another one',
+  fn: async () => {
+    const pepper = new TextEncoder().encode('p'.repeat(40));
+    const stored = await hashPin('482913', { pepper, iterations: 1000 });
+    assert.match(stored, /^pbkdf2-sha256-pepper\$[0-9a-f]{8}\$1000\$/);
+    assert.equal(await verifySecret('482913', stored, { pepper }), true);
+    assert.equal(await verifySecret('482914', stored, { pepper }), false);
+    assert.equal(await verifySecret('482913', stored), false);
+    assert.equal(
+      await verifySecret('482913', stored, { pepper: new TextEncoder().encode('q'.repeat(40)) }),
+      false,
+    );
+    // Read as an ordinary salted hash of the PIN, it does not match either.
+    const [, , ...rest] = stored.split('$');
+    assert.equal(await verifySecret('482913', `pbkdf2-sha256$${rest.join('$')}`), false);
+  },
+});
+
+Deno.test({
+  name: 'a PIN hashed before the pepper still signs in, and is re-hashed under the pepper',
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, {
+      role: 'offender',
+      passwordHash: await hashSecret('551177', 1000),
+      secret: '551177',
+    });
+    await signIn(t, offender.username, '551177', '10.33.0.1');
+    const [row] = await t.deps.sql<{ password_hash: string }[]>`
+    select password_hash from users where id = ${offender.id}`;
+    assert.ok(isPeppered(row.password_hash));
+    assert.equal(await verifySecret('551177', row.password_hash), false, 'useless without the pepper');
+    await signIn(t, offender.username, '551177', '10.33.0.1');
+  },
+});
+
+Deno.test({
+  name: 'the PIN pepper is PIN_PEPPER, or generated once into DATA_DIR readable by the owner only',
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-pepper-' });
+    try {
+      const first = await loadPinPepper(undefined, dir);
+      assert.deepEqual(await loadPinPepper(undefined, dir), first);
+      assert.equal(first.length, 64);
+      assert.equal((await Deno.stat(`${dir}/pin-pepper`)).mode! & 0o777, 0o600);
+      const set = 'x'.repeat(32);
+      assert.deepEqual(await loadPinPepper(set, dir), new TextEncoder().encode(set));
+      assert.equal(loadConfig({ PIN_PEPPER: set }).pinPepper, set);
+      assert.throws(() => loadConfig({ PIN_PEPPER: 'short' }), /PIN_PEPPER must be at least 32 characters/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   },
 });
 

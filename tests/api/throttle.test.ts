@@ -67,12 +67,12 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'one address with more than 10 failures in 30 minutes gets 429, even with a right PIN elsewhere',
+  name: 'one address gets 429 after 10 failures in 30 minutes, even with a right PIN elsewhere',
   ...DB_TEST,
   fn: async () => {
     const target = await makeUser(t, { role: 'offender', secret: '777777' });
     // Spraying one PIN across many DOC numbers: never 5 failures on one username.
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 10; i++) {
       const r = await attempt(`55500${i}`, '123456', '10.4.0.1');
       assert.equal(r.status, 401);
     }

@@ -1,0 +1,356 @@
+/**
+ * The sign-in throttle under attack (issue 9, item 1 and the sign-in halves of 2, 6 and 7): bursts sent at
+ * once, PINs sprayed across DOC numbers, a facility's shared NAT address, unknown entities, the temporary
+ * password after the owner's own sign-in, an address outside the IP whitelist, an inactive entity.
+ */
+import assert from 'node:assert/strict';
+import { call, type CallResult, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+import { makeUser } from '../support/factories.ts';
+import { hashPin, hashSecret } from '../../api/domain/passwords.ts';
+import { SIGN_INS_IN_FLIGHT_PER_ADDRESS } from '../../api/domain/sign_in_throttle.ts';
+
+let t: TestApp;
+const GENERIC = { success: false, code: 'bad_credentials', message: 'Please check your login credentials.' };
+
+const attempt = (username: string, password: string, ip: string, entity = 'default') =>
+  call(t, 'POST', '/api/auth/login', { body: { username, password, entity }, ip });
+
+/** The sign-in audit rows of one username or address, by event and reason. */
+async function auditReasons(where: { username?: string; ip?: string }) {
+  const rows = await t.deps.sql<{ event_type: string; reason: string | null }[]>`
+    select event_type, event_data->>'reason' as reason from audit_logs
+    where resource_type = 'auth'
+      and (${where.username ?? null}::text is null or event_data->>'username' = ${where.username ?? null})
+      and (${where.ip ?? null}::text is null or ip_address = ${where.ip ?? null})`;
+  const count = (event: string, reason?: string) =>
+    rows.filter((r) => r.event_type === event && (reason === undefined || r.reason === reason)).length;
+  return { rows, count };
+}
+
+async function makeEntity(slug: string, status: 'active' | 'inactive' = 'active'): Promise<string> {
+  const [row] = await t.deps.sql<{ id: string }[]>`
+    insert into entities (name, slug, status) values (${`Entity ${slug}`}, ${slug}, ${status}) returning id`;
+  return row.id;
+}
+
+Deno.test({
+  name: 'setup',
+  ...DB_TEST,
+  fn: async () => {
+    t = await createTestApp();
+  },
+});
+
+Deno.test({
+  name:
+    '20 wrong PINs at once for one DOC number: at most the limit are checked, the account locks, the right PIN is refused until the lock ends, the address gets 429',
+  ...DB_TEST,
+  fn: async () => {
+    // The full work factor, as in production: every check takes long enough for the burst to overlap.
+    const offender = await makeUser(t, {
+      role: 'offender',
+      passwordHash: await hashPin('582046', { pepper: t.deps.pinPepper }),
+      secret: '582046',
+    });
+    const ip = '10.61.0.1';
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(offender.username, String(100000 + i), ip)),
+    );
+    for (const r of burst) assert.ok(r.status === 401 || r.status === 429, `${r.status}`);
+    assert.ok(burst.some((r) => r.status === 429), 'some of the burst is refused with 429 at once');
+
+    const audit = await auditReasons({ username: offender.username });
+    const checked = audit.count('login_failed', 'bad_secret');
+    const tally = (status: number) => burst.filter((r) => r.status === status).length;
+    console.log(
+      `  burst of 20: ${checked} checked against the hash; ${tally(401)} x 401, ${tally(429)} x 429`,
+    );
+    assert.ok(checked <= 5, `${checked} PINs were checked; the limit is 5`);
+    assert.equal(audit.count('account_locked'), 1);
+
+    const [lock] = await t.deps.sql<{ locked: boolean }[]>`
+      select locked_until > now() as locked from login_lockouts where username = ${offender.username}`;
+    assert.equal(lock.locked, true);
+
+    // The right PIN, from the same address and from another: refused, with the wrong PIN's answer.
+    const same = await attempt(offender.username, offender.secret, ip);
+    assert.equal(same.status, 429, 'the address has used its budget');
+    const elsewhere = await attempt(offender.username, offender.secret, '10.61.0.2');
+    assert.equal(elsewhere.status, 401);
+    assert.deepEqual(elsewhere.body, GENERIC);
+    assert.ok((await auditReasons({ username: offender.username })).count('login_failed', 'locked') >= 1);
+
+    // When the lock ends, the right PIN works again (from an address with budget left).
+    await t.deps.sql`update login_lockouts set locked_until = now() - interval '1 second'
+                     where username = ${offender.username}`;
+    assert.equal((await attempt(offender.username, offender.secret, '10.61.0.3')).status, 200);
+  },
+});
+
+Deno.test({
+  name: '20 wrong PINs at once for one DOC number from 20 addresses: still at most the limit are checked',
+  ...DB_TEST,
+  fn: async () => {
+    // No address is over anything here: only the per-account counter, taken before hashing, holds the line.
+    const offender = await makeUser(t, {
+      role: 'offender',
+      passwordHash: await hashPin('318274', { pepper: t.deps.pinPepper }),
+      secret: '318274',
+    });
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(offender.username, String(200000 + i), `10.60.${i}.1`)),
+    );
+    for (const r of burst) {
+      assert.deepEqual({ status: r.status, body: r.body }, { status: 401, body: GENERIC });
+    }
+    const audit = await auditReasons({ username: offender.username });
+    const checked = audit.count('login_failed', 'bad_secret');
+    console.log(`  burst from 20 addresses: ${checked} checked against the hash`);
+    assert.ok(checked <= 5, `${checked} PINs were checked; the limit is 5`);
+    assert.equal(audit.count('login_failed', 'locked'), 20 - checked);
+    assert.equal(audit.count('account_locked'), 1);
+    assert.equal((await attempt(offender.username, offender.secret, '10.60.99.1')).status, 401);
+  },
+});
+
+Deno.test({
+  name: 'a right PIN while the lock is in force neither signs in nor lifts the lock',
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender', secret: '604215' });
+    for (let i = 0; i < 5; i++) await attempt(offender.username, '000000', `10.62.0.${i + 1}`);
+    for (let i = 0; i < 3; i++) {
+      const r = await attempt(offender.username, offender.secret, '10.62.1.1');
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.body, GENERIC);
+    }
+    const [lock] = await t.deps.sql<{ locked: boolean }[]>`
+      select locked_until > now() as locked from login_lockouts where username = ${offender.username}`;
+    assert.equal(lock.locked, true, 'the lock is still in force');
+  },
+});
+
+Deno.test({
+  name: 'the same burst spread over 20 DOC numbers from one address: 429 after 10',
+  ...DB_TEST,
+  fn: async () => {
+    const offenders = await Promise.all(
+      Array.from({ length: 20 }, () => makeUser(t, { role: 'offender', secret: '731902' })),
+    );
+    // At once: at most 10 counted, at most SIGN_INS_IN_FLIGHT_PER_ADDRESS checked, the rest 429.
+    const ip = '10.63.0.1';
+    const burst = await Promise.all(offenders.map((o) => attempt(o.username, '111111', ip)));
+    const refused = burst.filter((r) => r.status === 429).length;
+    assert.ok(refused >= 10, `${refused} of 20 got 429`);
+    const audit = await auditReasons({ ip });
+    assert.ok(audit.count('login_failed', 'bad_secret') <= SIGN_INS_IN_FLIGHT_PER_ADDRESS);
+    const [{ n }] = await t.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from login_failures where ip_address = ${ip}`;
+    assert.equal(n, 10, 'the address budget counts 10 and no more');
+    assert.equal((await attempt(offenders[0].username, offenders[0].secret, ip)).status, 429);
+
+    // One after another: ten 401s, then 429 (the eleventh never reaches the hash).
+    const slow = '10.63.0.2';
+    const statuses: number[] = [];
+    for (const o of offenders.slice(0, 11)) statuses.push((await attempt(o.username, '222222', slow)).status);
+    assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+    const busy = burst.find((r) => r.status === 429 && r.headers.get('retry-after'));
+    if (busy) assert.match(busy.body.message, /at once/);
+  },
+});
+
+Deno.test({
+  name: 'sign-ins naming an unknown entity count against the address and are throttled',
+  ...DB_TEST,
+  fn: async () => {
+    const ip = '10.64.0.1';
+    for (let i = 0; i < 10; i++) {
+      const r = await attempt(`88800${i}`, '123456', ip, 'no-such-entity');
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.body, GENERIC);
+    }
+    assert.equal((await attempt('888010', '123456', ip, 'no-such-entity')).status, 429);
+    // And the budget is the address's, whatever entity comes next.
+    assert.equal((await attempt(DEMO.offender[0], DEMO.offender[1], ip)).status, 429);
+    const audit = await auditReasons({ ip });
+    assert.equal(audit.count('login_failed', 'unknown_entity'), 10);
+    assert.equal(audit.count('login_throttled', 'address_budget'), 2);
+  },
+});
+
+Deno.test({
+  name: 'more sign-ins at once from one address than the limit get 429 with Retry-After, before any hashing',
+  ...DB_TEST,
+  fn: async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => makeUser(t, { role: 'offender' })));
+    const ip = '10.65.0.1';
+    const burst = await Promise.all(users.map((u) => attempt(u.username, u.secret, ip)));
+    const ok = burst.filter((r) => r.status === 200).length;
+    const busy = burst.filter((r) => r.status === 429);
+    assert.ok(ok >= 1 && ok <= SIGN_INS_IN_FLIGHT_PER_ADDRESS, `${ok} signed in at once`);
+    assert.equal(ok + busy.length, 8);
+    for (const r of busy) {
+      assert.equal(r.headers.get('retry-after'), '2');
+      assert.match(r.body.message, /at once/);
+    }
+    assert.equal((await auditReasons({ ip })).count('login_throttled', 'in_flight'), busy.length);
+    // A moment later each of them gets in.
+    for (const u of users) assert.equal((await attempt(u.username, u.secret, ip)).status, 200);
+  },
+});
+
+Deno.test({
+  name: 'the temporary password is refused once the owner has signed in with their own password',
+  ...DB_TEST,
+  fn: async () => {
+    const user = await makeUser(t, {
+      tempPasswordHash: await hashSecret('Temp-4k9Q-z7Xp', 1000),
+      tempPasswordExpiresAt: new Date(Date.now() + 86_400_000),
+    });
+    // Whoever saw the temporary password (the approver) signs in with it first: a must-change session.
+    const other = await attempt(user.username, 'Temp-4k9Q-z7Xp', '10.66.0.1');
+    assert.equal(other.status, 200);
+    assert.equal(other.body.user.mustChangePassword, true);
+    // The owner signs in with their own password.
+    const own = await attempt(user.username, user.secret, '10.66.0.2');
+    assert.equal(own.status, 200);
+    assert.equal(own.body.user.mustChangePassword, false);
+    // The temporary password neither signs in again nor sets a new password in the other session.
+    assert.equal((await attempt(user.username, 'Temp-4k9Q-z7Xp', '10.66.0.1')).status, 401);
+    const takeover = await call(t, 'POST', '/api/auth/password', {
+      token: other.body.token,
+      body: { currentPassword: 'Temp-4k9Q-z7Xp', newPassword: 'Quiet-Harbor-Lantern-93' },
+      ip: '10.66.0.1',
+    });
+    assert.equal(takeover.status, 400);
+    assert.equal((await attempt(user.username, user.secret, '10.66.0.2')).status, 200);
+    const [row] = await t.deps.sql`select temp_password_hash from users where id = ${user.id}`;
+    assert.equal(row.temp_password_hash, null);
+  },
+});
+
+Deno.test({
+  name: 'the temporary password is refused after the owner signs in, also when nobody used it before',
+  ...DB_TEST,
+  fn: async () => {
+    const user = await makeUser(t, {
+      tempPasswordHash: await hashSecret('Temp-8mRt-w2Lc', 1000),
+      tempPasswordExpiresAt: new Date(Date.now() + 86_400_000),
+    });
+    assert.equal((await attempt(user.username, user.secret, '10.66.1.1')).status, 200);
+    assert.equal((await attempt(user.username, 'Temp-8mRt-w2Lc', '10.66.1.1')).status, 401);
+    const { count } = await auditReasons({ username: user.username });
+    assert.equal(count('login_failed', 'bad_secret'), 1);
+  },
+});
+
+Deno.test({
+  name: 'an inactive entity: a right secret gets the generic 401, audited as entity_inactive',
+  ...DB_TEST,
+  fn: async () => {
+    const entityId = await makeEntity('closed-facility', 'inactive');
+    const user = await makeUser(t, { entityId });
+    const offender = await makeUser(t, { role: 'offender', entityId });
+    for (const u of [user, offender]) {
+      const r = await attempt(u.username, u.secret, '10.67.0.1', 'closed-facility');
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.body, GENERIC);
+      assert.equal(
+        (await auditReasons({ username: u.username })).count('login_failed', 'entity_inactive'),
+        1,
+      );
+    }
+  },
+});
+
+Deno.test({
+  name:
+    'an offender outside the IP whitelist gets exactly the wrong-PIN answer (401), audited as login_blocked_ip',
+  ...DB_TEST,
+  fn: async () => {
+    const entityId = await makeEntity('walled-facility');
+    const admin = await makeUser(t, { role: 'admin', entityId });
+    const offender = await makeUser(t, { role: 'offender', entityId, secret: '904418' });
+    const login = await attempt(admin.username, admin.secret, '10.68.0.1', 'walled-facility');
+    assert.equal(login.status, 200);
+    const added = await call(t, 'POST', '/api/admin/ip-whitelist', {
+      token: login.body.token,
+      body: { ipRange: '10.68.10.0/24', description: 'Unit A' },
+      ip: '10.68.0.1',
+    });
+    assert.equal(added.status, 201);
+
+    const right = await attempt(offender.username, '904418', '198.51.100.7', 'walled-facility');
+    const wrong = await attempt(offender.username, '000000', '198.51.100.8', 'walled-facility');
+    assert.equal(right.status, 401);
+    assert.deepEqual(
+      { status: right.status, body: right.body, type: right.headers.get('content-type') },
+      { status: wrong.status, body: wrong.body, type: wrong.headers.get('content-type') },
+    );
+    const { count } = await auditReasons({ username: offender.username });
+    assert.equal(count('login_blocked_ip', 'ip_not_allowed'), 1);
+    assert.equal(count('login_failed', 'bad_secret'), 1);
+    // From inside the range the PIN works.
+    assert.equal((await attempt(offender.username, '904418', '10.68.10.5', 'walled-facility')).status, 200);
+  },
+});
+
+Deno.test({
+  name: '30 offenders on one whitelisted facility address each mistype once, then all get in',
+  ...DB_TEST,
+  fn: async () => {
+    const entityId = await makeEntity('shared-nat-facility');
+    const admin = await makeUser(t, { role: 'admin', entityId });
+    const login = await attempt(admin.username, admin.secret, '10.69.0.1', 'shared-nat-facility');
+    const added = await call(t, 'POST', '/api/admin/ip-whitelist', {
+      token: login.body.token,
+      body: { ipRange: '10.69.20.1', description: 'Housing unit NAT' },
+      ip: '10.69.0.1',
+    });
+    assert.equal(added.status, 201);
+    const offenders = await Promise.all(
+      Array.from({ length: 30 }, () => makeUser(t, { role: 'offender', entityId, secret: '650321' })),
+    );
+    const nat = '10.69.20.1';
+    // Tablets at shift change: a few at a time, each mistyping once and then typing the PIN right.
+    for (let i = 0; i < offenders.length; i += SIGN_INS_IN_FLIGHT_PER_ADDRESS) {
+      const wave = offenders.slice(i, i + SIGN_INS_IN_FLIGHT_PER_ADDRESS);
+      const results = await Promise.all(wave.map(async (o) => {
+        const typo = await attempt(o.username, '650312', nat, 'shared-nat-facility');
+        const right = await attempt(o.username, o.secret, nat, 'shared-nat-facility');
+        return [typo, right] as [CallResult, CallResult];
+      }));
+      for (const [typo, right] of results) {
+        assert.equal(typo.status, 401);
+        assert.equal(right.status, 200, JSON.stringify(right.body));
+      }
+    }
+    // The same pattern from an address outside every range stops at the ordinary budget.
+    const outside = '10.70.0.1';
+    const statuses: number[] = [];
+    for (const o of offenders.slice(0, 11)) {
+      statuses.push((await attempt(o.username, '650312', outside, 'shared-nat-facility')).status);
+    }
+    assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+  },
+});
+
+Deno.test({
+  name: 'a success does not count against the address budget',
+  ...DB_TEST,
+  fn: async () => {
+    const ip = '10.71.0.1';
+    for (let i = 0; i < 15; i++) await signIn(t, DEMO.attorney[0], DEMO.attorney[1], ip);
+    const [{ n }] = await t.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from login_failures where ip_address = ${ip}`;
+    assert.equal(n, 0);
+  },
+});
+
+Deno.test({
+  name: 'teardown',
+  ...DB_TEST,
+  fn: async () => {
+    await t.close();
+  },
+});
