@@ -4,7 +4,7 @@ import { loadConfig } from '../../api/config.ts';
 import { ROOT, run } from './helpers.ts';
 
 const SECRET = 'x'.repeat(40);
-const DEPLOY = { DENO_DEPLOYMENT_ID: 'abc123', SESSION_SECRET: SECRET };
+const DEPLOY = { DENO_DEPLOYMENT_ID: 'abc123', SESSION_SECRET: SECRET, PIN_PEPPER: SECRET };
 
 Deno.test('deno deploy: the embedded database is refused with a message naming DATABASE_URL', () => {
   assert.throws(() => loadConfig({ ...DEPLOY, BLOB_STORE: 'postgres' }), /Deno Deploy without DATABASE_URL/);
@@ -25,6 +25,19 @@ Deno.test('deno deploy: a missing SESSION_SECRET is refused (each instance would
         BLOB_STORE: 'postgres',
       }),
     /SESSION_SECRET/,
+  );
+});
+
+Deno.test('deno deploy: a missing PIN_PEPPER is refused (PINs hashed on one instance would not verify on another)', () => {
+  assert.throws(
+    () =>
+      loadConfig({
+        DENO_DEPLOYMENT_ID: 'abc123',
+        SESSION_SECRET: SECRET,
+        DATABASE_URL: 'postgres://u@db.example/portal',
+        BLOB_STORE: 'postgres',
+      }),
+    /PIN_PEPPER/,
   );
 });
 
