@@ -1,6 +1,8 @@
 /**
  * /login (spec sections 2, 4, 5, 8). One form for everyone: offenders type
- * their DOC number and PIN, staff their e-mail and password.
+ * their DOC number and PIN, staff their e-mail and password. Neither field
+ * invites the browser to remember it (autocomplete off): the form cannot tell
+ * a facility's shared tablet from an attorney's own computer.
  */
 import { Button, Form, Input, Spin, Typography } from 'antd';
 import { useState } from 'react';
@@ -75,14 +77,21 @@ export function Login() {
             name='username'
             rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.usernameRequired }]}
           >
-            <Input placeholder='Enter DOC ID' autoComplete='username' autoFocus />
+            {/* A shared facility tablet must not offer the DOC numbers typed on it before. */}
+            <Input placeholder='Enter DOC ID' autoComplete='off' autoFocus />
           </Form.Item>
           <Form.Item
             label='Pin Number'
             name='password'
             rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.passwordRequired }]}
           >
-            <Input.Password placeholder='Enter Pin' autoComplete='current-password' />
+            {
+              /*
+               * One form serves offenders (PIN) and staff (password), and a facility tablet is shared: nothing
+               * may invite the browser to save the secret typed here, so 'off' rather than 'current-password'.
+               */
+            }
+            <Input.Password placeholder='Enter Pin' autoComplete='off' />
           </Form.Item>
           <Form.Item>
             <Button type='primary' htmlType='submit' block loading={loading}>
