@@ -7,6 +7,8 @@ import { AppConfigProvider } from './components/AppConfigProvider.tsx';
 import { PortalRedirect } from './components/PortalRedirect.tsx';
 import { RequireAuth } from './components/RequireAuth.tsx';
 import { SessionEvents } from './components/SessionEvents.tsx';
+import { TABLET_THEME } from './components/tabletTheme.ts';
+import { useMediaQuery } from './lib/useMediaQuery.ts';
 import { PATHS } from './lib/routing.ts';
 import { TOAST_MAX_COUNT } from './lib/toast.ts';
 import { theme } from './theme.ts';
@@ -37,6 +39,16 @@ const ApproverPortal = lazy(() =>
   import('./portals/approver/ApproverPortal.tsx').then((m) => ({ default: m.ApproverPortal }))
 );
 
+/** The viewer pop-up is a window of its own: on a touch screen (a facility tablet) its controls get the tablet's 44 px too. */
+function PopupViewer() {
+  const touch = useMediaQuery('(pointer: coarse)');
+  return (
+    <ConfigProvider theme={touch ? TABLET_THEME : undefined}>
+      <PdfViewer />
+    </ConfigProvider>
+  );
+}
+
 function Loading() {
   return (
     <Flex align='center' justify='center' className='page-loading' role='status'>
@@ -62,8 +74,8 @@ export function App() {
                 <Route element={<RequireAuth />}>
                   <Route path={PATHS.setPassword} element={<SetPassword />} />
                   <Route path={PATHS.files} element={<Files />} />
-                  <Route path='/pdfViewer/:documentId' element={<PdfViewer />} />
-                  <Route path='/pdfViewer' element={<PdfViewer />} />
+                  <Route path='/pdfViewer/:documentId' element={<PopupViewer />} />
+                  <Route path='/pdfViewer' element={<PopupViewer />} />
                   <Route path={PATHS.portal} element={<PortalRedirect />} />
                 </Route>
                 <Route element={<RequireAuth roles={['offender']} />}>

@@ -320,7 +320,7 @@ Deno.test({
               await info.getByRole('button', { name: 'Close' }).tap();
               await info.waitFor({ state: 'hidden' });
 
-              // The viewer, in the portal and as the pop-up opens it, fits the tablet too.
+              // The viewer, in the portal and as the pop-up opens it, fits the tablet too, with touch-sized tools.
               for (const path of [`/portal/offender/view/${briefId}`, `/pdfViewer/${briefId}`]) {
                 await page.goto(`${server.url}${path}`);
                 await page.getByTestId('page-count').filter({ hasText: '/ 3' }).waitFor();
@@ -333,6 +333,12 @@ Deno.test({
                   assert.ok(
                     box && box.x >= 0 && box.x + box.width <= tablet.width,
                     `${path}: ${name} inside`,
+                  );
+                  assert.ok(
+                    box.width >= TARGET && box.height >= TARGET,
+                    `${path}: ${name} is ${Math.round(box.width)}x${
+                      Math.round(box.height)
+                    }, under ${TARGET}px`,
                   );
                 }
                 await screenshot(

@@ -13,7 +13,7 @@ import { ROLE_HOME } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
 import { PdfViewer } from '../../viewer/PdfViewer.tsx';
 import { OffenderDocuments } from './OffenderDocuments.tsx';
-import { TABLET_THEME } from './tabletTheme.ts';
+import { TABLET_THEME } from '../../components/tabletTheme.ts';
 
 function OffenderViewer() {
   const { fileUrl } = useParams();
