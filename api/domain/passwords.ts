@@ -16,6 +16,8 @@
  * successful sign-in.
  */
 
+import { readOrCreateSecretFile } from '../secret_file.ts';
+
 /** OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256. */
 export const PBKDF2_ITERATIONS = 600_000;
 const SALT_BYTES = 16;
@@ -127,25 +129,7 @@ export async function hashPin(
  */
 export async function loadPinPepper(pepper: string | undefined, dataDir: string): Promise<Uint8Array> {
   if (pepper) return encoder.encode(pepper);
-  const path = `${dataDir}/pin-pepper`;
-  try {
-    return encoder.encode((await Deno.readTextFile(path)).trim());
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  await Deno.mkdir(dataDir, { recursive: true });
-  const generated = Array.from(
-    crypto.getRandomValues(new Uint8Array(32)),
-    (b) => b.toString(16).padStart(2, '0'),
-  ).join('');
-  // createNew: if another instance sharing DATA_DIR wrote it first, use theirs.
-  try {
-    await Deno.writeTextFile(path, generated, { createNew: true, mode: 0o600 });
-    return encoder.encode(generated);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    return encoder.encode((await Deno.readTextFile(path)).trim());
-  }
+  return await readOrCreateSecretFile(dataDir, 'pin-pepper');
 }
 
 let dummyHash: Promise<string> | undefined;

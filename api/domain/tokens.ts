@@ -2,6 +2,7 @@
  * Session tokens: HS256 JWTs (jose) that name a session row. The row, not the
  * token, decides whether the session is alive; the token only proves the id.
  */
+import { readOrCreateSecretFile } from '../secret_file.ts';
 import { jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'legal-mail-portal';
@@ -30,23 +31,5 @@ export async function verifySessionToken(key: Uint8Array, token: string): Promis
 /** The signing key: SESSION_SECRET, or a secret generated once and kept in the data folder. */
 export async function loadSigningKey(secret: string | undefined, dataDir: string): Promise<Uint8Array> {
   if (secret) return new TextEncoder().encode(secret);
-  const path = `${dataDir}/session-secret`;
-  try {
-    return new TextEncoder().encode((await Deno.readTextFile(path)).trim());
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  await Deno.mkdir(dataDir, { recursive: true });
-  const generated = Array.from(
-    crypto.getRandomValues(new Uint8Array(32)),
-    (b) => b.toString(16).padStart(2, '0'),
-  ).join('');
-  // createNew: if another instance wrote it first, use theirs.
-  try {
-    await Deno.writeTextFile(path, generated, { createNew: true, mode: 0o600 });
-    return new TextEncoder().encode(generated);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    return new TextEncoder().encode((await Deno.readTextFile(path)).trim());
-  }
+  return await readOrCreateSecretFile(dataDir, 'session-secret');
 }
