@@ -4,13 +4,48 @@
  * The dev server proxies /api to the API (API_PORT, default 5000), so the
  * browser always talks to its own origin.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressDir } from '../scripts/precompress.ts';
 
 const pwaRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * `.br` and `.gz` beside each compressible file of the build (scripts/precompress.ts), for the API to serve
+ * to a browser that accepts them. Last of all, after vite-plugin-pwa has written sw.js, so the service
+ * worker and its Workbox runtime are compressed too.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  let logger: ResolvedConfig['logger'] | undefined;
+  return {
+    name: 'portal:precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+      logger = config.logger;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const files = precompressDir(outDir);
+        const sum = (key: 'raw' | 'br' | 'gzip') => files.reduce((n, f) => n + (f[key] ?? f.raw), 0);
+        const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+        logger?.info(
+          `precompressed ${files.length} files: ${kb(sum('raw'))} raw, ${kb(sum('br'))} br, ${
+            kb(sum('gzip'))
+          } gzip`,
+        );
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: pwaRoot,
@@ -58,11 +93,14 @@ export default defineConfig({
         // service-worker cache.
         // mjs: the pdf.js worker is a file of our build (pwa/src/viewer/engine.ts).
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'],
+        // The browser asks for the encoding over HTTP; the precompressed siblings are never cached by name.
+        globIgnores: ['**/*.br', '**/*.gz'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
     }),
+    precompress(),
   ],
 });
