@@ -1,21 +1,15 @@
 /**
- * All browser storage of the PWA, behind one module. Keys live in one constant.
- * localStorage can be missing (disabled cookies), full (quota) or hold garbage
- * from another version: every function reports that as a result instead of
- * throwing, so a screen can still decide where to go.
+ * The localStorage part of the PWA's browser state (state/browserState.ts owns the whole: this file, the
+ * IndexedDB cache and the memory; the keys of all three are in state/keys.ts). localStorage can be missing
+ * (disabled cookies), full (quota) or hold garbage from another version: every function reports that as a
+ * result instead of throwing, so a screen can still decide where to go.
  */
 import { parseUser, type User } from '../auth/user.ts';
 import { browserSessionChannel } from './sessionChannel.ts';
+import { STATE_KEYS } from './state/keys.ts';
 
-/** The localStorage keys of spec section 3 (names are part of the contract). */
-export const STORAGE_KEYS = {
-  /** The session token, sent as the bearer credential. */
-  guid: 'guid',
-  /** The user object as JSON, including its role. */
-  user: 'user',
-  /** The username typed at login (for an offender, the DOC ID number). */
-  docId: 'docId',
-} as const;
+/** The localStorage keys of spec section 3 (their names are part of the contract); declared in state/keys.ts. */
+export const STORAGE_KEYS = STATE_KEYS.localStorage;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
@@ -118,8 +112,9 @@ const local = createSessionStorage(browserLocalStorage);
 export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
 
 /**
- * The PWA's storage: the browser's localStorage. Clearing it is how every way out ends the session in this
- * browser, so it is also the one place that announces the end to the other windows (the viewer pop-ups close).
+ * The PWA's storage: the browser's localStorage. Every way out ends the session through state/browserState.ts's
+ * clearSession(), which clears it here, so this stays the one place that announces the end to the other windows
+ * (the viewer pop-ups close). Call clearSession(), not clearAll(), from a screen.
  */
 export const storage: SessionStorage = {
   ...local,
