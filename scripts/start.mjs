@@ -18,6 +18,7 @@ const sources = [
   'pwa/public',
   'pwa/index.html',
   'pwa/vite.config.ts',
+  'scripts/precompress.ts',
   'api/domain/registration_rules.ts',
 ]
   .map((p) => join(root, p))

@@ -6,6 +6,10 @@
 import assert from 'node:assert/strict';
 import { have, must, ROOT, run } from './helpers.ts';
 import { buildImage, ensureBaseImage, IMAGES, podman } from './podman.ts';
+import { freePort } from '../support/instance.ts';
+import { APP_JS, makeFakeDist } from '../support/pwa_dist.ts';
+import { rawRequest } from '../support/raw_http.ts';
+import { startTestServer } from '../support/server.ts';
 
 const SITE = `${ROOT}deploy/nginx/legal-mail-portal.conf`;
 const PROXY = `${ROOT}deploy/nginx/portal-proxy.conf`;
@@ -93,4 +97,92 @@ Deno.test('nginx: nginx -t accepts the shipped configuration with a self-signed 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "nginx: the shipped proxy settings pass the API's precompressed answers through, and compress nothing",
+  // The host's nginx serves plain HTTP here (no TLS or http2 on in this server block), so 1.22 will do.
+  ignore: !(await have('nginx')),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dist = await makeFakeDist();
+    const api = await startTestServer({ PWA_DIST: dist });
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-gzip-' });
+    const port = freePort();
+    await Deno.copyFile(PROXY, `${dir}/portal-proxy.conf`);
+    // A host that compresses everything it may (gzip_proxied any, every type, no minimum): the shipped
+    // settings must still leave compression to the API.
+    await Deno.writeTextFile(
+      `${dir}/nginx.conf`,
+      `daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+${Deno.uid() === 0 ? 'user root;' : ''}
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path ${dir}/body;
+    proxy_temp_path ${dir}/proxy;
+    fastcgi_temp_path ${dir}/fastcgi;
+    uwsgi_temp_path ${dir}/uwsgi;
+    scgi_temp_path ${dir}/scgi;
+    gzip on;
+    gzip_proxied any;
+    gzip_types *;
+    gzip_min_length 0;
+    gzip_vary on;
+    server {
+        listen 127.0.0.1:${port};
+        location / {
+            include ${dir}/portal-proxy.conf;
+            proxy_pass http://127.0.0.1:${new URL(api.url).port};
+        }
+    }
+}
+`,
+    );
+    const nginx = new Deno.Command('nginx', {
+      args: ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`],
+      stdout: 'null',
+      stderr: 'piped',
+    }).spawn();
+    const front = `http://127.0.0.1:${port}`;
+    try {
+      for (let i = 0; i < 100; i++) {
+        try {
+          (await Deno.connect({ hostname: '127.0.0.1', port })).close();
+          break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      const original = await Deno.readFile(`${dist}${APP_JS}`);
+      const expected = {
+        'br, gzip': { encoding: 'br', bytes: await Deno.readFile(`${dist}${APP_JS}.br`) },
+        'gzip': { encoding: 'gzip', bytes: await Deno.readFile(`${dist}${APP_JS}.gz`) },
+        'identity': { encoding: undefined, bytes: original },
+      };
+      for (const [accept, { encoding, bytes }] of Object.entries(expected)) {
+        const r = await rawRequest(front, 'GET', APP_JS, { 'Accept-Encoding': accept });
+        assert.equal(r.status, 200, accept);
+        assert.equal(r.headers.get('content-encoding'), encoding, accept);
+        assert.equal(r.headers.get('vary'), 'Accept-Encoding', `${accept}: one Vary, the API's`);
+        assert.ok(r.headers.get('etag'), `${accept}: the ETag survives`);
+        assert.deepEqual(r.body, bytes, `${accept}: the API's bytes exactly, not compressed again`);
+      }
+      const json = await rawRequest(front, 'GET', '/api/config', { 'Accept-Encoding': 'gzip' });
+      assert.equal(json.status, 200);
+      assert.equal(json.headers.get('content-encoding'), undefined, 'an API answer is never compressed');
+      assert.ok(JSON.parse(new TextDecoder().decode(json.body)));
+    } finally {
+      nginx.kill('SIGQUIT');
+      await nginx.status;
+      await nginx.stderr.cancel();
+      await api.stop();
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(dist, { recursive: true });
+    }
+  },
 });
