@@ -136,6 +136,22 @@ export const SETTINGS = {
     label: 'Session maximum hours',
     description: 'Longest a session may last, active or not',
   },
+  // 5 minutes: a facility tablet is handed from person to person, so the screen locks (the data key leaves
+  // memory, the PIN unlocks) long before the session's own idle limit ends it. Never above
+  // session_idle_minutes: the API clamps it to that when it answers (api/domain/offline.ts), so lowering the
+  // idle limit can never leave a lock that comes after the sign-out.
+  tablet_lock_minutes: {
+    type: 'number',
+    default: 5,
+    unit: 'minutes',
+    min: 1,
+    max: 30,
+    policy: 'CJIS Security Policy: a device locks after at most 30 minutes of inactivity',
+    category: 'security',
+    label: 'Tablet lock minutes',
+    description:
+      "Lock an offender's tablet after this long without interaction (PIN to unlock; never later than the session idle minutes)",
+  },
   ip_whitelist_when_empty: {
     type: 'text',
     default: 'deny',
@@ -187,6 +203,30 @@ export const SETTINGS = {
     label: 'Document read audit window minutes',
     description:
       'Reads of one document by one session within this window are audited once (view and print apart)',
+  },
+  // 10 documents: a week's mail for most offenders, fetched ahead while the tablet is online so it can be read
+  // when the facility network drops; 0 turns prefetching off (only documents opened once are kept).
+  offline_prefetch_count: {
+    type: 'number',
+    default: 10,
+    unit: 'documents',
+    min: 0,
+    max: 50,
+    category: 'system',
+    label: 'Offline prefetch count',
+    description: "Unread documents an offender's tablet downloads ahead for offline reading",
+  },
+  // 200 MB: twenty 10 MB uploads (max_upload_mb's default), well inside what a browser grants one origin on a
+  // tablet; least recently read documents are evicted first when it is full.
+  offline_storage_budget_mb: {
+    type: 'number',
+    default: 200,
+    unit: 'MB',
+    min: 20,
+    max: 2000,
+    category: 'system',
+    label: 'Offline storage budget in MB',
+    description: "Most an offender's tablet keeps cached (encrypted) for offline reading",
   },
   max_upload_mb: {
     type: 'number',

@@ -135,7 +135,7 @@ const DEFAULT_READ_AUDIT_WINDOW_MINUTES = 10;
  */
 export async function claim_document_read_audit(
   sql: Tx,
-  read: { sessionId: string; documentId: string; kind: 'view' | 'print' },
+  read: { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' },
 ): Promise<boolean> {
   const rows = await sql`
     insert into document_read_audits as a (session_id, document_id, kind)

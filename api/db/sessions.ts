@@ -1,6 +1,9 @@
 /**
  * Sessions: every request checks its row, so logout, deactivation and the idle
  * timeout revoke at once, whatever the token's own expiry says.
+ *
+ * Every statement that ends a session also sets its offline data key (issue 10, api/db/offline.ts) to null in
+ * the same statement: the tablet's cached ciphertext of an ended session can never be decrypted again.
  */
 import { SETTINGS } from '../../contract/settings.ts';
 import type { Tx } from './client.ts';
@@ -76,7 +79,7 @@ export async function end_lapsed_session(sql: Tx, sessionId: string): Promise<La
                   then 'absolute' else 'idle' end as reason
       from sessions s, idle where s.id = ${sessionId}
     )
-    update sessions s set revoked_at = now(), end_reason = lapsed.reason
+    update sessions s set revoked_at = now(), end_reason = lapsed.reason, data_key = null
     from lapsed
     where s.id = lapsed.id and s.revoked_at is null and lapsed.lapsed_at <= now()
     returning s.user_id, s.end_reason, lapsed.lapsed_at`;
@@ -85,7 +88,7 @@ export async function end_lapsed_session(sql: Tx, sessionId: string): Promise<La
 
 /** Ends one session. */
 export async function revoke_session(sql: Tx, sessionId: string): Promise<void> {
-  await sql`update sessions set revoked_at = now() where id = ${sessionId} and revoked_at is null`;
+  await sql`update sessions set revoked_at = now(), data_key = null where id = ${sessionId} and revoked_at is null`;
 }
 
 /** Ends every session of a user (deactivation, password change). */
@@ -94,7 +97,7 @@ export async function revoke_user_sessions(
   userId: string,
   options: { except?: string } = {},
 ): Promise<void> {
-  await sql`update sessions set revoked_at = now()
+  await sql`update sessions set revoked_at = now(), data_key = null
             where user_id = ${userId} and revoked_at is null and id <> ${
     options.except ?? '00000000-0000-0000-0000-000000000000'
   }`;
@@ -103,7 +106,7 @@ export async function revoke_user_sessions(
 /** Ends every open session of an entity's users (the entity was deactivated); returns how many. */
 export async function revoke_entity_sessions(sql: Tx, entityId: string): Promise<number> {
   const rows = await sql`
-    update sessions s set revoked_at = now(), end_reason = 'entity_inactive'
+    update sessions s set revoked_at = now(), end_reason = 'entity_inactive', data_key = null
     from users u
     where u.id = s.user_id and u.entity_id = ${entityId} and s.revoked_at is null and s.expires_at > now()
     returning s.id`;

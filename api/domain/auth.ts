@@ -33,6 +33,7 @@ import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
 import {
+  accountAttemptKey,
   admitAttempt,
   type AttemptKey,
   confirmSuccess,
@@ -227,12 +228,7 @@ export async function changePassword(
   const { sql } = deps;
   const hashes = await find_password_hashes(sql, session.id);
   if (!hashes) return fail('session_gone');
-  // The username sign-in locks (lower-cased, as login() keys it).
-  const key = {
-    entityId: session.entity_id,
-    username: (session.email ?? session.doc_number ?? session.id).toLowerCase(),
-    ipAddress: change.ipAddress,
-  };
+  const key = accountAttemptKey(session, change.ipAddress);
   const audit = (reason: string) =>
     insert_audit_event(sql, {
       userId: session.id,

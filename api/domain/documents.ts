@@ -99,7 +99,7 @@ const AUDITED_ID_LENGTH = 100;
 export async function recordDocumentNotFound(
   deps: Pick<AppDeps, 'sql'>,
   reader: Pick<UserRow, 'id' | 'role'>,
-  request: { id: string; kind: 'view' | 'print' | 'info'; ipAddress: string },
+  request: { id: string; kind: 'view' | 'print' | 'info' | 'prefetch'; ipAddress: string },
 ): Promise<void> {
   await insert_audit_event(deps.sql, {
     userId: reader.id,

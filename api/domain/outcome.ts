@@ -22,6 +22,17 @@ export const REASONS = [
   'password_unchanged',
   /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
   'password_too_weak',
+  // The offender tablet's offline reading (offline.ts, issue 10).
+  /** The session ended between the guard and the use case: the tablet signs out and wipes. */
+  'session_ended',
+  /** A wrong PIN on the tablet's lock screen (counted like a failed sign-in). */
+  'unlock_pin_wrong',
+  /** The account's sign-in lock is in force after the lock screen's PINs: the session was ended. */
+  'unlock_locked',
+  /** An offline reading whose time lies outside the session that sends it. */
+  'offline_event_time_impossible',
+  /** An offline reading's id already names a different reading. */
+  'offline_event_id_taken',
   // Registration and the approver's decision (registration.ts).
   /** Too many registrations from one client address (setting `registration_limit_per_hour`). */
   'registration_throttled',

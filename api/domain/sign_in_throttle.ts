@@ -32,6 +32,22 @@ export interface AttemptKey {
   ipAddress: string;
 }
 
+/**
+ * The key a signed-in user's own secret checks count against (a password change, the tablet's lock screen): the
+ * username sign-in locks, lower-cased as login() keys it, so every way of guessing one account's secret shares
+ * one lock and one address budget.
+ */
+export function accountAttemptKey(
+  user: { entity_id: string; email: string | null; doc_number: string | null; id: string },
+  ipAddress: string,
+): AttemptKey & { entityId: string } {
+  return {
+    entityId: user.entity_id,
+    username: (user.email ?? user.doc_number ?? user.id).toLowerCase(),
+    ipAddress,
+  };
+}
+
 /** The per-account limits in force for one attempt (read fresh, so a settings change applies at once). */
 export interface AccountLimits {
   limit: number;

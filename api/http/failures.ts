@@ -44,6 +44,17 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'This password is too common or easy to guess. Please choose a longer, less predictable one.',
   },
 
+  // A 401 makes the tablet wipe and sign out, so only an ended session and the account lock answer it; a wrong
+  // PIN is 403 (the tablet counts five and wipes by itself).
+  session_ended: { status: 401, message: 'Please sign in to continue.' },
+  unlock_pin_wrong: { status: 403, message: 'The PIN is not correct.' },
+  unlock_locked: {
+    status: 401,
+    message: 'Too many wrong PINs. You have been signed out; please try again later.',
+  },
+  offline_event_time_impossible: { status: 400, message: 'The time of this reading is not possible.' },
+  offline_event_id_taken: { status: 409, message: 'This reading was already recorded as a different one.' },
+
   registration_throttled: {
     status: 429,
     message: 'Too many registrations from this network. Please try again later.',

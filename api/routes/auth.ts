@@ -1,15 +1,20 @@
-/** /api/auth: sign-in, sign-out, the signed-in user, registration and password change. */
+/**
+ * /api/auth: sign-in, sign-out, the signed-in user, registration and password change; the offender tablet's
+ * offline data key and its lock screen's unlock (issue 10).
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
+import { offlineKey, unlock } from '../domain/offline.ts';
 import { toPublicUser } from '../domain/public_user.ts';
 import { submitRegistration } from '../domain/registration.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
+import type { UnlockRequest } from '../../contract/shapes/offline.ts';
 import type { LoginRequest, PasswordChangeRequest } from '../../contract/shapes/user.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError } from '../http/failures.ts';
-import { requireSignedIn } from '../http/guard.ts';
+import { requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
 
@@ -74,6 +79,11 @@ const passwordBody = z.object({
     .max(NEW_PASSWORD_LIMITS.max, 'Password is too long.'),
 }) satisfies z.ZodType<PasswordChangeRequest>;
 
+const unlockBody = z.object({
+  pin: z.string({ error: 'Please enter your PIN.' }).refine((v) => v.trim() !== '', 'Please enter your PIN.')
+    .refine((v) => v.length <= TEXT_MAX, 'PIN is too long.'),
+}) satisfies z.ZodType<UnlockRequest>;
+
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
   .post('/login', valid('json', loginBody), async (c) => {
@@ -108,6 +118,20 @@ export const authRoutes = new Hono<AppEnv>()
       return c.json({ success: true, message: SUCCESS.passwordChanged, user: result.user });
     },
   )
+  // Offenders only: attorney, representative and staff portals cache nothing, so they have no key to ask for.
+  .get('/offline-key', requireRole(['offender']), async (c) => {
+    const result = await offlineKey(c.var.deps, c.var.session, c.var.clientAddress);
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: result.key });
+  })
+  .post('/unlock', requireRole(['offender']), valid('json', unlockBody), async (c) => {
+    const result = await unlock(c.var.deps, c.var.session, {
+      pin: c.req.valid('json').pin,
+      ipAddress: c.var.clientAddress,
+    });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: result.key });
+  })
   .post('/register', valid('json', registerBody), async (c) => {
     const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);
     if (!result.ok) throw failureError(result);

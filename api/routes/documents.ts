@@ -1,4 +1,7 @@
-/** /api/documents: upload (attorney), the lists, the Info modal, and the bytes (view, print). */
+/**
+ * /api/documents: upload (attorney), the lists, the Info modal, the bytes (view, print, and the offender tablet's
+ * prefetch), and the readings made offline (issue 10).
+ */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { parseRange } from '../blobs/range.ts';
@@ -16,33 +19,61 @@ import {
   toMineDocument,
   toOffenderDocument,
 } from '../domain/documents.ts';
+import { recordOfflineEvents, recordPrefetch } from '../domain/offline.ts';
+import type { OfflineEventsRequest, OfflineEventsResult } from '../../contract/shapes/offline.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
-import { refusal } from '../http/failures.ts';
+import { failureError, failureMessage, refusal } from '../http/failures.ts';
 import { requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { handleUpload } from '../http/upload.ts';
-import { valid } from '../http/validate.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
 
 const READERS = ['offender', 'attorney', 'representative'] as const;
 // Any string: a malformed id is answered like a missing one (404), never with a 400 that tells them apart.
 const idParam = z.object({ id: z.string() });
 const docNumberParam = z.object({ docNumber: z.string() });
 
+/** A tablet sends its queue in batches of at most 100 (contract/shapes/offline.ts). */
+export const OFFLINE_EVENTS_MAX = 100;
+const offlineEventsBody = z.object({
+  events: z.array(
+    z.object({
+      id: z.uuid('Each event needs a UUID id.'),
+      // Any short string: an id that is not a document is refused per event ('Document not found.'), so one bad
+      // entry never holds the rest of the queue back.
+      documentId: z.string({ error: 'documentId must be text.' }).max(100, 'Document not found.'),
+      kind: z.enum(['view', 'print'], { error: "kind must be 'view' or 'print'." }),
+      occurredAt: z.iso.datetime({ offset: true, error: 'occurredAt must be an ISO 8601 time.' }),
+    }),
+    { error: 'events must be a list.' },
+  ).max(OFFLINE_EVENTS_MAX, `Please send at most ${OFFLINE_EVENTS_MAX} events at once.`),
+}) satisfies z.ZodType<OfflineEventsRequest>;
+
 /**
  * The 404 of a document a signed-in user may not have, audited ('document_not_found' with the id asked for).
  * Every cause (malformed, missing, expired, someone else's) takes this same path, so the answer stays alike.
  */
-async function documentNotFound(c: Context<AppEnv>, id: string, kind: 'view' | 'print' | 'info') {
+async function documentNotFound(
+  c: Context<AppEnv>,
+  id: string,
+  kind: 'view' | 'print' | 'info' | 'prefetch',
+) {
   await recordDocumentNotFound(c.var.deps, c.var.session, { id, kind, ipAddress: c.var.clientAddress });
   return refusal('document_not_found');
 }
 
-/** Streams a document's bytes (view or print) with Range support; every read is accounted for (recordReading). */
-async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print') {
+/**
+ * Streams a document's bytes (view, print or prefetch) with Range support; every read is accounted for
+ * (recordReading). A prefetch (the tablet fetching ahead for offline reading) is the recipient's only and is not a
+ * reading: no read time, its own audit event (recordPrefetch).
+ */
+async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefetch') {
   const { deps, session, clientAddress } = c.var;
   const id = c.req.param('id') ?? '';
-  const doc = await findReadableDocument(deps.sql, session, id);
+  const found = await findReadableDocument(deps.sql, session, id);
+  // The sender and the supervising attorney may read a document but never cache it: the same 404 as any other.
+  const doc = kind === 'prefetch' && found?.recipient_id !== session.id ? undefined : found;
   if (!doc) throw await documentNotFound(c, id, kind);
   const headers: Record<string, string> = {
     'Content-Type': 'application/pdf',
@@ -72,7 +103,8 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print') {
   // Whatever the range (bytes=1- is nearly the whole file): recordReading writes one event per session,
   // document and kind within the audit window, so a viewer's many ranges are one reading.
   try {
-    await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+    if (kind === 'prefetch') await recordPrefetch(deps, session, doc, { ipAddress: clientAddress });
+    else await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
   } catch (error) {
     await stream.cancel();
     throw error;
@@ -113,4 +145,31 @@ export const documentRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: { document: toDocumentInfo(doc) } });
   })
   .get('/view/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'view'))
-  .get('/print/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'print'));
+  .get('/print/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'print'))
+  .get(
+    '/prefetch/:id',
+    requireRole(['offender']),
+    valid('param', idParam),
+    (c) => serveDocument(c, 'prefetch'),
+  )
+  .post(
+    '/offline-events',
+    requireRole(['offender']),
+    jsonBodyLimit,
+    valid('json', offlineEventsBody),
+    async (c) => {
+      const result = await recordOfflineEvents(c.var.deps, c.var.session, {
+        events: c.req.valid('json').events,
+        ipAddress: c.var.clientAddress,
+      });
+      if (!result.ok) throw failureError(result);
+      const data: OfflineEventsResult = {
+        recorded: result.recorded,
+        refused: result.refused.map((r) => ({
+          id: r.id,
+          message: failureMessage({ ok: false, reason: r.reason }),
+        })),
+      };
+      return c.json({ success: true, data });
+    },
+  );

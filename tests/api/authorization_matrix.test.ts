@@ -23,6 +23,9 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/auth/logout': ANY,
   'GET /api/auth/me': ANY,
   'POST /api/auth/password': ANY,
+  // The tablet's offline reading (issue 10): only offenders cache mail; every other portal caches nothing.
+  'GET /api/auth/offline-key': ['offender'],
+  'POST /api/auth/unlock': ['offender'],
   'GET /api/approver/registrations': ['approver'],
   'POST /api/approver/registrations/:id/approve': ['approver'],
   'POST /api/approver/registrations/:id/reject': ['approver'],
@@ -52,6 +55,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/documents/:id/info': ['offender', 'attorney', 'representative'],
   'GET /api/documents/view/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/print/:id': ['offender', 'attorney', 'representative'],
+  'GET /api/documents/prefetch/:id': ['offender'],
+  'POST /api/documents/offline-events': ['offender'],
   'POST /api/representative/upload': ['representative'],
   'GET /api/representative/documents': ['representative'],
   // An attorney's Representatives list (Accept / Remove): the attorney's own links only.

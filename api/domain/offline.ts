@@ -1,0 +1,331 @@
+/**
+ * Offline reading on a shared facility tablet (issue 10), the server's half: the per-session data key that
+ * encrypts the offender's cached mail (handed to a live session, or after the lock screen's PIN), the prefetch
+ * that is not a reading, and the views and prints made offline, recorded once each when the network returns.
+ *
+ * The key lives with its session row and is destroyed by every statement that ends the session
+ * (api/db/sessions.ts). It is created on the first request for it, not at sign-in: staff sessions (whose
+ * portals cache nothing) never get one, and the race-free sign-in transaction stays as it is.
+ *
+ * The lock screen's PIN goes through the sign-in's own throttle (sign_in_throttle.ts): counted before it is
+ * checked, the same per-account lock and per-address budget, the same in-flight limit. A wrong PIN is a
+ * refusal the tablet counts (five wipe it); once the account lock engages, the session ends in the same
+ * transaction and the tablet is told to sign out (its 401).
+ */
+import { insert_audit_event } from '../db/audit.ts';
+import type { Tx } from '../db/client.ts';
+import { claim_document_read_audit, type DocumentRow } from '../db/documents.ts';
+import {
+  ensure_session_data_key,
+  find_offline_read_event,
+  find_session_start,
+  insert_offline_read_event,
+  mark_document_read_at,
+  mark_offline_key_issued,
+} from '../db/offline.ts';
+import { type ActiveSession, revoke_session } from '../db/sessions.ts';
+import { get_setting } from '../db/settings.ts';
+import { find_password_hashes } from '../db/users.ts';
+import type { AppDeps } from '../deps.ts';
+import type { OfflineKey, OfflineReadEvent } from '../../contract/shapes/offline.ts';
+import { findReadableDocument, recordDocumentNotFound } from './documents.ts';
+import { fail, type Outcome, type Reason } from './outcome.ts';
+import { dummySecretHash, verifySecret } from './passwords.ts';
+import {
+  accountAttemptKey,
+  admitAttempt,
+  type AttemptKey,
+  confirmSuccess,
+  recordFailure,
+  signInsInFlight,
+} from './sign_in_throttle.ts';
+
+/** 32 bytes: a raw AES-256-GCM key (contract/shapes/offline.ts). */
+const DATA_KEY_BYTES = 32;
+
+/** Tablet clocks drift: a reading stamped up to a minute before the session began is still taken as in it. */
+export const CLOCK_SKEW_BEFORE_MS = 60_000;
+/** ...and up to two minutes ahead of the server's clock. */
+export const CLOCK_SKEW_AFTER_MS = 120_000;
+
+export type OfflineKeyResult = Outcome<{ key: OfflineKey }>;
+
+type Deps = Pick<AppDeps, 'sql'>;
+
+/** The limits the tablet enforces by its own clock, from the settings as they are now. */
+async function tabletLimits(deps: Deps) {
+  const [lock, idleMinutes, prefetchCount, storageBudgetMb] = await Promise.all([
+    get_setting(deps.sql, 'tablet_lock_minutes'),
+    get_setting(deps.sql, 'session_idle_minutes'),
+    get_setting(deps.sql, 'offline_prefetch_count'),
+    get_setting(deps.sql, 'offline_storage_budget_mb'),
+  ]);
+  // Clamped, not refused when saved: lowering session_idle_minutes later must never leave a lock that would
+  // come after the session has already ended.
+  return { lockMinutes: Math.min(lock, idleMinutes), idleMinutes, prefetchCount, storageBudgetMb };
+}
+
+/**
+ * Inside `tx`: the live session's data key (created on first use) and, the first time in the session, its
+ * 'offline_key_issued' audit event. Undefined when the session has ended meanwhile.
+ */
+async function issueKey(
+  tx: Tx,
+  session: ActiveSession,
+  ipAddress: string,
+): Promise<{ key: Uint8Array; expiresAt: Date } | undefined> {
+  const candidate = crypto.getRandomValues(new Uint8Array(DATA_KEY_BYTES));
+  const row = await ensure_session_data_key(tx, session.session_id, candidate);
+  if (!row) return undefined;
+  if (await mark_offline_key_issued(tx, session.session_id)) {
+    await insert_audit_event(tx, {
+      userId: session.id,
+      eventType: 'offline_key_issued',
+      resourceType: 'session',
+      resourceId: session.session_id,
+      ipAddress,
+    });
+  }
+  return { key: new Uint8Array(row.data_key), expiresAt: new Date(row.expires_at) };
+}
+
+/** base64url without padding, as the contract's `key` is read by the tablet. */
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function toOfflineKey(
+  session: ActiveSession,
+  issued: { key: Uint8Array; expiresAt: Date },
+  limits: Awaited<ReturnType<typeof tabletLimits>>,
+): OfflineKey {
+  return {
+    key: base64Url(issued.key),
+    userId: session.id,
+    expiresAt: issued.expiresAt.toISOString(),
+    ...limits,
+  };
+}
+
+/** GET /api/auth/offline-key: the live session's data key and the tablet's limits. */
+export async function offlineKey(
+  deps: Deps,
+  session: ActiveSession,
+  ipAddress: string,
+): Promise<OfflineKeyResult> {
+  const limits = await tabletLimits(deps);
+  const issued = await deps.sql.begin((tx) => issueKey(tx, session, ipAddress));
+  if (!issued) return fail('session_ended');
+  return { ok: true, key: toOfflineKey(session, issued, limits) };
+}
+
+/**
+ * POST /api/auth/unlock: the offender's PIN on the lock screen, checked through the sign-in throttle. Fails for
+ * 'unlock_pin_wrong', 'unlock_locked' (the session was ended with the lock), 'throttled' (the address's
+ * budget), 'sign_in_busy' (too many checks at once from the address) or 'session_ended'.
+ */
+export async function unlock(
+  deps: Pick<AppDeps, 'sql' | 'pinPepper'>,
+  session: ActiveSession,
+  attempt: { pin: string; ipAddress: string },
+): Promise<OfflineKeyResult> {
+  // The sign-in's own per-address limit on checks in flight: a lock screen is no cheaper way to burn the CPU.
+  const release = signInsInFlight.tryAcquire(attempt.ipAddress);
+  try {
+    return await checkUnlock(deps, session, attempt, { inFlightSlot: release !== undefined });
+  } finally {
+    release?.();
+  }
+}
+
+async function checkUnlock(
+  deps: Pick<AppDeps, 'sql' | 'pinPepper'>,
+  session: ActiveSession,
+  attempt: { pin: string; ipAddress: string },
+  options: { inFlightSlot: boolean },
+): Promise<OfflineKeyResult> {
+  const { sql } = deps;
+  const key = accountAttemptKey(session, attempt.ipAddress);
+  const audit = (tx: Tx, eventType: string, eventData: Record<string, unknown> = {}) =>
+    insert_audit_event(tx, {
+      userId: session.id,
+      eventType,
+      resourceType: 'session',
+      resourceId: session.session_id,
+      ipAddress: attempt.ipAddress,
+      eventData,
+    });
+  /** The account lock is in force: this session ends with the refusal, in one transaction. */
+  const endLocked = (tx: Tx, reason: string) =>
+    Promise.all([
+      revoke_session(tx, session.session_id),
+      audit(tx, 'unlock_failed', { reason, sessionEnded: true }),
+    ]);
+  /** Counts a failure; at the limit the account locks and the session ends with it. */
+  const failAttempt = async (
+    limits: { limit: number; lockMinutes: number },
+    reason: string,
+    otherwise: Reason,
+  ): Promise<OfflineKeyResult> => {
+    return await sql.begin(async (tx) => {
+      const { lockedNow } = await recordFailure(tx, key as AttemptKey, limits);
+      if (!lockedNow) {
+        await audit(tx, 'unlock_failed', { reason });
+        return fail(otherwise);
+      }
+      await insert_audit_event(tx, {
+        userId: session.id,
+        eventType: 'account_locked',
+        resourceType: 'auth',
+        ipAddress: attempt.ipAddress,
+        eventData: { username: key.username, minutes: limits.lockMinutes, during: 'unlock' },
+      });
+      await endLocked(tx, reason);
+      return fail('unlock_locked');
+    });
+  };
+
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted && admission.refusal === 'address_budget') {
+    await audit(sql, 'unlock_failed', { reason: 'address_budget', failures: admission.addressFailures });
+    return fail('throttled');
+  }
+  if (!admission.admitted) {
+    await sql.begin((tx) => endLocked(tx, 'locked'));
+    return fail('unlock_locked');
+  }
+  // Refused before any hashing, but counted like any failure (as a sign-in is).
+  if (!options.inFlightSlot) return await failAttempt(admission.limits, 'in_flight', 'sign_in_busy');
+
+  const hashes = await find_password_hashes(sql, session.id);
+  const pinOk = await verifySecret(attempt.pin, hashes?.password_hash ?? (await dummySecretHash()), {
+    pepper: deps.pinPepper,
+  });
+  if (!pinOk || !hashes) return await failAttempt(admission.limits, 'bad_pin', 'unlock_pin_wrong');
+
+  const limits = await tabletLimits(deps);
+  const outcome = await sql.begin(async (tx): Promise<OfflineKeyResult> => {
+    // A lock set by a concurrent attempt while this one was hashing: the right PIN is refused, the session ends.
+    if (!(await confirmSuccess(tx, key, admission.failureId))) {
+      await endLocked(tx, 'locked');
+      return fail('unlock_locked');
+    }
+    const issued = await issueKey(tx, session, attempt.ipAddress);
+    if (!issued) return fail('session_ended');
+    await audit(tx, 'session_unlocked');
+    return { ok: true, key: toOfflineKey(session, issued, limits) };
+  });
+  return outcome;
+}
+
+/**
+ * Accounts for a prefetch of a document's bytes (fetched ahead for offline reading): not a reading, so no read
+ * time is set; 'document_prefetched' once per session and document within the read-audit window, through the
+ * same claim row as a view or a print (kind 'prefetch').
+ */
+export async function recordPrefetch(
+  deps: Deps,
+  reader: ActiveSession,
+  doc: DocumentRow,
+  options: { ipAddress: string },
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const claimed = await claim_document_read_audit(tx, {
+      sessionId: reader.session_id,
+      documentId: doc.id,
+      kind: 'prefetch',
+    });
+    if (!claimed) return;
+    await insert_audit_event(tx, {
+      userId: reader.id,
+      eventType: 'document_prefetched',
+      resourceType: 'document',
+      resourceId: doc.id,
+      ipAddress: options.ipAddress,
+      eventData: { title: doc.title, sha256: doc.sha256 },
+    });
+  });
+}
+
+/** What became of a batch of offline readings: ids recorded (now or before) and ids refused for good. */
+export interface OfflineEventsOutcome {
+  recorded: string[];
+  refused: { id: string; reason: Reason }[];
+}
+
+/**
+ * POST /api/documents/offline-events: each reading is recorded once whatever the retries (the tablet's event
+ * id), with its audit event ('document_viewed' / 'document_printed', marked offline, at the real time) written
+ * in the same transaction only by the insert that happened, and sets the recipient's read time when it is the
+ * first known. Refused: a document the offender may not read as recipient ('document_not_found', audited like
+ * any probe) and a time outside this session (before it began, or ahead of the server's clock).
+ */
+export async function recordOfflineEvents(
+  deps: Deps,
+  session: ActiveSession,
+  request: { events: OfflineReadEvent[]; ipAddress: string },
+): Promise<Outcome<OfflineEventsOutcome>> {
+  const { sql } = deps;
+  const started = await find_session_start(sql, session.session_id);
+  if (!started) return fail('session_ended');
+  const earliest = new Date(started).getTime() - CLOCK_SKEW_BEFORE_MS;
+  const latest = Date.now() + CLOCK_SKEW_AFTER_MS;
+  const result: OfflineEventsOutcome = { recorded: [], refused: [] };
+  const seen = new Set<string>();
+  for (const event of request.events) {
+    const id = event.id.toLowerCase();
+    // The same id twice in one batch is one event.
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const doc = await findReadableDocument(sql, session, event.documentId);
+    if (!doc || doc.recipient_id !== session.id) {
+      await recordDocumentNotFound(deps, session, {
+        id: event.documentId,
+        kind: event.kind,
+        ipAddress: request.ipAddress,
+      });
+      result.refused.push({ id, reason: 'document_not_found' });
+      continue;
+    }
+    const occurredAt = new Date(event.occurredAt);
+    if (!(occurredAt.getTime() >= earliest && occurredAt.getTime() <= latest)) {
+      result.refused.push({ id, reason: 'offline_event_time_impossible' });
+      continue;
+    }
+    const outcome = await sql.begin(async (tx) => {
+      const inserted = await insert_offline_read_event(tx, {
+        id,
+        sessionId: session.session_id,
+        documentId: doc.id,
+        kind: event.kind,
+        occurredAt,
+      });
+      if (!inserted) {
+        // Recorded before (a retry, or a concurrent send that won): the same reading, or an id reused.
+        const existing = await find_offline_read_event(tx, id);
+        const same = existing?.session_id === session.session_id && existing.document_id === doc.id &&
+          existing.kind === event.kind;
+        return same ? 'recorded' : 'id_taken';
+      }
+      await mark_document_read_at(tx, doc.id, occurredAt);
+      await insert_audit_event(tx, {
+        userId: session.id,
+        eventType: event.kind === 'view' ? 'document_viewed' : 'document_printed',
+        resourceType: 'document',
+        resourceId: doc.id,
+        ipAddress: request.ipAddress,
+        eventData: {
+          offline: true,
+          occurredAt: occurredAt.toISOString(),
+          clientEventId: id,
+          title: doc.title,
+          sha256: doc.sha256,
+        },
+      });
+      return 'recorded';
+    });
+    if (outcome === 'recorded') result.recorded.push(id);
+    else result.refused.push({ id, reason: 'offline_event_id_taken' });
+  }
+  return { ok: true, ...result };
+}
