@@ -113,6 +113,23 @@ export async function revoke_entity_sessions(sql: Tx, entityId: string): Promise
   return rows.length;
 }
 
+/**
+ * Destroys the offline data keys of sessions that lapsed (idle or past their absolute expiry) with nobody
+ * coming back to end them: the guard ends a lapsed session only when its token is used again, and until then
+ * its key must not wait in the database (or a backup of it). Returns how many keys were destroyed.
+ */
+export async function forget_lapsed_session_keys(sql: Tx): Promise<number> {
+  const rows = await sql`
+    with idle as (${idleMinutes(sql)})
+    update sessions s set data_key = null
+    from idle
+    where s.data_key is not null
+      and (s.revoked_at is not null or s.expires_at <= now()
+           or s.last_seen_at <= now() - idle.minutes * interval '1 minute')
+    returning s.id`;
+  return rows.length;
+}
+
 /** Lifts the password-change restriction once the new password is set. */
 export async function clear_session_password_flag(sql: Tx, sessionId: string): Promise<void> {
   await sql`update sessions set must_change_password = false where id = ${sessionId}`;

@@ -7,6 +7,7 @@
 import { LOCK_KEYS, with_try_advisory_lock } from '../db/advisory_locks.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
+import { forget_lapsed_session_keys } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 
@@ -66,6 +67,8 @@ async function purge(
     return rows;
   });
   const blobs = await collectBlobs(deps, blobGraceMs ?? BLOB_GRACE_MS);
+  // The hourly round also destroys the offline data keys of sessions that lapsed unseen (issue 10).
+  await forget_lapsed_session_keys(deps.sql);
   return { documents: deleted.length, blobs };
 }
 

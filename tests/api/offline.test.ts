@@ -10,6 +10,7 @@ import { setNumberSetting, upload } from '../support/documents.ts';
 import { makeUser } from '../support/factories.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
 import { revoke_entity_sessions } from '../../api/db/sessions.ts';
+import { purgeExpiredDocuments } from '../../api/domain/retention.ts';
 
 let t: TestApp;
 let attorney: string;
@@ -172,6 +173,23 @@ Deno.test({
 });
 
 class RollBack extends Error {}
+
+Deno.test({
+  name: 'offline key: the hourly purge destroys the keys of sessions that lapsed with nobody coming back',
+  ...DB_TEST,
+  fn: async () => {
+    const lapsed = await offenderWithMail(freshIp());
+    const live = await offenderWithMail(freshIp());
+    for (const o of [lapsed, live]) {
+      await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip });
+    }
+    await t.deps
+      .sql`update sessions set last_seen_at = now() - interval '31 minutes' where id = ${lapsed.sessionId}`;
+    await purgeExpiredDocuments(t.deps);
+    assert.equal((await sessionRow(lapsed.sessionId)).data_key, null);
+    assert.ok((await sessionRow(live.sessionId)).data_key, 'a live session keeps its key');
+  },
+});
 
 Deno.test({
   name: 'unlock: the right PIN answers the key; a wrong one 403 with a plain message, audited',
