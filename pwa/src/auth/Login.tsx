@@ -11,9 +11,9 @@ import { AuthCard } from './AuthPage.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
 import { login } from './authApi.ts';
-import { documentStore } from '../mail/documentStore.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
+import { browserState, clearSession } from '../lib/state/browserState.ts';
 
 interface LoginValues {
   username: string;
@@ -45,10 +45,11 @@ export function Login() {
         setLoading(false);
         return;
       }
-      documentStore.clear();
+      // Someone else's session or offline cache on this tablet is wiped before this one is stored.
+      await browserState.beginSession(result.user.id);
       const saved = storage.saveSession({ token: result.token, user: result.user, docId: username.trim() });
       if (!saved.ok) {
-        storage.clearAll();
+        await clearSession();
         toast.error(LOGIN_TEXTS.storageFailed);
         setLoading(false);
         return;

@@ -1,16 +1,17 @@
 /**
  * /logout (spec section 2): tells the API (its failure is ignored), clears the
- * stored guid, user and DOC ID and the documents in memory, then goes to '/'
- * after 1.5 seconds.
+ * browser state (clearSession: the stored guid, user and DOC ID, the documents
+ * in memory, the offline cache), then goes to '/' after 1.5 seconds, and not
+ * before the cache is deleted.
  */
 import { Flex, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { AuthPage } from './AuthPage.tsx';
 import { logout } from './authApi.ts';
-import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
+import { clearSession } from '../lib/state/browserState.ts';
 
 /** Spec section 9: logout redirect after 1500 ms. */
 export const LOGOUT_REDIRECT_MS = 1500;
@@ -23,11 +24,18 @@ export function Logout() {
     // Read the token before clearing: the API call needs it. A second run of
     // this effect (React StrictMode) finds no token and skips the call.
     const token = storage.getGuid();
-    storage.clearAll();
-    documentStore.clear();
+    const cleared = clearSession();
     void logout(token);
-    const timer = window.setTimeout(() => navigate(PATHS.root, { replace: true }), LOGOUT_REDIRECT_MS);
-    return () => window.clearTimeout(timer);
+    let cancelled = false;
+    const timer = window.setTimeout(() => {
+      void cleared.then(() => {
+        if (!cancelled) navigate(PATHS.root, { replace: true });
+      });
+    }, LOGOUT_REDIRECT_MS);
+    return () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+    };
   }, [navigate]);
 
   return (

@@ -1,16 +1,18 @@
 /**
  * The app-wide reactions to what the API says about the session: a 401 ends
- * it (storage cleared, back to /login, the server's message shown); a
- * required password change sends the user to /set-password. A session ended
- * in another window (Log Off, a 401 there) takes this one to /login too, its
- * documents dropped (the viewer pop-ups close themselves: viewer/useSessionEndClose.ts).
+ * it (clearSession: memory, storage and the offline cache, awaited before
+ * /login renders; the server's message shown); a required password change
+ * sends the user to /set-password. A session ended in another window (Log Off,
+ * a 401 there) takes this one to /login too, its memory dropped and its
+ * database connection closed so that window can delete the cache (the viewer
+ * pop-ups close themselves: viewer/useSessionEndClose.ts).
  */
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { setApiEvents } from '../lib/api.ts';
-import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { sessionChannel, storage } from '../lib/storage.ts';
+import { browserState, clearSession } from '../lib/state/browserState.ts';
 import { useToast } from './useToast.ts';
 
 /** Pages shown without a session: another window's sign-out leaves them where they are. */
@@ -28,10 +30,8 @@ export function SessionEvents() {
   useEffect(() => {
     setApiEvents({
       onUnauthorized(error) {
-        storage.clearAll();
-        documentStore.clear();
         if (error.serverMessage) toast.error(error.serverMessage);
-        navigate(PATHS.login, { replace: true });
+        void clearSession().then(() => navigate(PATHS.login, { replace: true }));
       },
       onPasswordChangeRequired() {
         const stored = storage.readUser();
@@ -49,7 +49,7 @@ export function SessionEvents() {
   useEffect(() => {
     if (signedOutPage) return;
     return sessionChannel.subscribe(() => {
-      documentStore.clear();
+      void browserState.forgetSession();
       navigate(PATHS.login, { replace: true });
     });
   }, [navigate, signedOutPage]);

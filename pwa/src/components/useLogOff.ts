@@ -1,14 +1,15 @@
 /**
  * The two Log Off behaviours of spec section 2. Admin and representative: end
- * the session here (the API is told, its failure ignored), clear storage and
- * go to /login. Attorney and offender (and the rest): the /logout screen.
+ * the session here (the API is told, its failure ignored), clear the browser
+ * state (clearSession, awaited before /login renders) and go to /login.
+ * Attorney and offender (and the rest): the /logout screen.
  */
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { logout } from '../auth/authApi.ts';
-import { documentStore } from '../mail/documentStore.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
+import { clearSession } from '../lib/state/browserState.ts';
 
 export type LogOffStyle = 'to-login' | 'logout-screen';
 
@@ -21,10 +22,8 @@ export function useLogOff(style: LogOffStyle): () => void {
     }
     // The API answers with Clear-Site-Data: waiting for it means that answer
     // cannot land after the next sign-in and wipe the new session.
-    void logout(storage.getGuid()).finally(() => {
-      storage.clearAll();
-      documentStore.clear();
-      navigate(PATHS.login, { replace: true });
-    });
+    void logout(storage.getGuid()).finally(() =>
+      clearSession().then(() => navigate(PATHS.login, { replace: true }))
+    );
   }, [navigate, style]);
 }

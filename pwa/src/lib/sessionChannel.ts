@@ -1,7 +1,8 @@
 /**
  * The session's end, told to every window of the app on this device (issue 9, item 10: a shared tablet). Every
- * way out (Log Off, /logout, a 401, the server's idle timeout, which arrives as a 401) clears the stored session
- * through `storage.clearAll()`, and that one place announces it here. The viewer and print pop-ups listen and
+ * way out (Log Off, /logout, a 401, the server's idle timeout, which arrives as a 401, a sign-in by someone else,
+ * five wrong PINs on the lock screen) calls `clearSession()` (state/browserState.ts), which clears the stored
+ * session through `storage.clearAll()`, and that one place announces it here. The viewer and print pop-ups listen and
  * close, so no page of privileged mail stays on screen after its session.
  *
  * Two carriers, either one enough: a BroadcastChannel message, and the `storage` event other windows receive
