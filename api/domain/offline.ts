@@ -34,7 +34,6 @@ import { dummySecretHash, verifySecret } from './passwords.ts';
 import {
   accountAttemptKey,
   admitAttempt,
-  type AttemptKey,
   confirmSuccess,
   recordFailure,
   signInsInFlight,
@@ -156,11 +155,10 @@ async function checkUnlock(
       eventData,
     });
   /** The account lock is in force: this session ends with the refusal, in one transaction. */
-  const endLocked = (tx: Tx, reason: string) =>
-    Promise.all([
-      revoke_session(tx, session.session_id),
-      audit(tx, 'unlock_failed', { reason, sessionEnded: true }),
-    ]);
+  const endLocked = async (tx: Tx, reason: string) => {
+    await revoke_session(tx, session.session_id);
+    await audit(tx, 'unlock_failed', { reason, sessionEnded: true });
+  };
   /** Counts a failure; at the limit the account locks and the session ends with it. */
   const failAttempt = async (
     limits: { limit: number; lockMinutes: number },
@@ -168,7 +166,7 @@ async function checkUnlock(
     otherwise: Reason,
   ): Promise<OfflineKeyResult> => {
     return await sql.begin(async (tx) => {
-      const { lockedNow } = await recordFailure(tx, key as AttemptKey, limits);
+      const { lockedNow } = await recordFailure(tx, key, limits);
       if (!lockedNow) {
         await audit(tx, 'unlock_failed', { reason });
         return fail(otherwise);

@@ -39,9 +39,13 @@ async function sessionRow(id: string) {
   return row;
 }
 
-async function auditCount(type: string, where: { resourceId?: string; clientEventId?: string } = {}) {
+async function auditCount(
+  type: string,
+  where: { resourceId?: string; clientEventId?: string; userId?: string } = {},
+) {
   const [row] = await t.deps.sql<{ n: number }[]>`
     select count(*)::int as n from audit_logs where event_type = ${type}
+      and (${where.userId ?? null}::uuid is null or user_id = ${where.userId ?? null})
       and (${where.resourceId ?? null}::text is null or resource_id = ${where.resourceId ?? null})
       and (${where.clientEventId ?? null}::text is null
            or event_data->>'clientEventId' = ${where.clientEventId ?? null})`;
@@ -249,7 +253,7 @@ Deno.test({
     const row = await sessionRow(o.sessionId);
     assert.ok(row.revoked_at, 'the session ended with the lock');
     assert.equal(row.data_key, null);
-    assert.equal(await auditCount('account_locked'), 1);
+    assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
     // The right PIN now: the session is gone (401), and signing in again is refused while locked.
     const after = await call(t, 'POST', '/api/auth/unlock', {
       token: o.token,
@@ -262,6 +266,26 @@ Deno.test({
       ip: o.ip,
     });
     assert.equal(login.status, 401);
+  },
+});
+
+Deno.test({
+  name: 'unlock: wrong PINs sent at once lock the account once and end the session; none gets through',
+  ...DB_TEST,
+  fn: async () => {
+    const o = await offenderWithMail(freshIp());
+    const answers = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () => call(t, 'POST', '/api/auth/unlock', { token: o.token, ip: o.ip, body: { pin: '000000' } }),
+      ),
+    );
+    const statuses = answers.map((r) => r.status);
+    assert.ok(statuses.every((s) => [401, 403, 429].includes(s)), statuses.join());
+    assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
+    const row = await sessionRow(o.sessionId);
+    assert.ok(row.revoked_at);
+    assert.equal(row.data_key, null);
   },
 });
 
