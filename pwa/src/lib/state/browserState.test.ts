@@ -427,3 +427,14 @@ Deno.test('reading never creates the database (nothing is written until a screen
   assert.deepEqual(await state.beginSession('user-1'), { ok: true, wiped: false });
   assert.deepEqual(await databaseNames(device.idb), []);
 });
+
+Deno.test('a write that began before a wipe does not bring the database back', async () => {
+  const { state, idb } = await readySession();
+  await state.putDocument('a', pdf());
+  const writing = state.putDocument('b', pdf(300 * 1024));
+  const listing = state.saveList([{ documentid: 'b', title: TITLE }]);
+  assert.deepEqual(await state.clearSession(), { ok: true });
+  assert.equal((await writing).ok, false);
+  assert.equal((await listing).ok, false);
+  assert.deepEqual(await databaseNames(idb), []);
+});

@@ -167,9 +167,13 @@ export function createBrowserState(options: BrowserStateOptions) {
     return found;
   }
 
-  function database(): Promise<OfflineDatabase> {
+  /**
+   * The open database for an operation that began in generation `at`. An operation that began before a wipe
+   * (a PDF sealed under the previous person's key) is refused instead of bringing the database back.
+   */
+  function database(at: number): Promise<OfflineDatabase> {
+    if (at !== generation) return Promise.reject(new StateError('locked'));
     if (connection) return connection;
-    const at = generation;
     const opening = openOfflineDatabase(factory(), name, {
       onBlocking: () => void closeConnection(),
       onTerminated: () => {
@@ -190,14 +194,15 @@ export function createBrowserState(options: BrowserStateOptions) {
   }
 
   /** The database when it exists, null when it does not: reading never creates it. */
-  async function existingDatabase(): Promise<OfflineDatabase | null> {
+  async function existingDatabase(at = generation): Promise<OfflineDatabase | null> {
+    if (at !== generation) throw new StateError('locked');
     if (connection) return connection;
     const idb = factory();
     if (typeof idb.databases === 'function') {
       const known = await idb.databases();
       if (!known.some((entry) => entry.name === name)) return null;
     }
-    return database();
+    return database(at);
   }
 
   async function closeConnection(): Promise<void> {
@@ -265,8 +270,8 @@ export function createBrowserState(options: BrowserStateOptions) {
     return { ...(await wipeCache()), wiped: true };
   }
 
-  async function putMeta(meta: SessionMeta): Promise<void> {
-    await (await database()).put(STORES.meta, meta);
+  async function putMeta(meta: SessionMeta, at = generation): Promise<void> {
+    await (await database(at)).put(STORES.meta, meta);
   }
 
   function limitsOf(offlineKey: OfflineKey) {
@@ -316,9 +321,13 @@ export function createBrowserState(options: BrowserStateOptions) {
     return run;
   }
 
-  async function sealedRead(store: 'list' | 'pdfs', id: string): Promise<Uint8Array<ArrayBuffer>> {
+  async function sealedRead(
+    store: 'list' | 'pdfs',
+    id: string,
+    at: number,
+  ): Promise<Uint8Array<ArrayBuffer>> {
     const key = requireKey();
-    const db = await existingDatabase();
+    const db = await existingDatabase(at);
     const record = db ? await db.get(store, id) : undefined;
     if (!record) throw new StateError('missing');
     const plain = await unseal(key, store, record);
@@ -353,10 +362,13 @@ export function createBrowserState(options: BrowserStateOptions) {
       const raw = dataKeyBytes(offlineKey.key);
       if (!raw) return { ok: false, reason: 'invalid-key' };
       await wipeIfNotOwnedBy(offlineKey.userId);
+      const at = generation;
       return attempt(async () => {
-        dataKey = await importDataKey(raw);
+        const key = await importDataKey(raw);
         const wrap = await wrapDataKey(raw, pin, offlineKey.userId, iterations);
         raw.fill(0);
+        if (at !== generation) throw new StateError('locked');
+        dataKey = key;
         lastActivity = now();
         await putMeta({
           id: SINGLE_RECORD_ID,
@@ -367,7 +379,7 @@ export function createBrowserState(options: BrowserStateOptions) {
           iterations: wrap.iterations,
           lastActivityAt: lastActivity,
           failedPins: 0,
-        });
+        }, at);
         lastActivityWritten = lastActivity;
         return null;
       });
@@ -381,9 +393,12 @@ export function createBrowserState(options: BrowserStateOptions) {
       const raw = dataKeyBytes(offlineKey.key);
       if (!raw) return { ok: false, reason: 'invalid-key' };
       await wipeIfNotOwnedBy(offlineKey.userId);
+      const at = generation;
       return attempt(async () => {
-        dataKey = await importDataKey(raw);
+        const key = await importDataKey(raw);
         raw.fill(0);
+        if (at !== generation) throw new StateError('locked');
+        dataKey = key;
         lastActivity = now();
         const meta = await readMeta();
         await putMeta({
@@ -396,7 +411,7 @@ export function createBrowserState(options: BrowserStateOptions) {
           ...meta,
           ...limitsOf(offlineKey),
           lastActivityAt: lastActivity,
-        });
+        }, at);
         lastActivityWritten = lastActivity;
         return null;
       });
@@ -501,20 +516,22 @@ export function createBrowserState(options: BrowserStateOptions) {
 
     /** Stores the offender's list, sealed, with when it was saved. */
     saveList(documents: readonly DocumentRecord[], savedAt = now()): Promise<Result> {
+      const at = generation;
       return attempt(async () => {
         const key = requireKey();
         const plain = encoder.encode(JSON.stringify({ documents, savedAt }));
         const record = await seal(key, STORES.list, SINGLE_RECORD_ID, plain);
-        await (await database()).put(STORES.list, record);
+        await (await database(at)).put(STORES.list, record);
         return null;
       });
     },
 
     /** The stored list, null when none was saved. */
     loadList(): Promise<Result<SavedList | null>> {
+      const at = generation;
       return attempt(async () => {
         try {
-          const plain = await sealedRead(STORES.list, SINGLE_RECORD_ID);
+          const plain = await sealedRead(STORES.list, SINGLE_RECORD_ID, at);
           const parsed = JSON.parse(decoder.decode(plain)) as SavedList;
           return { documents: parsed.documents, savedAt: parsed.savedAt };
         } catch (error) {
@@ -534,6 +551,7 @@ export function createBrowserState(options: BrowserStateOptions) {
       bytes: Uint8Array<ArrayBuffer>,
       read = false,
     ): Promise<Result<{ evicted: string[] }>> {
+      const at = generation;
       return attempt(async () => {
         const key = requireKey();
         const meta = await readMeta();
@@ -542,8 +560,8 @@ export function createBrowserState(options: BrowserStateOptions) {
         const record = await seal(key, STORES.pdfs, id, bytes);
         const size = record.data.byteLength + record.iv.byteLength;
         if (size > budget) throw new StateError('too-large');
-        const at = now();
-        const db = await database();
+        const savedAt = now();
+        const db = await database(at);
         const tx = db.transaction([STORES.documents, STORES.pdfs], 'readwrite');
         const entries = (await tx.objectStore(STORES.documents).index('byLastUsed').getAll())
           .filter((entry) => entry.id !== id);
@@ -557,14 +575,14 @@ export function createBrowserState(options: BrowserStateOptions) {
           evicted.push(entry.id);
         }
         const previous = await tx.objectStore(STORES.documents).get(id);
-        const lastReadAt = read ? at : previous?.lastReadAt ?? null;
+        const lastReadAt = read ? savedAt : previous?.lastReadAt ?? null;
         await tx.objectStore(STORES.pdfs).put(record);
         await tx.objectStore(STORES.documents).put({
           id,
           size,
-          savedAt: at,
+          savedAt,
           lastReadAt,
-          lastUsedAt: lastReadAt ?? at,
+          lastUsedAt: lastReadAt ?? savedAt,
         });
         await tx.done;
         return { evicted };
@@ -573,13 +591,14 @@ export function createBrowserState(options: BrowserStateOptions) {
 
     /** A cached PDF's bytes; `read` (the default) marks it read now for eviction. */
     getDocument(id: string, read = true): Promise<Result<Uint8Array<ArrayBuffer>>> {
+      const at = generation;
       return attempt(async () => {
-        const bytes = await sealedRead(STORES.pdfs, id);
+        const bytes = await sealedRead(STORES.pdfs, id, at);
         if (read) {
-          const db = await database();
+          const db = await database(at);
           const entry = await db.get(STORES.documents, id);
-          const at = now();
-          if (entry) await db.put(STORES.documents, { ...entry, lastReadAt: at, lastUsedAt: at });
+          const readAt = now();
+          if (entry) await db.put(STORES.documents, { ...entry, lastReadAt: readAt, lastUsedAt: readAt });
         }
         return bytes;
       });
@@ -607,10 +626,15 @@ export function createBrowserState(options: BrowserStateOptions) {
       });
     },
 
-    /** Queues a reading done offline, until the API has it (the same id sent twice counts once there). */
+    /**
+     * Queues a reading done offline, until the API has it (the same id sent twice counts once there). Only
+     * while unlocked: a reading needs the key, and a window the session ended under must not recreate the cache.
+     */
     queueEvent(event: OfflineReadEvent): Promise<Result> {
+      const at = generation;
       return attempt(async () => {
-        await (await database()).put(STORES.queue, { ...event, queuedAt: now() });
+        requireKey();
+        await (await database(at)).put(STORES.queue, { ...event, queuedAt: now() });
         return null;
       });
     },
