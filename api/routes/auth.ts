@@ -98,7 +98,12 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/logout', requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true }), async (c) => {
     await logout(c.var.deps, c.var.session, c.var.clientAddress);
-    c.header('Clear-Site-Data', '"storage"');
+    // "cache" only, no longer "storage" (issue 10): "storage" also unregisters the service worker, and the next
+    // person on a facility tablet needs its precached shell to see the sign-in screen when the network is down.
+    // The shell holds nothing private, and the client's own wipe (IndexedDB deleted, memory cleared) is the real
+    // guarantee: Chromium applies Clear-Site-Data late in known cases. What the header still serves: the HTTP and
+    // back-forward caches, so Back after sign-out cannot show the previous person's screens.
+    c.header('Clear-Site-Data', '"cache"');
     return c.json({ success: true, message: SUCCESS.loggedOut });
   })
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
