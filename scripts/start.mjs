@@ -19,7 +19,8 @@ const sources = [
   'pwa/index.html',
   'pwa/vite.config.ts',
   'scripts/precompress.ts',
-  'api/domain/registration_rules.ts',
+  // The rules and shapes the PWA shares with the API.
+  'contract',
 ]
   .map((p) => join(root, p))
   .filter(existsSync);

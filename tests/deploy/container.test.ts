@@ -86,6 +86,7 @@ Deno.test({
     const env = {
       POSTGRES_PASSWORD: crypto.randomUUID(),
       SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
+      PIN_PEPPER: crypto.randomUUID() + crypto.randomUUID(),
       DEMO_SEED: '1',
       HTTP_PUBLISH: String(httpPort),
       HTTPS_PUBLISH: String(httpsPort),
@@ -159,7 +160,16 @@ Deno.test({
           if (health.code !== 0) return false;
         }
         return (await curl('/api/health')).status === 200;
-      }, 180_000);
+      }, 180_000).catch(async (error) => {
+        // Why a replica never became ready is in its own log, which the tear-down removes.
+        for (const api of ['api1', 'api2']) {
+          const logs = await run('podman', ['logs', '--tail', '40', await containerOf(api)], {
+            env: PODMAN_ENV,
+          });
+          console.log(`--- ${api} log ---\n${logs.output}`);
+        }
+        throw error;
+      });
       const ready = Date.now();
 
       // Plain HTTP only redirects; HTTPS speaks HTTP/2 and carries the API's own security headers, once each.
