@@ -22,6 +22,10 @@ const envSchema = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres']).default('fs'),
+  BLOB_OFFLOAD: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['off', 'nginx'], { error: "BLOB_OFFLOAD must be 'off' or 'nginx'" }).default('off'),
+  ),
   // Set by Deno Deploy on every deployment: its instances share no disk and lose theirs on restart.
   DENO_DEPLOYMENT_ID: optionalText,
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
@@ -38,6 +42,10 @@ const envSchema = z.object({
 }).refine((e) => !e.SMTP_USER === !e.SMTP_PASSWORD, {
   message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
   path: ['SMTP_PASSWORD'],
+}).refine((e) => e.BLOB_OFFLOAD === 'off' || e.BLOB_STORE === 'fs', {
+  // nginx serves files from the fs store's folder; the postgres store has no file to hand it.
+  message: "BLOB_OFFLOAD=nginx needs BLOB_STORE=fs (nginx serves the files of the fs store's folder)",
+  path: ['BLOB_OFFLOAD'],
 });
 
 /** How the e-mail worker reaches the relay; the host, port and sender are settings (read each round). */
@@ -74,6 +82,12 @@ export interface Config {
   trustedProxies: string[];
   pwaDist: string;
   blobStore: 'fs' | 'postgres';
+  /**
+   * `nginx`: a document's bytes are sent by the nginx in front (X-Accel-Redirect to its internal /_blobs/
+   * location, deploy/nginx/portal-blobs.conf) once the API has checked, authorized and audited the request.
+   * Only with the fs store, and only behind that nginx: without it a reader gets an empty answer.
+   */
+  blobOffload: 'off' | 'nginx';
   logLevel: 'silent' | 'info';
   /** JSON lines for a log collector, or text for a terminal. */
   logFormat: 'json' | 'text';
@@ -102,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
     pwaDist: e.PWA_DIST,
     blobStore: e.BLOB_STORE,
+    blobOffload: e.BLOB_OFFLOAD,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },

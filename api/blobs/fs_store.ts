@@ -17,8 +17,17 @@ export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private path(sha256: string): string {
+    return `${this.root}/${this.inside(sha256)}`;
+  }
+
+  private inside(sha256: string): string {
     if (!SHA256_PATTERN.test(sha256)) throw new Error('not a blob name');
-    return `${this.root}/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+    return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+  }
+
+  async relativePath(sha256: string): Promise<string | undefined> {
+    // Only a blob that is there: a missing one is the API's 404, not nginx's after the reading was audited.
+    return (await this.stat(sha256)) ? this.inside(sha256) : undefined;
   }
 
   async put(stream: ReadableStream<Uint8Array>): Promise<StoredBlob> {

@@ -36,6 +36,12 @@ export interface BlobStore {
   sweepTemporary(olderThan: Date): Promise<void>;
   /** Throws unless a new blob could be written now (the readiness check). */
   checkWritable(): Promise<void>;
+  /**
+   * Where the blob's file sits inside the store's folder (`ab/cd/<sha256>`), for a front server to send it
+   * (BLOB_OFFLOAD); undefined when it has no file there. Only the fs store has files. Computed from the
+   * hash alone, which the pattern below confines to hex: nothing a client writes ever reaches it.
+   */
+  relativePath?(sha256: string): Promise<string | undefined>;
 }
 
 /** A SHA-256 in lower-case hex: anything else is never a blob name (and never reaches a path or SQL). */

@@ -4,8 +4,10 @@
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { parseRange } from '../blobs/range.ts';
+import { type ByteRange, parseRange } from '../blobs/range.ts';
+import { OFFLOAD_HEADER, OFFLOAD_LOCATION } from '../http/blob_offload.ts';
 import {
+  type DocumentRow,
   list_documents_for_attorney,
   list_documents_for_recipient,
   list_documents_readable_by,
@@ -89,6 +91,9 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
     });
   }
   const range = wanted.kind === 'partial' ? wanted.range : undefined;
+  if (deps.config.blobOffload === 'nginx' && c.req.method !== 'HEAD') {
+    return await offloadDocument(c, kind, doc, headers, range);
+  }
   const length = range ? range.end - range.start + 1 : doc.size;
   headers['Content-Length'] = String(length);
   if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${doc.size}`;
@@ -110,6 +115,33 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
     throw error;
   }
   return c.body(stream, status, headers);
+}
+
+/**
+ * BLOB_OFFLOAD=nginx: the same checks, audit and headers as a streamed answer, then no body but the file's place
+ * for nginx (X-Accel-Redirect to its internal /_blobs/ location, deploy/nginx/portal-blobs.conf), which sends it
+ * with sendfile. nginx applies the client's Range to the file itself (206, or 416 for what only it refuses), so
+ * this answer is always the whole document's 200: no Content-Length or Content-Range of ours. A range we already
+ * know is unsatisfiable never gets here (serveDocument's 416: no bytes, no audit, as without offload).
+ */
+async function offloadDocument(
+  c: Context<AppEnv>,
+  kind: 'view' | 'print' | 'prefetch',
+  doc: DocumentRow,
+  headers: Record<string, string>,
+  range: ByteRange | undefined,
+) {
+  const { deps, session, clientAddress } = c.var;
+  const inside = await deps.blobs.relativePath?.(doc.sha256);
+  if (!inside) {
+    console.error(`[documents] blob ${doc.sha256} of document ${doc.id} is missing`);
+    throw await documentNotFound(c, doc.id, kind);
+  }
+  if (kind === 'prefetch') await recordPrefetch(deps, session, doc, { ipAddress: clientAddress });
+  else await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+  // nginx sends its own Accept-Ranges with the file; ours as well would make two.
+  const { 'Accept-Ranges': _ours, ...kept } = headers;
+  return c.body(null, 200, { ...kept, [OFFLOAD_HEADER]: `${OFFLOAD_LOCATION}${inside}` });
 }
 
 export const documentRoutes = new Hono<AppEnv>()
