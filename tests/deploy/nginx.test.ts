@@ -37,6 +37,7 @@ async function prefix(dir: string, inside: string): Promise<void> {
     .replace('/etc/ssl/private/legal-mail-portal.key', `${inside}/portal.key`);
   await Deno.writeTextFile(`${dir}/site.conf`, site);
   await Deno.copyFile(PROXY, `${dir}/portal-proxy.conf`);
+  await Deno.copyFile(`${ROOT}deploy/nginx/portal-blobs.conf`, `${dir}/portal-blobs.conf`);
   await Deno.writeTextFile(
     `${dir}/nginx.conf`,
     `pid ${inside}/nginx.pid;
