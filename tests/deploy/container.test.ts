@@ -225,15 +225,47 @@ Deno.test({
       const offender = await signIn('100001', '246810');
       const expected = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', pdf as BufferSource)))
         .map((b) => b.toString(16).padStart(2, '0')).join('');
+      // compose sets BLOB_OFFLOAD=nginx: each replica authorizes and audits, then points nginx at the file on
+      // the shared volume (no body of its own), whichever replica took the upload.
+      const inside = `/_blobs/${expected.slice(0, 2)}/${expected.slice(2, 4)}/${expected}`;
       for (const api of ['api1', 'api2']) {
         const read =
           `const r = await fetch('http://127.0.0.1:5000/api/documents/view/${id}', { headers: { Authorization: 'Bearer ${offender}' } });
-          const b = new Uint8Array(await r.arrayBuffer());
-          const h = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b))).map((x) => x.toString(16).padStart(2, '0')).join('');
-          console.log(r.status, h);`;
+          console.log(r.status, r.headers.get('x-accel-redirect'), (await r.arrayBuffer()).byteLength);`;
         const answer = (await podman(['exec', await containerOf(api), 'deno', 'eval', read])).trim();
-        assert.equal(answer, `200 ${expected}`, `${api} did not serve the uploaded bytes`);
+        assert.equal(answer, `200 ${inside} 0`, `${api} did not hand the document to nginx`);
       }
+      // nginx (workers as the API's uid, the volume read-only) sends the bytes, from either replica's answer.
+      for (let i = 0; i < 4; i++) {
+        await must('curl', [
+          '-sS',
+          '--cacert',
+          `${work}/ca.pem`,
+          '--resolve',
+          `localhost:${httpsPort}:${host}`,
+          '-H',
+          `Authorization: Bearer ${offender}`,
+          '-o',
+          `${work}/read.pdf`,
+          `https://localhost:${httpsPort}/api/documents/view/${id}`,
+        ]);
+        const bytes = await Deno.readFile(`${work}/read.pdf`);
+        const got = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource)))
+          .map((b) => b.toString(16).padStart(2, '0')).join('');
+        assert.equal(got, expected, `read ${i + 1} through nginx: not the uploaded bytes`);
+      }
+      const part = await curl(`/api/documents/view/${id}`, [
+        '-H',
+        `Authorization: Bearer ${offender}`,
+        '-r',
+        '0-7',
+      ]);
+      assert.equal(part.status, 206);
+      assert.match(part.body, /^%PDF-\d\.\d$/, 'the first 8 bytes, sent by nginx');
+      assert.match(part.headers, /content-range: bytes 0-7\//i);
+      assert.match(part.headers, new RegExp(`etag: "${expected}"`, 'i'));
+      assert.equal((await curl(inside, ['-H', `Authorization: Bearer ${offender}`])).status, 404);
+      assert.equal((await curl(`/api/documents/view/${id}`)).status, 401, 'no token, no document');
 
       const uid = (await podman(['exec', await containerOf('api1'), 'id', '-u'])).trim();
       assert.notEqual(uid, '0', 'the API runs as root in its container');
