@@ -1,20 +1,29 @@
 /**
- * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d10s`, bearer header) from the
- * API, once per blob backend (BLOB_STORE=fs, then postgres, both on the embedded database), and in the
- * same run the same bytes from Debian's nginx (a temporary config on a free port), then prints each
- * throughput, its ratio to nginx, and the API's peak RSS and RSS growth during the run.
+ * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d10s`, bearer header) in one run:
+ *   - nginx serving the file itself (the baseline);
+ *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
+ *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
+ *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
+ * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. Before
+ * each timed run one request's body is checked against the file's SHA-256: every mode sends identical bytes.
  *
  *   npm run bench:stream
  *   BENCH_SECONDS=30 npm run bench:stream          # a longer run (default 10 s)
+ *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
  *
- * Every API request that starts at byte 0 is a reading: it writes an audit row in its own transaction,
- * exactly as in production, so the API figures include that cost. nginx runs with one worker process,
- * as the API runs on one thread. The API's VmRSS is sampled from /proc every 50 ms; VmHWM is the
- * kernel's high-water mark. With the embedded database the figures include PGlite (same process).
+ * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best
+ * this machine gives a static file: one worker per core (`worker_processes auto`), sendfile, tcp_nopush,
+ * open_file_cache, no access log, keep-alive to the clients; the front keeps 32 idle connections to the API
+ * (upstream keepalive) as compose's does. The API runs on one thread.
+ *
+ * Every API request that starts at byte 0 is a reading: it runs the read-audit claim in its own transaction,
+ * exactly as in production (one audit row per session, document and window), so the API figures include that
+ * cost. The API's VmRSS is sampled from /proc every 50 ms; VmHWM is the kernel's high-water mark. With the
+ * embedded database the figures include PGlite (same process).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:stream
  *
- * runs the API as in production instead, on a PostgreSQL server (a fresh database per backend, dropped after).
+ * runs the API as in production instead, on a PostgreSQL server (a fresh database per run, dropped after).
  */
 import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
@@ -23,6 +32,8 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
 const SIZE = 10 * 1024 * 1024;
 const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
+const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
+const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
 /** A fresh database on the PostgreSQL server, for one API run; undefined runs the embedded one. */
 async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
@@ -78,15 +89,17 @@ async function wrk(url: string, headers: string[] = []): Promise<WrkResult> {
   };
 }
 
-async function startNginx(dir: string, file: Uint8Array): Promise<{ url: string; stop(): Promise<void> }> {
-  await Deno.mkdir(`${dir}/www`, { recursive: true });
-  await Deno.writeFile(`${dir}/www/doc.pdf`, file);
-  const port = freePort();
+/** nginx with the bench's settings (the same for the baseline and the offload front) around `servers`. */
+async function startNginx(
+  dir: string,
+  port: number,
+  servers: string,
+): Promise<{ pid: number; stop(): Promise<void> }> {
   await Deno.writeTextFile(
     `${dir}/nginx.conf`,
     `
 user root;
-worker_processes 1;
+worker_processes auto;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log;
@@ -95,13 +108,16 @@ http {
   access_log off;
   sendfile on;
   tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 100000;
+  open_file_cache max=64 inactive=60s;
   client_body_temp_path ${dir}/tmp_body;
   proxy_temp_path ${dir}/tmp_proxy;
   fastcgi_temp_path ${dir}/tmp_fastcgi;
   uwsgi_temp_path ${dir}/tmp_uwsgi;
   scgi_temp_path ${dir}/tmp_scgi;
   types { application/pdf pdf; }
-  server { listen 127.0.0.1:${port}; root ${dir}/www; }
+${servers}
 }
 `,
   );
@@ -110,17 +126,15 @@ http {
     stdout: 'null',
     stderr: 'inherit',
   }).spawn();
-  const url = `http://127.0.0.1:${port}/doc.pdf`;
   for (let i = 0; i < 50; i++) {
     try {
-      const r = await fetch(url);
-      await r.body?.cancel();
-      if (r.ok) break;
+      (await Deno.connect({ hostname: '127.0.0.1', port })).close();
+      break;
     } catch { /* not yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url,
+    pid: child.pid,
     async stop() {
       child.kill('SIGQUIT');
       await child.status;
@@ -128,18 +142,64 @@ http {
   };
 }
 
+/** The baseline: nginx serving the document as a static file. */
+async function startStaticNginx(dir: string, file: Uint8Array) {
+  await Deno.mkdir(`${dir}/www`, { recursive: true });
+  await Deno.writeFile(`${dir}/www/doc.pdf`, file);
+  const port = freePort();
+  const nginx = await startNginx(dir, port, `  server { listen 127.0.0.1:${port}; root ${dir}/www; }`);
+  return { ...nginx, url: `http://127.0.0.1:${port}/doc.pdf` };
+}
+
+/** The offload mode's front: the shipped proxy settings and internal /_blobs/ location on the API's DATA_DIR. */
+async function startOffloadFront(dir: string, dataDir: string, apiPort: number) {
+  const blobs = await Deno.readTextFile(`${ROOT}deploy/nginx/portal-blobs.conf`);
+  if (!blobs.includes(SHIPPED_BLOBS)) throw new Error(`portal-blobs.conf no longer aliases ${SHIPPED_BLOBS}`);
+  await Deno.writeTextFile(`${dir}/portal-blobs.conf`, blobs.replace(SHIPPED_BLOBS, `${dataDir}/blobs/`));
+  await Deno.copyFile(`${ROOT}deploy/nginx/portal-proxy.conf`, `${dir}/portal-proxy.conf`);
+  const port = freePort();
+  const nginx = await startNginx(
+    dir,
+    port,
+    `  upstream portal_api { server 127.0.0.1:${apiPort}; keepalive 32; }
+  server {
+    listen 127.0.0.1:${port};
+    include ${dir}/portal-blobs.conf;
+    location / { include ${dir}/portal-proxy.conf; proxy_pass http://portal_api; }
+  }`,
+  );
+  return { ...nginx, base: `http://127.0.0.1:${port}` };
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);
+  return Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** One request's body must be the document's bytes exactly (before its mode is timed). */
+async function checkBytes(mode: string, url: string, headers: Record<string, string>, want: string) {
+  const r = await fetch(url, { headers });
+  const got = await sha256Hex(new Uint8Array(await r.arrayBuffer()));
+  if (r.status !== 200 || got !== want) {
+    throw new Error(`${mode}: answered ${r.status} with SHA-256 ${got}, not the document's ${want}`);
+  }
+}
+
 interface ApiRun {
-  backend: string;
+  mode: string;
   result: WrkResult;
   rssBefore: number;
   rssPeakSampled: number;
   hwm: number;
 }
 
-async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<ApiRun> {
-  const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${backend}-` });
+async function runApi(mode: 'fs' | 'postgres' | 'offload', file: Uint8Array, sha: string): Promise<ApiRun> {
+  const backend = mode === 'postgres' ? 'postgres' : 'fs';
+  const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
+  const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
+  let front: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
   const port = freePort();
-  const database = await freshDatabase(`lmp_bench_${backend}_${Date.now()}`);
+  const database = await freshDatabase(`lmp_bench_${mode}_${Date.now()}`);
   const databaseEnv: Record<string, string> = database
     ? { DATABASE_URL: database.url, DEMO_SEED: '1', SESSION_SECRET: crypto.randomUUID().repeat(2) }
     : {};
@@ -151,6 +211,8 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BLOB_STORE: backend,
+      BLOB_OFFLOAD: mode === 'offload' ? 'nginx' : 'off',
+      TRUSTED_PROXIES: '127.0.0.1',
       PWA_DIST: `${ROOT}pwa/dist`,
       ...databaseEnv,
     },
@@ -190,9 +252,9 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
     });
     const uploaded = await up.json();
     if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(uploaded)}`);
-    const url = `${base}/api/documents/view/${uploaded.document.documentid}`;
-    const warm = await fetch(url, { headers: { authorization: `Bearer ${offender}` } });
-    await warm.arrayBuffer();
+    if (mode === 'offload') front = await startOffloadFront(frontDir, dataDir, port);
+    const url = `${front?.base ?? base}/api/documents/view/${uploaded.document.documentid}`;
+    await checkBytes(mode, url, { authorization: `Bearer ${offender}` }, sha);
 
     const rssBefore = status(child.pid, 'VmRSS');
     let rssPeakSampled = rssBefore;
@@ -204,8 +266,10 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
     const result = await wrk(url, [`Authorization: Bearer ${offender}`]);
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
-    return { backend, result, rssBefore, rssPeakSampled, hwm };
+    return { mode, result, rssBefore, rssPeakSampled, hwm };
   } finally {
+    await front?.stop();
+    await Deno.remove(frontDir, { recursive: true }).catch(() => {});
     child.kill('SIGTERM');
     await child.status;
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -214,36 +278,50 @@ async function runApi(backend: 'fs' | 'postgres', file: Uint8Array): Promise<Api
 }
 
 const file = await makePdf({ pages: 3, title: 'Bench', padTo: SIZE - 4096 });
+const sha = await sha256Hex(file);
+const cores = navigator.hardwareConcurrency;
 console.log(
-  `Document: ${
-    mb(file.length)
-  } MB; wrk -t2 -c32 -d${SECONDS}s; Deno ${Deno.version.deno} on ${navigator.hardwareConcurrency} cores; ` +
-    `database: ${SERVER_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded (PGlite, in the API process)'}`,
+  `Document: ${mb(file.length)} MB (SHA-256 ${
+    sha.slice(0, 16)
+  }…); wrk -t2 -c32 -d${SECONDS}s; Deno ${Deno.version.deno} ` +
+    `on ${cores} cores; nginx: ${cores} workers (auto), sendfile, tcp_nopush, open_file_cache; database: ${
+      SERVER_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded (PGlite, in the API process)'
+    }`,
 );
 
-const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
-const nginx = await startNginx(nginxDir, file);
-const base = await wrk(nginx.url);
-await nginx.stop();
-await Deno.remove(nginxDir, { recursive: true }).catch(() => {});
-console.log(
-  `nginx (1 worker)     ${base.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
-    base.requestsPerSec.toFixed(1)
-  } req/s`,
-);
-
-for (const backend of ['fs', 'postgres'] as const) {
-  const run = await runApi(backend, file);
-  const r = run.result;
-  const ratio = base.mbPerSec ? r.mbPerSec / base.mbPerSec : 0;
+let baseline = 0;
+if (MODES.includes('nginx')) {
+  const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
+  const nginx = await startStaticNginx(nginxDir, file);
+  await checkBytes('nginx', nginx.url, {}, sha);
+  const base = await wrk(nginx.url);
+  await nginx.stop();
+  await Deno.remove(nginxDir, { recursive: true }).catch(() => {});
+  baseline = base.mbPerSec;
   console.log(
-    `API BLOB_STORE=${backend.padEnd(8)} ${r.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
+    `${'nginx, static file'.padEnd(30)} ${base.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
+      base.requestsPerSec.toFixed(1)
+    } req/s  bytes identical`,
+  );
+}
+
+const LABELS = {
+  offload: 'API + nginx, BLOB_OFFLOAD=nginx',
+  fs: 'API alone, BLOB_STORE=fs',
+  postgres: 'API alone, BLOB_STORE=postgres',
+} as const;
+for (const mode of ['offload', 'fs', 'postgres'] as const) {
+  if (!MODES.includes(mode)) continue;
+  const run = await runApi(mode, file, sha);
+  const r = run.result;
+  const ratio = baseline ? (r.mbPerSec / baseline).toFixed(2) : 'n/a';
+  console.log(
+    `${LABELS[mode].padEnd(30)} ${r.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
       r.requestsPerSec.toFixed(1)
     } req/s  ` +
-      `ratio to nginx ${ratio.toFixed(2)}  RSS before ${mb(run.rssBefore)} MB, peak ${
+      `bytes identical  ratio to nginx ${ratio}  API RSS before ${mb(run.rssBefore)} MB, peak ${
         mb(run.rssPeakSampled)
-      } MB ` +
-      `(growth ${mb(run.rssPeakSampled - run.rssBefore)} MB), VmHWM ${mb(run.hwm)} MB` +
+      } MB (growth ${mb(run.rssPeakSampled - run.rssBefore)} MB), VmHWM ${mb(run.hwm)} MB` +
       (r.non2xx ? `  [${r.non2xx} non-2xx answers]` : ''),
   );
   if (r.mbPerSec === 0) console.log(r.raw);
