@@ -4,12 +4,16 @@
  *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
  *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
- * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. Before
+ * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. nginx is
+ * measured right before each mode's run (and before each of its rounds), so a ratio pairs two runs made under
+ * the same load: on a machine others share, that pair is what stays comparable. Before
  * each timed run one request's body is checked against the file's SHA-256: every mode sends identical bytes.
  *
  *   npm run bench:stream
  *   BENCH_SECONDS=30 npm run bench:stream          # a longer run (default 10 s)
  *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
+ *   BENCH_ROUNDS=3 npm run bench:stream            # per mode, 3 rounds each right after one of nginx; medians
+ *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *
  * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best
  * this machine gives a static file: one worker per core (`worker_processes auto`), sendfile, tcp_nopush,
@@ -32,6 +36,9 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
 const SIZE = 10 * 1024 * 1024;
 const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
+/** Reader sessions the requests rotate over (BENCH_SESSIONS=1: every request on one token). */
+const SESSIONS = Math.max(1, Number(Deno.env.get('BENCH_SESSIONS') ?? 32));
+const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 1));
 const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
 const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
@@ -73,9 +80,10 @@ interface WrkResult {
   raw: string;
 }
 
-async function wrk(url: string, headers: string[] = []): Promise<WrkResult> {
+async function wrk(url: string, headers: string[] = [], script?: string): Promise<WrkResult> {
   const args = ['-t2', '-c32', `-d${SECONDS}s`, '--timeout', '30s'];
   for (const h of headers) args.push('-H', h);
+  if (script) args.push('-s', script);
   args.push(url);
   const out = await new Deno.Command('/usr/bin/wrk', { args, stdout: 'piped', stderr: 'piped' }).output();
   const raw = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
@@ -187,13 +195,20 @@ async function checkBytes(mode: string, url: string, headers: Record<string, str
 
 interface ApiRun {
   mode: string;
-  result: WrkResult;
+  /** The mode's run in each round; `baseline[i]` is nginx's run just before `results[i]`. */
+  results: WrkResult[];
+  baseline: WrkResult[];
   rssBefore: number;
   rssPeakSampled: number;
   hwm: number;
 }
 
-async function runApi(mode: 'fs' | 'postgres' | 'offload', file: Uint8Array, sha: string): Promise<ApiRun> {
+async function runApi(
+  mode: 'fs' | 'postgres' | 'offload',
+  file: Uint8Array,
+  sha: string,
+  baselineUrl: string | undefined,
+): Promise<ApiRun> {
   const backend = mode === 'postgres' ? 'postgres' : 'fs';
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
   const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
@@ -241,6 +256,23 @@ async function runApi(mode: 'fs' | 'postgres' | 'offload', file: Uint8Array, sha
     };
     const attorney = await login('attorney@demo.test', 'Demo-Attorney-2026!');
     const offender = await login('100001', '246810');
+    // One session per connection, as 32 readers would have: a session's every request touches its row
+    // (last_seen_at) and its read-audit claim, so 32 connections on one token queue on those row locks and
+    // measure that queue (about 85 req/s here on either database), not the sending of the bytes.
+    const tokens = [offender];
+    while (tokens.length < SESSIONS) tokens.push(await login('100001', '246810'));
+    if (tokens.some((t) => !t)) throw new Error('a bench sign-in failed');
+    const script = `${dataDir}/sessions.lua`;
+    await Deno.writeTextFile(
+      script,
+      `local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
+local n = 0
+function request()
+  n = n + 1
+  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. tokens[(n % #tokens) + 1] })
+end
+`,
+    );
     const form = new FormData();
     form.set('file', new File([file as BlobPart], 'bench.pdf', { type: 'application/pdf' }));
     form.set('recipient_doc_number', '100001');
@@ -263,10 +295,16 @@ async function runApi(mode: 'fs' | 'postgres' | 'offload', file: Uint8Array, sha
         rssPeakSampled = Math.max(rssPeakSampled, status(child.pid, 'VmRSS'));
       } catch { /* exited */ }
     }, 50);
-    const result = await wrk(url, [`Authorization: Bearer ${offender}`]);
+    const results: WrkResult[] = [];
+    const baseline: WrkResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // nginx right before, on the same machine load: the pair's ratio is what a busy machine can still tell.
+      if (baselineUrl) baseline.push(await wrk(baselineUrl));
+      results.push(await wrk(url, [], script));
+    }
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
-    return { mode, result, rssBefore, rssPeakSampled, hwm };
+    return { mode, results, baseline, rssBefore, rssPeakSampled, hwm };
   } finally {
     await front?.stop();
     await Deno.remove(frontDir, { recursive: true }).catch(() => {});
@@ -283,26 +321,28 @@ const cores = navigator.hardwareConcurrency;
 console.log(
   `Document: ${mb(file.length)} MB (SHA-256 ${
     sha.slice(0, 16)
-  }…); wrk -t2 -c32 -d${SECONDS}s; Deno ${Deno.version.deno} ` +
+  }…); wrk -t2 -c32 -d${SECONDS}s over ${SESSIONS} sessions; Deno ${Deno.version.deno} ` +
     `on ${cores} cores; nginx: ${cores} workers (auto), sendfile, tcp_nopush, open_file_cache; database: ${
       SERVER_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded (PGlite, in the API process)'
     }`,
 );
 
-let baseline = 0;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const figures = (runs: WrkResult[]) =>
+  `${median(runs.map((r) => r.mbPerSec)).toFixed(0).padStart(6)} MB/s  ${
+    median(runs.map((r) => r.requestsPerSec)).toFixed(1)
+  } req/s`;
+
+// The baseline stays up for the whole run: each mode's rounds alternate with a round of it.
+let nginx: Awaited<ReturnType<typeof startStaticNginx>> | undefined;
+const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
 if (MODES.includes('nginx')) {
-  const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
-  const nginx = await startStaticNginx(nginxDir, file);
+  nginx = await startStaticNginx(nginxDir, file);
   await checkBytes('nginx', nginx.url, {}, sha);
-  const base = await wrk(nginx.url);
-  await nginx.stop();
-  await Deno.remove(nginxDir, { recursive: true }).catch(() => {});
-  baseline = base.mbPerSec;
-  console.log(
-    `${'nginx, static file'.padEnd(30)} ${base.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
-      base.requestsPerSec.toFixed(1)
-    } req/s  bytes identical`,
-  );
 }
 
 const LABELS = {
@@ -310,19 +350,25 @@ const LABELS = {
   fs: 'API alone, BLOB_STORE=fs',
   postgres: 'API alone, BLOB_STORE=postgres',
 } as const;
-for (const mode of ['offload', 'fs', 'postgres'] as const) {
-  if (!MODES.includes(mode)) continue;
-  const run = await runApi(mode, file, sha);
-  const r = run.result;
-  const ratio = baseline ? (r.mbPerSec / baseline).toFixed(2) : 'n/a';
-  console.log(
-    `${LABELS[mode].padEnd(30)} ${r.mbPerSec.toFixed(0).padStart(6)} MB/s  ${
-      r.requestsPerSec.toFixed(1)
-    } req/s  ` +
-      `bytes identical  ratio to nginx ${ratio}  API RSS before ${mb(run.rssBefore)} MB, peak ${
-        mb(run.rssPeakSampled)
-      } MB (growth ${mb(run.rssPeakSampled - run.rssBefore)} MB), VmHWM ${mb(run.hwm)} MB` +
-      (r.non2xx ? `  [${r.non2xx} non-2xx answers]` : ''),
-  );
-  if (r.mbPerSec === 0) console.log(r.raw);
+try {
+  for (const mode of ['offload', 'fs', 'postgres'] as const) {
+    if (!MODES.includes(mode)) continue;
+    const run = await runApi(mode, file, sha, nginx?.url);
+    const ratios = run.results.map((r, i) => run.baseline[i] ? r.mbPerSec / run.baseline[i].mbPerSec : NaN);
+    if (run.baseline.length) console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
+    const non2xx = run.results.reduce((n, r) => n + r.non2xx, 0);
+    console.log(
+      `${LABELS[mode].padEnd(31)} ${figures(run.results)}  bytes identical  ratio to nginx ${
+        run.baseline.length ? median(ratios).toFixed(2) : 'n/a'
+      }${ROUNDS > 1 ? ` (median of ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''}  API RSS before ${
+        mb(run.rssBefore)
+      } MB, peak ${mb(run.rssPeakSampled)} MB (growth ${mb(run.rssPeakSampled - run.rssBefore)} MB), VmHWM ${
+        mb(run.hwm)
+      } MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
+    );
+    if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
+  }
+} finally {
+  await nginx?.stop();
+  await Deno.remove(nginxDir, { recursive: true }).catch(() => {});
 }
