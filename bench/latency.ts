@@ -13,6 +13,8 @@
  * list (every user, about 26 MB) run with BENCH_BIG_CONNECTIONS (default 4): 64 clients each holding such a
  * response would measure the machine's memory, not the endpoint. The load loop shares the machine's cores with
  * the server, so absolute figures are pessimistic; the small/large ratio on the same run is the point.
+ * The JSON endpoints are also run against bench/bare_handler.ts (the same api/db query, nothing else) on the
+ * large database: the API's throughput as a fraction of that floor.
  */
 import postgres from 'postgres';
 import { DEMO_ACCOUNTS } from '../api/cli/demo_seed.ts';
@@ -76,9 +78,9 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+async function startServer(env: Record<string, string>, script = 'api/main.ts'): Promise<Server> {
   const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
-    args: ['run', '-A', 'api/main.ts'],
+    args: ['run', '-A', script],
     cwd: ROOT,
     env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1' },
     stdout: 'piped',
@@ -315,6 +317,32 @@ try {
     admin: [SCALE_ACCOUNTS.admin, staff],
     burst: offenders.slice(0, 50).map((d) => [d, SCALE_ACCOUNTS.offenderPin]),
   });
+
+  // The floor: the same queries behind a bare Deno.serve + postgres.js (bench/bare_handler.ts).
+  const bare = await startServer({ DATABASE_URL: largeUrl }, 'bench/bare_handler.ts');
+  servers.push(bare);
+  const largeDb = connectPostgres(largeUrl, { max: 1 });
+  const [offenderRow] = await largeDb.sql<{ id: string }[]>`
+    select id from users where doc_number = ${SCALE_ACCOUNTS.firstOffender}`;
+  await largeDb.close();
+  console.log(
+    'The API against a bare Deno.serve + postgres.js handler running the same query (large database):',
+  );
+  for (
+    const [endpoint, path] of [
+      ["offender's list", `/offender-list?id=${offenderRow.id}`],
+      ['audit log by event type', '/audit-by-type?type=document_deleted'],
+    ]
+  ) {
+    await load(`${bare.base}${path}`, undefined, 4, 1);
+    const f = await load(`${bare.base}${path}`, undefined, CONNECTIONS, SECONDS);
+    const api = largeRows.find((r) => r.endpoint === endpoint)!;
+    console.log(
+      `  bare   ${endpoint.padEnd(34)} c=${CONNECTIONS}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${
+        f.p99.toFixed(1).padStart(7)
+      } ms  ${f.rps.toFixed(0).padStart(5)} req/s;  API/bare throughput ${(api.rps / f.rps).toFixed(2)}×`,
+    );
+  }
   console.log('p99 large / small (same endpoint):');
   for (const l of largeRows) {
     const s = smallRows.find((r) => r.endpoint === l.endpoint) ??
