@@ -76,13 +76,7 @@ export type UnlockResult =
 export type ClockVerdict = 'none' | 'active' | 'lock' | 'wipe';
 
 /** The session's limits and clock as the screens need them (no key material). */
-export interface SessionInfo {
-  userId: string;
-  expiresAt: string;
-  lockMinutes: number;
-  idleMinutes: number;
-  prefetchCount: number;
-  storageBudgetMb: number;
+export interface SessionInfo extends Omit<OfflineKey, 'key'> {
   lastActivityAt: number;
   failedPins: number;
   /** True when the PIN can unlock offline (a wrapped key is stored). */
