@@ -160,16 +160,7 @@ Deno.test({
           if (health.code !== 0) return false;
         }
         return (await curl('/api/health')).status === 200;
-      }, 180_000).catch(async (error) => {
-        // Why a replica never became ready is in its own log, which the tear-down removes.
-        for (const api of ['api1', 'api2']) {
-          const logs = await run('podman', ['logs', '--tail', '40', await containerOf(api)], {
-            env: PODMAN_ENV,
-          });
-          console.log(`--- ${api} log ---\n${logs.output}`);
-        }
-        throw error;
-      });
+      }, 180_000);
       const ready = Date.now();
 
       // Plain HTTP only redirects; HTTPS speaks HTTP/2 and carries the API's own security headers, once each.
@@ -273,6 +264,15 @@ Deno.test({
         `container test: images ${((built - started) / 1000).toFixed(0)} s, compose up to ready ` +
           `${((ready - built) / 1000).toFixed(0)} s, checks ${((Date.now() - ready) / 1000).toFixed(0)} s`,
       );
+    } catch (error) {
+      // Why a replica failed is in its own log, which the tear-down removes.
+      for (const api of ['api1', 'api2']) {
+        const logs = await run('podman', ['logs', '--tail', '60', await containerOf(api).catch(() => api)], {
+          env: PODMAN_ENV,
+        });
+        console.log(`--- ${api} log ---\n${logs.output}`);
+      }
+      throw error;
     } finally {
       await tearDown(env);
       await Deno.remove(work, { recursive: true }).catch(() => {});
