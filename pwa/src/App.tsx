@@ -7,6 +7,7 @@ import { AppConfigProvider } from './components/AppConfigProvider.tsx';
 import { PortalRedirect } from './components/PortalRedirect.tsx';
 import { RequireAuth } from './components/RequireAuth.tsx';
 import { SessionEvents } from './components/SessionEvents.tsx';
+import { StaffOfflineNotice } from './offline/StaffOfflineNotice.tsx';
 import { TABLET_THEME } from './components/tabletTheme.ts';
 import { useMediaQuery } from './lib/useMediaQuery.ts';
 import { PATHS } from './lib/routing.ts';
@@ -64,6 +65,7 @@ export function App() {
         <AppConfigProvider>
           <BrowserRouter>
             <SessionEvents />
+            <StaffOfflineNotice />
             <Suspense fallback={<Loading />}>
               <Routes>
                 <Route path={PATHS.root} element={<Navigate to={PATHS.login} replace />} />

@@ -2,7 +2,13 @@
  * Debian's Chromium driven by playwright-core. Never downloads a browser: the
  * executable is the system one, and the flags keep it off the closed network.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = Deno.env.get('CHROMIUM_PATH') ?? '/usr/bin/chromium';
 
@@ -29,6 +35,21 @@ export function chromiumAvailable(): boolean {
 /** Starts the system Chromium headless. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * The system Chromium with a profile directory on disk (`userDataDir`), as a tablet keeps one: a test can read
+ * what the browser wrote there.
+ */
+export function launchPersistent(
+  userDataDir: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
+    ...options,
+  });
 }
 
 /**

@@ -4,16 +4,19 @@
  * invites the browser to remember it (autocomplete off): the form cannot tell
  * a facility's shared tablet from an attorney's own computer.
  */
-import { Button, Form, Input, Spin, Typography } from 'antd';
+import { Alert, Button, Form, Input, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { useToast } from '../components/useToast.ts';
-import { failureMessage } from '../lib/api.ts';
+import { ApiError, failureMessage } from '../lib/api.ts';
 import { login } from './authApi.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
+import { useOnline } from '../offline/connectivity.ts';
+import { OFFLINE_TEXTS } from '../offline/offlineTexts.ts';
+import { keepKeyAfterSignIn } from '../offline/tabletSession.ts';
 
 interface LoginValues {
   username: string;
@@ -35,6 +38,7 @@ export function Login() {
   const [loading, setLoading] = useState(false);
   const navigate = useNavigate();
   const toast = useToast();
+  const online = useOnline();
 
   async function submit({ username, password }: LoginValues) {
     setLoading(true);
@@ -54,16 +58,33 @@ export function Login() {
         setLoading(false);
         return;
       }
+      // The offender's tablet: the session's data key, kept wrapped under the PIN just typed (issue 10), so the
+      // lock screen can reopen the saved mail without the network.
+      if (result.user.role === 'offender') await keepKeyAfterSignIn(password);
       toast.success(LOGIN_TEXTS.success);
       navigate(afterLogin(result.user), { replace: true });
     } catch (error) {
-      toast.error(failureMessage(error, { failed: LOGIN_TEXTS.failed }));
+      const unreachable = error instanceof ApiError && error.status === 0;
+      toast.error(
+        unreachable
+          ? OFFLINE_TEXTS.signInNeedsNetwork
+          : failureMessage(error, { failed: LOGIN_TEXTS.failed }),
+      );
       setLoading(false);
     }
   }
 
   return (
     <AuthCard title={LOGIN_TEXTS.heading}>
+      {!online && (
+        <Alert
+          type='warning'
+          role='status'
+          showIcon
+          title={OFFLINE_TEXTS.signInNeedsNetwork}
+          className='offline-notice'
+        />
+      )}
       <Spin spinning={loading} description='Signing in...'>
         <Form<LoginValues>
           layout='vertical'

@@ -4,7 +4,7 @@
  * ?print=1 the bytes come from the print URL and the print flow starts by
  * itself once the document is ready.
  */
-import { Alert, Flex, Spin, Typography } from 'antd';
+import { Alert, Flex, Progress, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { PrintDialogs } from './PrintDialogs.tsx';
@@ -13,7 +13,8 @@ import { shortcutAction } from './shortcuts.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { usePrint } from './usePrint.ts';
 import { useSessionEndClose } from './useSessionEndClose.ts';
-import { useViewer } from './useViewer.ts';
+import { NOT_AVAILABLE_OFFLINE, useViewer } from './useViewer.ts';
+import { useReaderActivity } from './useReaderActivity.ts';
 import './viewer.css';
 
 export const VIEWER_TEXTS = {
@@ -41,7 +42,9 @@ function DocumentViewer({ documentId }: { documentId: string }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { status, view, commands } = useViewer(containerRef, documentId, autoPrint);
   const pdf = status.kind === 'ready' ? status.pdf : null;
-  const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint });
+  const fromCache = status.kind === 'ready' && status.origin === 'cache';
+  const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint, fromCache });
+  useReaderActivity();
   const [propertiesOpen, setPropertiesOpen] = useState(false);
 
   // ?print=1: the permission check and printing of every page, once per document.
@@ -92,14 +95,32 @@ function DocumentViewer({ documentId }: { documentId: string }) {
         <Flex vertical align='center' gap={12} role='status' className='viewer-status'>
           <Spin size='large' />
           <Typography.Text>{VIEWER_TEXTS.loading}</Typography.Text>
+          {status.received !== null && (
+            <Progress
+              percent={Math.floor(status.received * 100)}
+              className='viewer-progress'
+              aria-label='Downloaded'
+            />
+          )}
         </Flex>
+      )}
+      {status.kind === 'unavailable' && (
+        <div className='viewer-status'>
+          <Alert
+            type='warning'
+            role='alert'
+            title={NOT_AVAILABLE_OFFLINE}
+            description='This document has not been saved on this tablet. It opens when the network is back.'
+            showIcon
+          />
+        </div>
       )}
       {status.kind === 'error' && (
         <div className='viewer-status'>
           <Alert type='error' role='alert' title={`Error: ${status.message}`} showIcon />
         </div>
       )}
-      <div className='viewer-stage' hidden={status.kind === 'error'}>
+      <div className='viewer-stage' hidden={status.kind === 'error' || status.kind === 'unavailable'}>
         <div ref={containerRef} className='viewer-container' tabIndex={0} aria-label='Document pages'>
           <div className='pdfViewer' />
         </div>

@@ -66,6 +66,31 @@ export function openDocument(
   return pdfjsLib.getDocument(params);
 }
 
+/**
+ * Opens a document from bytes already here (the offline cache): the same rules as openDocument, no network.
+ * pdf.js takes the buffer over (transfers it to its worker); the caller keeps no copy.
+ */
+export function openDocumentData(data: Uint8Array<ArrayBuffer>): PdfLoadingTask {
+  const params: NonNullable<Parameters<typeof pdfjsLib.getDocument>[0]> & { isEvalSupported: false } = {
+    data,
+    isEvalSupported: false,
+    enableXfa: false,
+    useWasm: false,
+    disableWorkerRendering: true,
+  };
+  return pdfjsLib.getDocument(params);
+}
+
+/**
+ * True when a load failed because the server could not be reached (as opposed to an answer: 404, 403, or a PDF
+ * that does not parse). pdf.js reports HTTP statuses as ResponseException; a network failure arrives as
+ * anything else.
+ */
+export function failedToReachServer(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : '';
+  return !['ResponseException', 'PasswordException', 'InvalidPDFException', 'AbortException'].includes(name);
+}
+
 export interface ViewerHandle {
   viewer: PdfViewerComponent;
   eventBus: PdfEventBus;

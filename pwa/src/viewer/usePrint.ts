@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
+import { viewerCache } from '../offline/viewerCache.ts';
 import { openDocument, type PdfDocument } from './engine.ts';
 import { allPages } from './pageRanges.ts';
 import { AUTO_PRINT_DELAY_MS, discardPendingPrint, preparePrint, printAllowed } from './print.ts';
@@ -37,10 +38,12 @@ export interface PrintFlow {
  * whichever button started it; one opened with ?print=1 already came from there.
  */
 async function withPrintCopy<T>(
-  source: { pdf: PdfDocument; documentId: string; fromPrintUrl: boolean },
+  source: { pdf: PdfDocument; documentId: string; fromPrintUrl: boolean; fromCache: boolean },
   run: (pdf: PdfDocument) => Promise<T>,
 ): Promise<T> {
-  if (source.fromPrintUrl) return run(source.pdf);
+  // From the tablet's cache (offline): the printing is queued for the audit log instead (issue 10).
+  if (source.fromCache) viewerCache.read(source.documentId, 'print');
+  if (source.fromPrintUrl || source.fromCache) return run(source.pdf);
   const task = openDocument(source.documentId, { print: true, token: storage.getGuid() });
   try {
     return await run(await task.promise);
@@ -51,9 +54,9 @@ async function withPrintCopy<T>(
 
 export function usePrint(
   pdf: PdfDocument | null,
-  source: { documentId: string; fromPrintUrl: boolean },
+  source: { documentId: string; fromPrintUrl: boolean; fromCache: boolean },
 ): PrintFlow {
-  const { documentId, fromPrintUrl } = source;
+  const { documentId, fromPrintUrl, fromCache } = source;
   const [phase, setPhase] = useState<PrintPhase>({ kind: 'inactive' });
   const abortRef = useRef<AbortController | null>(null);
 
@@ -63,7 +66,7 @@ export function usePrint(
     const abort = new AbortController();
     abortRef.current = abort;
     setPhase({ kind: 'preparing', done: 0, total: pages.length });
-    withPrintCopy({ pdf, documentId, fromPrintUrl }, (printed) =>
+    withPrintCopy({ pdf, documentId, fromPrintUrl, fromCache }, (printed) =>
       preparePrint(printed, pages, {
         signal: abort.signal,
         onProgress: (done, total) => !abort.signal.aborted && setPhase({ kind: 'preparing', done, total }),
@@ -83,7 +86,7 @@ export function usePrint(
           setPhase({ kind: 'failed', message: PRINT_FAILED });
         },
       );
-  }, [pdf, documentId, fromPrintUrl]);
+  }, [pdf, documentId, fromPrintUrl, fromCache]);
 
   const start = useCallback((options: { auto?: boolean } = {}) => {
     if (!pdf) return;

@@ -5,7 +5,18 @@
  */
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
-import { createViewer, openDocument, type PdfDocument, showDocument, type ViewerHandle } from './engine.ts';
+import { isOnline } from '../offline/connectivity.ts';
+import { cachesDocuments, viewerCache } from '../offline/viewerCache.ts';
+import {
+  createViewer,
+  failedToReachServer,
+  openDocument,
+  openDocumentData,
+  type PdfDocument,
+  type PdfLoadingTask,
+  showDocument,
+  type ViewerHandle,
+} from './engine.ts';
 import { attachHandTool } from './handTool.ts';
 import {
   chooseScroll,
@@ -26,10 +37,20 @@ export const INITIAL_ZOOM = 'page-width';
 
 export type SelectionTool = 'text' | 'hand';
 
+/** Spec-free text (issue 10): an offender's document that was never opened or fetched here, with no network. */
+export const NOT_AVAILABLE_OFFLINE = 'Not available offline';
+
+/** Where the document on screen came from: the API (audited there) or the tablet's cache (audited by the queue). */
+export type DocumentOrigin = 'network' | 'cache';
+
 export type ViewerStatus =
-  | { kind: 'loading' }
+  /** `received` is the share downloaded, 0 to 1, once the size is known. */
+  | { kind: 'loading'; received: number | null }
   | { kind: 'error'; message: string }
-  | { kind: 'ready'; pdf: PdfDocument };
+  | { kind: 'unavailable' }
+  | { kind: 'ready'; pdf: PdfDocument; origin: DocumentOrigin };
+
+class NotCached extends Error {}
 
 export interface ViewState {
   page: number;
@@ -71,7 +92,7 @@ export function useViewer(
   documentId: string | undefined,
   print: boolean,
 ): { status: ViewerStatus; view: ViewState; commands: ViewerCommands } {
-  const [status, setStatus] = useState<ViewerStatus>({ kind: 'loading' });
+  const [status, setStatus] = useState<ViewerStatus>({ kind: 'loading', received: null });
   const [view, setView] = useState<ViewState>(INITIAL_VIEW);
   const handleRef = useRef<ViewerHandle | null>(null);
 
@@ -80,8 +101,35 @@ export function useViewer(
     if (!documentId || !container) return;
     let cancelled = false;
     let pdf: PdfDocument | null = null;
-    const task = openDocument(documentId, { print, token: storage.getGuid() });
-    setStatus({ kind: 'loading' });
+    const offender = cachesDocuments();
+    let task: PdfLoadingTask | null = null;
+
+    /** The cached copy (an offender's only), or NotCached. */
+    const fromCache = async (): Promise<{ pdf: PdfDocument; origin: DocumentOrigin }> => {
+      const bytes = offender ? await viewerCache.get(documentId) : null;
+      if (!bytes || cancelled) throw new NotCached();
+      task = openDocumentData(bytes);
+      return { pdf: await task.promise, origin: 'cache' };
+    };
+    /** The API's copy, with the download's progress; an offender's falls back to the cache when unreachable. */
+    const fromNetwork = async (): Promise<{ pdf: PdfDocument; origin: DocumentOrigin }> => {
+      const loading = openDocument(documentId, { print, token: storage.getGuid() });
+      task = loading;
+      loading.onProgress = ({ loaded, total }: { loaded: number; total: number }) => {
+        if (!cancelled && total > 0) setStatus({ kind: 'loading', received: Math.min(1, loaded / total) });
+      };
+      try {
+        return { pdf: await loading.promise, origin: 'network' };
+      } catch (error) {
+        if (offender && !cancelled && (failedToReachServer(error) || !isOnline())) return fromCache();
+        throw error;
+      }
+    };
+    // Offline, an offender's document opens from the cache at once; online, the API decides (a document
+    // withdrawn or no longer theirs is refused even when a copy is cached), and the copy is refreshed.
+    const loaded = offender && !isOnline() ? fromCache() : fromNetwork();
+    loaded.catch(() => undefined);
+    setStatus({ kind: 'loading', received: null });
     setView(INITIAL_VIEW);
     (async () => {
       const handle = await createViewer(container);
@@ -100,16 +148,32 @@ export function useViewer(
       eventBus.on('rotationchanging', ({ pagesRotation }: { pagesRotation: number }) => {
         setView((v) => ({ ...v, rotation: pagesRotation }));
       });
+      let origin: DocumentOrigin;
       try {
-        pdf = await task.promise;
+        ({ pdf, origin } = await loaded);
       } catch (error) {
-        if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error) });
+        if (cancelled) return;
+        setStatus(
+          error instanceof NotCached
+            ? { kind: 'unavailable' }
+            : { kind: 'error', message: loadErrorMessage(error) },
+        );
         return;
       }
       if (cancelled) return;
       showDocument(handle, pdf);
       setView((v) => ({ ...v, pageCount: pdf?.numPages ?? 0 }));
-      setStatus({ kind: 'ready', pdf });
+      setStatus({ kind: 'ready', pdf, origin });
+      if (!offender) return;
+      // A view from the cache is accounted for by the queue (a print, when it prints: usePrint.ts); one from the
+      // network was audited by the API, and its bytes are kept for reading offline.
+      if (origin === 'cache' && !print) viewerCache.read(documentId, 'view');
+      if (origin === 'network') {
+        const shown = pdf;
+        void shown.getData().then((bytes) => {
+          if (!cancelled) viewerCache.put(documentId, new Uint8Array(bytes));
+        }, () => undefined);
+      }
     })().catch((error) => {
       if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error) });
     });
@@ -117,7 +181,7 @@ export function useViewer(
       cancelled = true;
       handleRef.current?.destroy();
       handleRef.current = null;
-      void task.destroy();
+      void task?.destroy();
     };
   }, [containerRef, documentId, print]);
 

@@ -81,6 +81,8 @@ export interface SessionInfo extends Omit<OfflineKey, 'key'> {
   failedPins: number;
   /** True when the PIN can unlock offline (a wrapped key is stored). */
   canUnlockOffline: boolean;
+  /** The lock screen is up (kept across reloads). */
+  locked: boolean;
 }
 
 export interface SavedList {
@@ -439,7 +441,7 @@ export function createBrowserState(options: BrowserStateOptions) {
         dataKey = key;
         lastActivity = now();
         const saved = await attempt(() =>
-          putMeta({ ...meta.value!, failedPins: 0, lastActivityAt: lastActivity })
+          putMeta({ ...meta.value!, failedPins: 0, lastActivityAt: lastActivity, locked: false })
         );
         if (saved.ok) lastActivityWritten = lastActivity;
         return { ok: true };
@@ -451,9 +453,17 @@ export function createBrowserState(options: BrowserStateOptions) {
       return serialized(countWrongPin);
     },
 
-    /** The tablet locks: the key and the list leave memory (declared clearOn 'lock'); the cache stays sealed. */
-    lock(): void {
+    /**
+     * The tablet locks: the key and the list leave memory (declared clearOn 'lock') at once; the cache stays
+     * sealed, and the lock is written down so that a reload asks for the PIN again.
+     */
+    lock(): Promise<Result> {
       dropMemory('lock');
+      return attempt(async () => {
+        const meta = await readMeta();
+        if (meta && !meta.locked) await putMeta({ ...meta, locked: true });
+        return null;
+      });
     },
 
     clearSession,
@@ -478,6 +488,7 @@ export function createBrowserState(options: BrowserStateOptions) {
           ...info,
           lastActivityAt: Math.max(info.lastActivityAt, lastActivity),
           canUnlockOffline: !!wrappedKey,
+          locked: info.locked === true,
         };
       });
     },
@@ -503,7 +514,13 @@ export function createBrowserState(options: BrowserStateOptions) {
     async enforceClock(): Promise<Result<ClockVerdict>> {
       const verdict = await checkClock();
       if (!verdict.ok) return verdict;
-      if (verdict.value === 'lock') dropMemory('lock');
+      if (verdict.value === 'lock') {
+        dropMemory('lock');
+        const meta = await attempt(readMeta);
+        if (meta.ok && meta.value && !meta.value.locked) {
+          await attempt(() => putMeta({ ...meta.value!, locked: true }));
+        }
+      }
       if (verdict.value === 'wipe') await clearSession();
       return verdict;
     },

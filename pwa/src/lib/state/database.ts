@@ -39,6 +39,11 @@ export interface SessionMeta {
   lastActivityAt: number;
   /** Wrong PINs on the lock screen since the last right one; the fifth wipes. */
   failedPins: number;
+  /**
+   * The lock screen is up: kept here so that a reload, online too, asks for the PIN again instead of taking the
+   * key back from the server without it. Absent in records written before it existed: unlocked.
+   */
+  locked?: boolean;
 }
 
 export interface QueuedEvent extends OfflineReadEvent {

@@ -1,23 +1,26 @@
 /**
  * The offender's document list (spec section 2): search, table, paging, View /
- * Print / Info. Loaded documents are appended to the in-memory list (spec
- * section 4), which the table shows. A 401 says 'Authentication failed -
- * please login again' and goes to /logout. Made for the facility tablet: a
- * card per document when held upright, the table when turned (`touch`).
+ * Print / Info. The list comes from the tablet's saved copy at once and from
+ * the API as soon as it answers (useOffenderList.ts, issue 10), with a banner
+ * while what is shown is not live. A 401 says 'Authentication failed - please
+ * login again' and goes to /logout. Made for the facility tablet: a card per
+ * document when held upright, the table when turned (`touch`).
  */
-import { Typography } from 'antd';
+import { Alert, Button, Typography } from 'antd';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
+import { ApiError } from '../../lib/api.ts';
 import { type ColumnSpec, DocumentTable } from '../../mail/DocumentTable.tsx';
 import { InfoModal } from '../../mail/InfoModal.tsx';
 import { type DocumentRow, type SearchField, toDocumentRow } from '../../mail/listLogic.ts';
-import { useDocumentList } from '../../mail/useDocumentList.ts';
 import { usePopups } from '../../mail/usePopups.ts';
 import { documentStore } from '../../mail/documentStore.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
+import { listSavedText, OFFLINE_TEXTS } from '../../offline/offlineTexts.ts';
 import { offenderLoadFailure } from './offenderTexts.ts';
+import { useOffenderList } from './useOffenderList.ts';
 
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'name', title: 'Document Name' },
@@ -29,24 +32,22 @@ const COLUMNS: readonly ColumnSpec[] = [
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'attorney'];
 
-export function OffenderDocuments() {
+export function OffenderDocuments({ cache }: { cache: boolean }) {
   const toast = useToast();
   const navigate = useNavigate();
   const popups = usePopups();
   const [info, setInfo] = useState<DocumentRow | null>(null);
   const docNumber = storage.getDocId();
 
-  const onError = useCallback((error: unknown) => {
+  const onError = useCallback((error: unknown, firstOfRound: boolean) => {
     const failure = offenderLoadFailure(error);
-    toast.error(failure.message);
+    // A dropped network is shown by the banner; the spec's toast says it once, not at every retry.
+    const dropped = error instanceof ApiError && error.status === 0;
+    if (!dropped || firstOfRound) toast.error(failure.message);
     if (failure.signOut) navigate(PATHS.logout, { replace: true });
   }, [navigate, toast]);
 
-  const list = useDocumentList(docNumber ? { kind: 'offender', docNumber } : null, {
-    quiet: true,
-    onLoaded: (rows) => documentStore.append(rows),
-    onError,
-  });
+  const list = useOffenderList(docNumber, { cache, onError });
   const stored = useSyncExternalStore(documentStore.subscribe, documentStore.list);
   const rows = useMemo(() => stored.map(toDocumentRow), [stored]);
 
@@ -55,10 +56,24 @@ export function OffenderDocuments() {
       <Typography.Title level={2} id='offender-documents' className='section-heading'>
         My documents
       </Typography.Title>
+      {list.offline && (
+        <Alert
+          type='warning'
+          className='offline-banner'
+          role='status'
+          showIcon
+          title={list.savedAt !== null ? listSavedText(list.savedAt) : OFFLINE_TEXTS.listNotSaved}
+          action={
+            <Button onClick={list.retry} loading={list.loading}>
+              {OFFLINE_TEXTS.tryAgain}
+            </Button>
+          }
+        />
+      )}
       <DocumentTable
         label='My documents'
         rows={rows}
-        loading={list.loading}
+        loading={list.loading && rows.length === 0}
         columns={COLUMNS}
         searchFields={SEARCH_FIELDS}
         searchPlaceholder='Document name, attorney or pages'

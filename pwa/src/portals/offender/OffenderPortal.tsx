@@ -1,27 +1,38 @@
 /**
  * /portal/offender/*: / and /documents show the document list, /view/:fileUrl
  * the viewer (the parameter is the document id), anything else goes back to
- * /portal/offender (spec section 2). Everything in it is sized for the
- * facility tablet it runs on (TABLET_THEME).
+ * /portal/offender (spec section 2). On the facility tablet it runs offline too
+ * (issue 10): the lock screen replaces everything while the tablet is locked,
+ * and the viewer's code loads only when a document is opened. Everything in it
+ * is sized for the tablet it runs on (TABLET_THEME).
  */
-import { ConfigProvider } from 'antd';
+import { ConfigProvider, Flex, Spin } from 'antd';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
 import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
-import { PdfViewer } from '../../viewer/PdfViewer.tsx';
+import { LockScreen } from './LockScreen.tsx';
 import { OffenderDocuments } from './OffenderDocuments.tsx';
+import { useTabletSession } from './useTabletSession.ts';
 import { TABLET_THEME } from '../../components/tabletTheme.ts';
+
+const PdfViewer = lazy(() => import('../../viewer/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
 
 function OffenderViewer() {
   const { fileUrl } = useParams();
-  return <PdfViewer documentId={fileUrl} />;
+  return (
+    <Suspense fallback={<Spin size='large' />}>
+      <PdfViewer documentId={fileUrl} />
+    </Suspense>
+  );
 }
 
 export function OffenderPortal() {
   const logOff = useLogOff('logout-screen');
+  const tablet = useTabletSession();
   const header = (
     <PortalHeader
       onLogOff={logOff}
@@ -32,16 +43,29 @@ export function OffenderPortal() {
       }
     />
   );
+  const cache = tablet.phase === 'unlocked';
+  let content;
+  if (tablet.phase === 'starting' || tablet.phase === 'ended') {
+    content = (
+      <Flex align='center' justify='center' className='page-loading' role='status'>
+        <Spin size='large' description='Loading...' />
+      </Flex>
+    );
+  } else if (tablet.phase === 'locked') {
+    content = <LockScreen onLogOff={logOff} />;
+  } else {
+    content = (
+      <Routes>
+        <Route index element={<OffenderDocuments cache={cache} />} />
+        <Route path='documents' element={<OffenderDocuments cache={cache} />} />
+        <Route path='view/:fileUrl' element={<OffenderViewer />} />
+        <Route path='*' element={<Navigate to={ROLE_HOME.offender} replace />} />
+      </Routes>
+    );
+  }
   return (
     <ConfigProvider theme={TABLET_THEME}>
-      <PortalLayout header={header}>
-        <Routes>
-          <Route index element={<OffenderDocuments />} />
-          <Route path='documents' element={<OffenderDocuments />} />
-          <Route path='view/:fileUrl' element={<OffenderViewer />} />
-          <Route path='*' element={<Navigate to={ROLE_HOME.offender} replace />} />
-        </Routes>
-      </PortalLayout>
+      <PortalLayout header={header}>{content}</PortalLayout>
     </ConfigProvider>
   );
 }

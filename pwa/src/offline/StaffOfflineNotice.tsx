@@ -1,0 +1,29 @@
+/**
+ * The staff portals' offline state (issue 10): attorneys, representatives, approvers and admins work on shared
+ * office computers, so nothing of theirs is cached; with the network gone they get one clear notice instead of a
+ * failure per call. The offender's portal has its own offline client, and the sign-in page its own message.
+ */
+import { Alert } from 'antd';
+import { useLocation } from 'react-router-dom';
+import { useOnline } from './connectivity.ts';
+import { OFFLINE_TEXTS } from './offlineTexts.ts';
+
+const STAFF_PATHS =
+  /^\/(portal\/(attorney|admin|approver|representative)|representative|files|set-password)(\/|$)/;
+
+export function StaffOfflineNotice() {
+  const online = useOnline();
+  const { pathname } = useLocation();
+  if (online || !STAFF_PATHS.test(pathname)) return null;
+  return (
+    <Alert
+      type='warning'
+      role='alert'
+      showIcon
+      banner
+      className='staff-offline'
+      title={OFFLINE_TEXTS.staffOffline}
+      description={OFFLINE_TEXTS.staffOfflineDetail}
+    />
+  );
+}

@@ -1,0 +1,314 @@
+/**
+ * The offender tablet's session in the main window (issue 10): whether the cache is open (unlocked), shut
+ * (locked: the PIN reopens it) or not available (no key was ever given here, and the network is down), the
+ * client's own clock (lock after `lockMinutes` without a touch, wipe after the idle limit, offline too), the lock
+ * screen's PIN, the queue of readings made offline and its sending, the prefetch of unread documents, and the key
+ * holder that answers the viewer pop-ups (documentChannel.ts). Everything it stores goes through
+ * lib/state/browserState.ts.
+ */
+import type { OfflineKey, OfflineReadEvent } from '../../../contract/shapes/offline.ts';
+import { ApiError } from '../lib/api.ts';
+import { browserState, type ClearResult, clearSession } from '../lib/state/browserState.ts';
+import { isOnline } from './connectivity.ts';
+import { type KeyHolder, type ReadKind, serveKeyHolder } from './documentChannel.ts';
+import {
+  fetchForOffline,
+  fetchOfflineKey,
+  OFFLINE_EVENTS_BATCH,
+  sendOfflineEvents,
+  unlockOnline,
+} from './offlineApi.ts';
+
+/** How often the client's clock is checked against the lock time and the idle limit. */
+export const CLOCK_CHECK_MS = 5_000;
+
+export type TabletPhase =
+  /** Deciding (reading the clock, asking the server for the key). */
+  | 'starting'
+  /** The key is in memory: the cache is readable and written. */
+  | 'unlocked'
+  /** The lock screen: the list is hidden, the PIN reopens the cache. */
+  | 'locked'
+  /** No key here and none to be had (offline, and no PIN given on this tablet in this session): network only. */
+  | 'network-only'
+  /** The session is over (wiped): the portal goes to /login. */
+  | 'ended';
+
+export interface TabletState {
+  phase: TabletPhase;
+  /** Why the session ended, for the sign-in screen's message. */
+  endedBy: 'wrong-pins' | 'idle' | 'signed-out' | null;
+}
+
+let state: TabletState = { phase: 'starting', endedBy: null };
+const listeners = new Set<() => void>();
+
+function set(next: Partial<TabletState>): void {
+  state = { ...state, ...next };
+  for (const listener of listeners) listener();
+}
+
+export const tabletState = {
+  get: (): TabletState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+function end(endedBy: TabletState['endedBy']): Promise<ClearResult> {
+  set({ phase: 'ended', endedBy });
+  return clearSession();
+}
+
+/** The server's answer to a key request says the session is gone. */
+function sessionGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+function unreachable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0;
+}
+
+async function takeKey(offlineKey: OfflineKey, pin?: string): Promise<boolean> {
+  const result = pin === undefined
+    ? await browserState.acceptKey(offlineKey)
+    : await browserState.rememberKey(offlineKey, pin);
+  return result.ok;
+}
+
+/**
+ * Opens the tablet session when the offender's portal mounts (after a sign-in, a reload, or a return from the
+ * lock): by the client's clock first, then from the server when online and not locked, else the lock screen.
+ */
+export async function startTabletSession(): Promise<void> {
+  set({ phase: 'starting', endedBy: null });
+  const verdict = await browserState.enforceClock();
+  if (verdict.ok && verdict.value === 'wipe') {
+    set({ phase: 'ended', endedBy: 'idle' });
+    return;
+  }
+  const info = await browserState.session();
+  const stored = info.ok ? info.value : null;
+  if (browserState.isUnlocked() && !stored?.locked) return set({ phase: 'unlocked' });
+  if (stored?.locked || (verdict.ok && verdict.value === 'lock')) {
+    return set({ phase: stored?.canUnlockOffline || isOnline() ? 'locked' : 'network-only' });
+  }
+  if (isOnline()) {
+    try {
+      if (await takeKey(await fetchOfflineKey())) return set({ phase: 'unlocked' });
+    } catch (error) {
+      if (sessionGone(error)) {
+        await end('signed-out');
+        return;
+      }
+      if (!unreachable(error)) return set({ phase: 'network-only' });
+    }
+  }
+  // Offline (or the server did not answer): the PIN unwraps the stored key, if one was stored.
+  set({ phase: stored?.canUnlockOffline ? 'locked' : 'network-only' });
+}
+
+/** After the offender's online sign-in: the key, wrapped under the PIN just typed, so the lock screen works offline. */
+export async function keepKeyAfterSignIn(pin: string): Promise<void> {
+  try {
+    await takeKey(await fetchOfflineKey(), pin);
+  } catch {
+    // No key: the portal asks again when it opens, and runs from the network until one is given.
+  }
+}
+
+/** The lock: the key leaves memory, the pop-ups close, the lock screen shows. */
+export async function lockTablet(): Promise<void> {
+  if (state.phase !== 'unlocked') return;
+  set({ phase: 'locked' });
+  holder?.announceLock();
+  await browserState.lock();
+}
+
+export type UnlockOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'wrong-pin'; attemptsLeft: number }
+  | { ok: false; reason: 'ended' }
+  /** The server refused for now (its own message: too many attempts from this address, busy). */
+  | { ok: false; reason: 'refused'; message: string | null }
+  | { ok: false; reason: 'no-key' };
+
+/**
+ * The lock screen's PIN: checked by the server when it answers (its throttle counts it; a right PIN returns
+ * the key, wrapped anew under this PIN), by unwrapping the stored key when it does not. Five wrong ones wipe.
+ */
+export async function unlockTablet(pin: string): Promise<UnlockOutcome> {
+  if (isOnline()) {
+    try {
+      const key = await unlockOnline(pin);
+      if (!(await takeKey(key, pin))) return { ok: false, reason: 'no-key' };
+      set({ phase: 'unlocked' });
+      return { ok: true };
+    } catch (error) {
+      if (sessionGone(error)) {
+        await end('wrong-pins');
+        return { ok: false, reason: 'ended' };
+      }
+      if (error instanceof ApiError && error.status === 403) {
+        return answer(await browserState.wrongPinOnline());
+      }
+      if (!unreachable(error)) {
+        return {
+          ok: false,
+          reason: 'refused',
+          message: error instanceof ApiError ? error.serverMessage : null,
+        };
+      }
+      // Not reachable after all: the offline check below.
+    }
+  }
+  return answer(await browserState.unlockWithPin(pin));
+}
+
+function answer(
+  result: Awaited<ReturnType<typeof browserState.unlockWithPin>>,
+): UnlockOutcome {
+  if (result.ok) {
+    set({ phase: 'unlocked' });
+    return { ok: true };
+  }
+  if (result.reason === 'wrong-pin') {
+    return { ok: false, reason: 'wrong-pin', attemptsLeft: result.attemptsLeft };
+  }
+  if (result.reason === 'wiped') {
+    set({ phase: 'ended', endedBy: 'wrong-pins' });
+    return { ok: false, reason: 'ended' };
+  }
+  return { ok: false, reason: 'no-key' };
+}
+
+/** A touch, a key, a scroll, here or in a viewer pop-up: the clock starts again. */
+export function recordActivity(): void {
+  if (state.phase === 'unlocked') void browserState.recordActivity();
+}
+
+/** Checks the clock: locks past the lock time, wipes past the idle limit or the session's end. */
+export async function checkTabletClock(): Promise<void> {
+  if (state.phase !== 'unlocked' && state.phase !== 'locked') return;
+  const verdict = await browserState.checkClock();
+  if (!verdict.ok) return;
+  if (verdict.value === 'wipe') {
+    await end('idle');
+    return;
+  }
+  if (verdict.value === 'lock') await lockTablet();
+}
+
+let sending: Promise<void> | null = null;
+
+/**
+ * Sends the queued offline readings, oldest first, in batches; what the API recorded (now or on an earlier
+ * send) or refused for good leaves the queue. One send at a time; a failure leaves the rest for the next.
+ */
+export function sendQueuedReadings(): Promise<void> {
+  sending ??= (async () => {
+    try {
+      for (;;) {
+        const queued = await browserState.queuedEvents();
+        if (!queued.ok || queued.value.length === 0) return;
+        const batch = queued.value.slice(0, OFFLINE_EVENTS_BATCH);
+        const result = await sendOfflineEvents(batch);
+        const done = [...result.recorded, ...result.refused.map((r) => r.id)];
+        if (done.length === 0) return;
+        await browserState.removeEvents(done);
+        if (batch.length < OFFLINE_EVENTS_BATCH) return;
+      }
+    } catch {
+      // Offline again, or the session ended: the queue stays (a wipe takes it with the rest).
+    } finally {
+      sending = null;
+    }
+  })();
+  return sending;
+}
+
+/** A reading made from the cache: queued with the tablet's time, sent at once when the network is there. */
+export async function queueReading(documentId: string, kind: ReadKind, occurredAt: string): Promise<void> {
+  const event: OfflineReadEvent = { id: crypto.randomUUID(), documentId, kind, occurredAt };
+  const queued = await browserState.queueEvent(event);
+  if (queued.ok && isOnline()) void sendQueuedReadings();
+}
+
+let persistAsked = false;
+let prefetching: Promise<void> | null = null;
+
+/**
+ * While online and unlocked: the unread documents not cached yet, fetched whole for reading offline, at most
+ * `prefetchCount` of them (the session's setting), one at a time; putDocument keeps the storage budget by
+ * evicting the least recently read. A prefetch is not a reading (no read time; the API audits it as a prefetch).
+ */
+export function prefetchUnread(unread: readonly string[]): Promise<void> {
+  prefetching ??= (async () => {
+    try {
+      if (!persistAsked && typeof navigator !== 'undefined' && navigator.storage?.persist) {
+        persistAsked = true;
+        // A persisted origin is not evicted by the browser under storage pressure; refusal changes nothing else.
+        await navigator.storage.persist().catch(() => false);
+      }
+      const info = await browserState.session();
+      const cached = await browserState.cachedDocuments();
+      if (!info.ok || !info.value || !cached.ok) return;
+      const have = new Set(cached.value.map((entry) => entry.id));
+      const wanted = unread.filter((id) => !have.has(id)).slice(0, info.value.prefetchCount);
+      for (const id of wanted) {
+        if (state.phase !== 'unlocked' || !isOnline()) return;
+        const bytes = await fetchForOffline(id);
+        if (state.phase !== 'unlocked') return;
+        const stored = await browserState.putDocument(id, bytes, false);
+        if (!stored.ok && stored.reason !== 'too-large') return;
+      }
+    } catch {
+      // The network went, or the session: what was fetched so far stays.
+    } finally {
+      prefetching = null;
+    }
+  })();
+  return prefetching;
+}
+
+/** The ids the cache holds now (for the list's "saved on this tablet" mark). */
+export async function cachedIds(): Promise<Set<string>> {
+  const cached = await browserState.cachedDocuments();
+  return new Set(cached.ok ? cached.value.map((entry) => entry.id) : []);
+}
+
+/** The key holder of this window: the cache, while unlocked. */
+export const localHolder: KeyHolder = {
+  async get(documentId) {
+    if (state.phase !== 'unlocked') return null;
+    const bytes = await browserState.getDocument(documentId);
+    return bytes.ok ? bytes.value : null;
+  },
+  put(documentId, bytes) {
+    if (state.phase === 'unlocked') void browserState.putDocument(documentId, bytes, true);
+  },
+  read(documentId, kind, occurredAt) {
+    if (state.phase === 'unlocked') void queueReading(documentId, kind, occurredAt);
+  },
+  activity() {
+    recordActivity();
+  },
+};
+
+let holder: ReturnType<typeof serveKeyHolder> | null = null;
+
+/** Answers the viewer pop-ups while the portal is mounted; returns the way to stop. */
+export function serveViewerPopups(): () => void {
+  holder?.stop();
+  holder = serveKeyHolder(localHolder);
+  return () => {
+    holder?.stop();
+    holder = null;
+  };
+}
+
+/** The documents fetched for a person are theirs only: a wipe elsewhere (Log Off) resets this window's phase. */
+export function resetTabletSession(): void {
+  set({ phase: 'starting', endedBy: null });
+}
