@@ -1,0 +1,163 @@
+/**
+ * Issue 10's must-shows 5 and 7 in a real Chromium, the network cut with Playwright's `context.setOffline(true)`
+ * and the page's clock moved on with Playwright's clock (the lock time and the idle limit set short: 1 and 5
+ * minutes, the settings' floors):
+ * 5. offline, the tablet locks after the lock time and the PIN reopens it; it wipes after the idle limit; five
+ *    wrong PINs on the lock screen wipe it;
+ * 7. the attorney's and the admin's screens show the offline state with the network cut, and nothing of theirs
+ *    is written to IndexedDB or Cache Storage.
+ * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts (PWA_DIST for another folder).
+ */
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
+import { apiToken, type Credentials } from '../support/api_client.ts';
+import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+
+const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
+const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
+const OFFENDER = { username: '100001', password: '246810' };
+const DATABASE = 'legal-mail-offline';
+
+async function setSetting(server: TestServer, token: string, key: string, value: number): Promise<void> {
+  const response = await fetch(`${server.url}/api/admin/settings/${key}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ value: { type: 'number', value } }),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
+async function signIn(page: Page, url: string, who: Credentials): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('facility ID number').fill(who.username);
+  await page.getByLabel('Pin Number').fill(who.password);
+  await page.getByRole('button', { name: 'View Mail' }).click();
+}
+
+function databases(page: Page): Promise<string[]> {
+  return page.evaluate(async () => (await indexedDB.databases()).map((entry) => entry.name ?? ''));
+}
+
+function cachedUrls(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    }
+    return urls;
+  });
+}
+
+/** Signed in as the offender, the list on screen from the network and saved (sealed) on the tablet. */
+async function offenderReady(page: Page, url: string): Promise<void> {
+  await signIn(page, url, OFFENDER);
+  await page.getByRole('heading', { name: 'My documents' }).waitFor();
+  await page.locator('li.document-card').first().waitFor();
+  await page.waitForFunction(
+    async (name) => (await indexedDB.databases()).some((db) => db.name === name),
+    DATABASE,
+  );
+}
+
+async function lockByClock(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.clock.fastForward('01:05');
+  await page.getByRole('heading', { name: 'This tablet is locked' }).waitFor();
+  assert.equal(await page.locator('li.document-card').count(), 0, 'the lock hides the list');
+}
+
+async function assertWiped(page: Page): Promise<void> {
+  await page.waitForURL(/\/login$/);
+  await page.waitForFunction(async () => (await indexedDB.databases()).length === 0);
+  assert.deepEqual(await databases(page), []);
+  assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
+}
+
+const options = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  name: 'offline tablet: locks after the lock time, wipes after the idle limit and after five wrong PINs',
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn(t) {
+    assertPwaBuilt();
+    const server = await startTestServer();
+    const browser: Browser = await launchBrowser();
+    try {
+      const admin = await apiToken(server, ADMIN);
+      await setSetting(server, admin, 'session_idle_minutes', 5);
+      await setSetting(server, admin, 'tablet_lock_minutes', 1);
+
+      await t.step(
+        '5. offline: the lock after a minute, the PIN reopens it, the wipe after the idle limit',
+        async () => {
+          const context = await browser.newContext({
+            viewport: { width: 800, height: 1280 },
+            hasTouch: true,
+          });
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          await page.clock.install();
+          await offenderReady(page, server.url);
+          await lockByClock(context, page);
+          await page.getByLabel('PIN').fill(OFFENDER.password);
+          await page.getByRole('button', { name: 'Unlock' }).click();
+          await page.locator('li.document-card').first().waitFor();
+          // Nothing touched for longer than the idle limit: everything of the session goes, offline too.
+          await page.clock.fastForward('05:30');
+          await assertWiped(page);
+          await context.close();
+        },
+      );
+
+      await t.step('5. offline: five wrong PINs on the lock screen wipe the tablet', async () => {
+        const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
+        const page = await context.newPage();
+        page.setDefaultTimeout(20_000);
+        await page.clock.install();
+        await offenderReady(page, server.url);
+        await lockByClock(context, page);
+        for (let attempt = 1; attempt <= 4; attempt++) {
+          await page.getByLabel('PIN').fill('000000');
+          await page.getByRole('button', { name: 'Unlock' }).click();
+          const left = 5 - attempt;
+          await page.getByText(`${left} more wrong PIN${left === 1 ? '' : 's'}`).waitFor();
+        }
+        await page.getByLabel('PIN').fill('000000');
+        await page.getByRole('button', { name: 'Unlock' }).click();
+        await assertWiped(page);
+        await page.getByText('Too many wrong PINs').first().waitFor();
+        await context.close();
+      });
+
+      await t.step('7. attorney and admin: the offline state, and nothing of theirs stored', async () => {
+        for (const who of [ATTORNEY, ADMIN]) {
+          const context = await browser.newContext();
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          await signIn(page, server.url, who);
+          await page.waitForURL(/\/portal\/(attorney|admin)/);
+          await page.getByRole('button', { name: 'Log Off' }).waitFor();
+          await page.evaluate(() => navigator.serviceWorker.ready);
+          await context.setOffline(true);
+          await page.getByText('You are offline', { exact: true }).waitFor();
+          // A reload without the network: the shell from the service worker, and the same state.
+          await page.reload();
+          await page.getByText('You are offline', { exact: true }).waitFor();
+          assert.deepEqual(await databases(page), [], `${who.username}: nothing in IndexedDB`);
+          const urls = await cachedUrls(page);
+          assert.deepEqual(
+            urls.filter((url) => /\/api\/|\.pdf$/.test(url)),
+            [],
+            `${who.username}: no /api in caches`,
+          );
+          await context.close();
+        }
+      });
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
