@@ -131,6 +131,45 @@ Deno.test({
         await context.close();
       });
 
+      await t.step(
+        'a list request that hangs: the saved copy, the banner after a few seconds, Try Again',
+        async () => {
+          const context = await browser.newContext({
+            viewport: { width: 800, height: 1280 },
+            hasTouch: true,
+          });
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          await offenderReady(page, server.url);
+          const title = (await page.locator('li.document-card h3').first().textContent()) ?? '';
+          // The list is saved after it renders: wait for the sealed record.
+          await page.waitForFunction(async (name) => {
+            const db = await new Promise<IDBDatabase>((resolve) => {
+              const request = indexedDB.open(name);
+              request.onsuccess = () => resolve(request.result);
+            });
+            const count = await new Promise<number>((resolve) => {
+              const request = db.transaction('list').objectStore('list').count();
+              request.onsuccess = () => resolve(request.result);
+            });
+            db.close();
+            return count === 1;
+          }, DATABASE);
+          let hanging = true;
+          await page.route('**/api/documents/offender/**', (route) => hanging ? undefined : route.continue());
+          await page.reload();
+          // The saved copy at once, before the network has answered.
+          await page.locator('li.document-card').filter({ hasText: title }).waitFor({ timeout: 5_000 });
+          const banner = page.locator('.offline-banner');
+          await banner.waitFor({ timeout: 15_000 });
+          assert.match((await banner.textContent()) ?? '', /Offline — list saved/);
+          hanging = false;
+          await page.getByRole('button', { name: 'Try Again' }).click();
+          await banner.waitFor({ state: 'detached' });
+          await context.close();
+        },
+      );
+
       await t.step('7. attorney and admin: the offline state, and nothing of theirs stored', async () => {
         for (const who of [ATTORNEY, ADMIN]) {
           const context = await browser.newContext();

@@ -228,6 +228,27 @@ export function sendQueuedReadings(): Promise<void> {
   return sending;
 }
 
+/** How long a logout waits for the queue to reach the API before it wipes the tablet anyway. */
+export const LEAVE_SEND_MS = 2_000;
+
+/**
+ * Before a logout: the queued readings are sent when the network is there, for at most LEAVE_SEND_MS (a logout
+ * never waits on a network that hangs). What is still queued after that is deleted with the rest.
+ */
+export async function sendBeforeLeaving(): Promise<void> {
+  if (!isOnline()) return;
+  const queued = await browserState.queuedEvents();
+  if (!queued.ok || queued.value.length === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    sendQueuedReadings(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LEAVE_SEND_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 /** A reading made from the cache: queued with the tablet's time, sent at once when the network is there. */
 export async function queueReading(documentId: string, kind: ReadKind, occurredAt: string): Promise<void> {
   const event: OfflineReadEvent = { id: crypto.randomUUID(), documentId, kind, occurredAt };

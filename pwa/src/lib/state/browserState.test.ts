@@ -179,6 +179,21 @@ Deno.test('locked, or in a new window without the PIN, the cache does not open',
   assert.ok((await reloaded.getDocument('doc-a')).ok);
 });
 
+Deno.test('the lock is written down: a reload still shows it until the PIN reopens the cache', async () => {
+  const { state, open } = await readySession();
+  assert.equal(
+    (await state.session()).ok && (await state.session() as { value: { locked: boolean } }).value.locked,
+    false,
+  );
+  assert.deepEqual(await state.lock(), { ok: true, value: null });
+  const reloaded = open().state;
+  const locked = await reloaded.session();
+  assert.ok(locked.ok && locked.value?.locked === true, JSON.stringify(locked));
+  assert.deepEqual(await reloaded.unlockWithPin(PIN), { ok: true });
+  const unlocked = await reloaded.session();
+  assert.ok(unlocked.ok && unlocked.value?.locked === false, JSON.stringify(unlocked));
+});
+
 Deno.test('a sealed PDF moved to another document id is refused, not shown as that document', async () => {
   const { state, idb } = await readySession();
   await state.putDocument('doc-a', pdf());

@@ -12,15 +12,8 @@ import { documentStore } from '../../mail/documentStore.ts';
 import type { DocumentRow } from '../../mail/listLogic.ts';
 import { fetchDocuments } from '../../mail/mailApi.ts';
 import { onConnectivityChange } from '../../offline/connectivity.ts';
+import { LIST_TIMEOUT_MS, retryDelay } from '../../offline/listRetry.ts';
 import { prefetchUnread, sendQueuedReadings } from '../../offline/tabletSession.ts';
-
-/** A list request still unanswered after this long counts as failed: the saved copy stays, a retry follows. */
-export const LIST_TIMEOUT_MS = 6_000;
-
-/** The retries' back-off: 2 s doubling to at most a minute. */
-export function retryDelay(attempt: number): number {
-  return Math.min(60_000, 2_000 * 2 ** Math.max(0, attempt));
-}
 
 export interface OffenderList {
   loading: boolean;

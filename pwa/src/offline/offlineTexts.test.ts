@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { retryDelay } from './listRetry.ts';
+import { listSavedText, wrongPinText } from './offlineTexts.ts';
+
+Deno.test("the banner says when the list was saved, in the spec's US format", () => {
+  const savedAt = new Date(2026, 10, 23, 10, 42).getTime();
+  assert.equal(listSavedText(savedAt), 'Offline — list saved Nov 23, 2026, 10:42 AM');
+});
+
+Deno.test('a wrong PIN says how many are left before the wipe', () => {
+  assert.equal(
+    wrongPinText(4),
+    'The PIN is not correct. 4 more wrong PINs and the mail saved on this tablet is deleted.',
+  );
+  assert.equal(
+    wrongPinText(1),
+    'The PIN is not correct. 1 more wrong PIN and the mail saved on this tablet is deleted.',
+  );
+});
+
+Deno.test('a list that does not answer is retried after 2 s, doubling to a minute at most', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 9].map(retryDelay), [2000, 4000, 8000, 16000, 32000, 60000, 60000]);
+});
