@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompressDir } from '../scripts/precompress.ts';
@@ -47,16 +48,31 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * ANALYZE=<file.html>: a treemap of what each chunk holds, with its gzip and brotli sizes (issue 12: find where
+ * the offender route's weight comes from). Written outside the build so it is neither served nor precached.
+ */
+const analyze = process.env.ANALYZE;
+
 export default defineConfig({
   root: pwaRoot,
   // Static files copied as they are (manifest icons). Kept under src/ so the
   // whole PWA source lives in one tree.
   publicDir: 'src/public',
+  resolve: {
+    alias: [
+      // antd/locale/* is the CommonJS build, which drags in the CommonJS locales of every picker; the ES module
+      // is the same text and shares antd's own modules.
+      { find: /^antd\/locale\/(\w+)$/, replacement: 'antd/es/locale/$1' },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // antd is one large vendor chunk; portals are split off with React.lazy.
+    // The pdf.js worker (1.3 MB) is one file by nature; it loads only with the viewer.
     chunkSizeWarningLimit: 1500,
+    // Every browser the portal supports preloads modules natively; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
   },
   server: {
     proxy: {
@@ -102,5 +118,6 @@ export default defineConfig({
       },
     }),
     precompress(),
+    analyze && visualizer({ filename: analyze, template: 'treemap', gzipSize: true, brotliSize: true }),
   ],
 });

@@ -1,0 +1,256 @@
+/**
+ * How much JavaScript a tablet downloads on the offender's route (issue 12: at most 200 KB before the viewer
+ * is opened), measured from real page loads in Debian's Chromium against the real server (embedded database,
+ * demo data), as the Network panel counts it: the encoded (compressed) body bytes of every script response.
+ * The API serves the build's precompressed siblings (api/http/pwa_static.ts), so these are brotli bytes.
+ *
+ *   node_modules/.bin/vite build --config pwa/vite.config.ts --outDir /tmp/dist --emptyOutDir
+ *   npm run bench:bundle -- /tmp/dist          # default: PWA_DIST, else pwa/dist; builds nothing itself
+ *
+ * Each account gets a fresh browser context (empty HTTP cache) with service workers blocked, so every byte
+ * counted came over the network, never from a service worker's cache (the offline work's precache would
+ * otherwise answer a second visit and hide the weight). Steps, cumulative within a context:
+ *   offender: /login shown → signed in, list shown → Info modal open  (the route's budget ends here)
+ *             → viewer opened (for information: the viewer and pdf.js must arrive only now)
+ *   attorney: /login shown → signed in, list shown                    (for information)
+ * Prints each step's total, then which chunks make it up. Exits 1 when the offender's route is over budget.
+ */
+import { basename } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../tests/support/browser.ts';
+import { startTestServer } from '../tests/support/server.ts';
+import { distFromArgs, kb, signInThroughPage, waitForLoginForm } from './support/portal_pages.ts';
+
+/** Issue 12: the offender's route, before the viewer is opened. */
+const BUDGET_BYTES = 200 * 1024;
+
+/** A landscape facility tablet with a touch screen (tests/e2e/offender_tablet.test.ts): the table layout. */
+const TABLET = { viewport: { width: 1280, height: 800 }, hasTouch: true } as const;
+
+interface Transfer {
+  url: string;
+  kind: 'script' | 'stylesheet' | 'other';
+  /** What the Network panel's "Transferred" column shows: headers and the encoded (compressed) body. */
+  transferred: number;
+  /** The encoded body alone. */
+  body: number;
+  encoding: string;
+  fromServiceWorker: boolean;
+  /** The step during which it finished. */
+  step: string;
+}
+
+interface Pending {
+  url: string;
+  type: string;
+  encoding: string;
+  fromServiceWorker: boolean;
+  body: number;
+}
+
+/**
+ * Records every request each page of a context finishes, from Chromium's own network events (CDP): the figures
+ * the Network panel shows, for scripts fetched by the page and by its workers alike. An answer from the memory
+ * cache is no request at all there, as in the panel.
+ */
+class Recorder {
+  readonly transfers: Transfer[] = [];
+  private sessions: Promise<unknown>[] = [];
+  step = '';
+
+  constructor(context: BrowserContext) {
+    context.on('page', (page) => this.sessions.push(this.attach(page)));
+  }
+
+  private async attach(page: Page): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    const pending = new Map<string, Pending>();
+    cdp.on('Network.requestWillBeSent', (e) => {
+      pending.set(e.requestId, {
+        url: e.request.url,
+        type: e.type ?? 'Other',
+        encoding: 'identity',
+        fromServiceWorker: false,
+        body: 0,
+      });
+    });
+    cdp.on('Network.responseReceived', (e) => {
+      const p = pending.get(e.requestId);
+      if (!p) return;
+      p.type = e.type ?? p.type;
+      const headers = Object.fromEntries(
+        Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      p.encoding = headers['content-encoding'] ?? 'identity';
+      p.fromServiceWorker = e.response.fromServiceWorker ?? false;
+    });
+    cdp.on('Network.dataReceived', (e) => {
+      const p = pending.get(e.requestId);
+      if (p) p.body += e.encodedDataLength;
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      const p = pending.get(e.requestId);
+      if (!p) return;
+      pending.delete(e.requestId);
+      const path = new URL(p.url).pathname;
+      const kind = p.type === 'Script' || /\.m?js$/.test(path)
+        ? 'script'
+        : p.type === 'Stylesheet'
+        ? 'stylesheet'
+        : 'other';
+      this.transfers.push({
+        url: p.url,
+        kind,
+        transferred: e.encodedDataLength,
+        // Chromium reports a body's bytes as they arrive only for some loaders; the total less the headers
+        // is the same figure otherwise.
+        body: p.body || e.encodedDataLength,
+        encoding: p.encoding,
+        fromServiceWorker: p.fromServiceWorker,
+        step: this.step,
+      });
+    });
+    await cdp.send('Network.enable');
+  }
+
+  /** Every page's events are being recorded (call before the first navigation). */
+  async ready(): Promise<void> {
+    await Promise.all(this.sessions);
+  }
+
+  /** Waits for the network to be quiet, then names the next step. */
+  async settle(page: Page, next: string): Promise<void> {
+    await this.ready();
+    await page.waitForLoadState('networkidle');
+    this.step = next;
+  }
+
+  total(kind: Transfer['kind'], steps: readonly string[]): number {
+    return this.transfers.filter((t) => t.kind === kind && steps.includes(t.step))
+      .reduce((n, t) => n + t.transferred, 0);
+  }
+}
+
+interface StepResult {
+  label: string;
+  js: number;
+  css: number;
+}
+
+/** Runs the steps in one fresh context; returns the cumulative totals after each and the recorder. */
+async function measure(
+  browser: Browser,
+  steps: { label: string; run(page: Page): Promise<void> }[],
+): Promise<{ results: StepResult[]; recorder: Recorder }> {
+  const context = await browser.newContext({ ...TABLET, serviceWorkers: 'block' });
+  const recorder = new Recorder(context);
+  const page = await context.newPage();
+  await recorder.ready();
+  const results: StepResult[] = [];
+  try {
+    for (const [i, step] of steps.entries()) {
+      recorder.step = step.label;
+      await step.run(page);
+      await recorder.settle(page, steps[i + 1]?.label ?? 'after');
+      const done = steps.slice(0, i + 1).map((s) => s.label);
+      results.push({
+        label: step.label,
+        js: recorder.total('script', done),
+        css: recorder.total('stylesheet', done),
+      });
+    }
+  } finally {
+    await context.close();
+  }
+  return { results, recorder };
+}
+
+function printSteps(title: string, results: StepResult[]): void {
+  console.log(`\n${title}  (cumulative, encoded bytes; KB = 1,024 bytes)`);
+  console.log(`  ${'step'.padEnd(44)} ${'JavaScript'.padStart(10)} ${'CSS'.padStart(10)}`);
+  for (const r of results) console.log(`  ${r.label.padEnd(44)} ${kb(r.js, 10)} ${kb(r.css, 10)}`);
+}
+
+function printChunks(recorder: Recorder): void {
+  const byStep = Map.groupBy(recorder.transfers.filter((t) => t.kind === 'script'), (t) => t.step);
+  for (const [step, transfers] of byStep) {
+    console.log(`  scripts loaded at "${step}" (transferred, body, encoding):`);
+    for (const t of transfers.toSorted((a, b) => b.body - a.body)) {
+      const name = basename(new URL(t.url).pathname);
+      const sw = t.fromServiceWorker ? '  (service worker)' : '';
+      console.log(`    ${kb(t.transferred, 10)} ${kb(t.body, 10)}  ${t.encoding.padEnd(8)} ${name}${sw}`);
+    }
+  }
+}
+
+const dist = distFromArgs(Deno.args);
+const server = await startTestServer({ PWA_DIST: dist });
+const browser = await launchBrowser();
+let overBudget = false;
+try {
+  const login = {
+    label: '/login shown',
+    run: async (page: Page) => {
+      await page.goto(`${server.url}/login`);
+      await waitForLoginForm(page);
+    },
+  };
+  let viewer: Page | undefined;
+  const offender = await measure(browser, [
+    login,
+    { label: 'signed in, offender list shown', run: (page) => signInThroughPage(page, 'offender') },
+    {
+      label: 'Info modal open',
+      run: async (page) => {
+        await page.getByRole('button', { name: /^Info / }).first().click();
+        await page.getByRole('dialog').locator('.ant-descriptions').waitFor();
+      },
+    },
+    {
+      label: 'viewer opened (on demand)',
+      run: async (page) => {
+        await page.keyboard.press('Escape');
+        [viewer] = await Promise.all([
+          page.context().waitForEvent('page'),
+          page.getByRole('button', { name: /^View / }).first().click(),
+        ]);
+        await viewer.locator('.pdfViewer .page canvas').first().waitFor({ timeout: 60_000 });
+        await viewer.waitForLoadState('networkidle');
+      },
+    },
+  ]);
+  const attorney = await measure(browser, [
+    login,
+    { label: 'signed in, attorney list shown', run: (page) => signInThroughPage(page, 'attorney') },
+  ]);
+
+  console.log(`JavaScript transferred on the portal's routes, build ${dist}`);
+  console.log(
+    `Chromium ${browser.version()}, ${TABLET.viewport.width}x${TABLET.viewport.height} touch, service workers blocked`,
+  );
+  printSteps('offender (tablet)', offender.results);
+  printChunks(offender.recorder);
+  printSteps('attorney (for information)', attorney.results);
+  printChunks(attorney.recorder);
+
+  const all = [...offender.recorder.transfers, ...attorney.recorder.transfers];
+  const fromSw = all.filter((t) => t.fromServiceWorker).length;
+  console.log(`\nanswered by a service worker: ${fromSw} of ${all.length} requests`);
+  const uncompressed = all.filter((t) => t.kind === 'script' && t.encoding === 'identity' && t.body >= 1024);
+  if (uncompressed.length) {
+    console.log(
+      `scripts of 1 KB or more sent uncompressed: ${uncompressed.map((t) => basename(t.url)).join(', ')}`,
+    );
+  }
+  const route = offender.results.find((r) => r.label === 'Info modal open')!;
+  overBudget = route.js > BUDGET_BYTES;
+  console.log(
+    `offender route before the viewer: ${kb(route.js, 0)} of JavaScript (budget ${kb(BUDGET_BYTES, 0)}): ${
+      overBudget ? 'OVER' : 'within'
+    }`,
+  );
+} finally {
+  await browser.close();
+  await server.stop();
+}
+if (overBudget) Deno.exit(1);
