@@ -1,8 +1,9 @@
 /**
  * How much JavaScript a tablet downloads on the offender's route (issue 12: at most 200 KB before the viewer
  * is opened), measured from real page loads in Debian's Chromium against the real server (embedded database,
- * demo data), as the Network panel counts it: the encoded (compressed) body bytes of every script response.
- * The API serves the build's precompressed siblings (api/http/pwa_static.ts), so these are brotli bytes.
+ * demo data), as the Network panel counts it: the bytes transferred for every script response (its headers and
+ * its encoded body; the body alone is printed beside it). The API serves the build's precompressed siblings
+ * (api/http/pwa_static.ts), so the bodies are brotli bytes.
  *
  *   node_modules/.bin/vite build --config pwa/vite.config.ts --outDir /tmp/dist --emptyOutDir
  *   npm run bench:bundle -- /tmp/dist          # default: PWA_DIST, else pwa/dist; builds nothing itself
@@ -16,7 +17,7 @@
  * Prints each step's total, then which chunks make it up. Exits 1 when the offender's route is over budget.
  */
 import { basename } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { distFromArgs, kb, signInThroughPage, waitForLoginForm } from './support/portal_pages.ts';
@@ -50,16 +51,51 @@ interface Pending {
 
 /**
  * Records every request each page of a context finishes, from Chromium's own network events (CDP): the figures
- * the Network panel shows, for scripts fetched by the page and by its workers alike. An answer from the memory
- * cache is no request at all there, as in the panel.
+ * the Network panel shows. A worker's own fetches (the pdf.js worker) are not the page's events: those are taken
+ * from playwright's view of the context, sized by the Content-Length the server sent (the encoded body).
  */
 class Recorder {
   readonly transfers: Transfer[] = [];
+  private playwrightScripts: Transfer[] = [];
   private sessions: Promise<unknown>[] = [];
   step = '';
 
   constructor(context: BrowserContext) {
     context.on('page', (page) => this.sessions.push(this.attach(page)));
+    context.on('requestfinished', (request) => {
+      if (request.serviceWorker() || !/\.m?js$/.test(new URL(request.url()).pathname)) {
+        return;
+      }
+      this.sessions.push(this.recordWorkerScript(request));
+    });
+  }
+
+  /**
+   * A script playwright saw finish; kept only when no page's network events saw its URL (a worker fetched it),
+   * with the Content-Length the server sent (the encoded body) as its size.
+   */
+  private async recordWorkerScript(request: Request): Promise<void> {
+    const step = this.step;
+    const response = await request.response();
+    if (!response) return;
+    const length = Number(await response.headerValue('content-length') ?? 0);
+    this.playwrightScripts.push({
+      url: request.url(),
+      kind: 'script',
+      transferred: length,
+      body: length,
+      encoding: `${(await response.headerValue('content-encoding')) ?? 'identity'} (worker)`,
+      fromServiceWorker: response.fromServiceWorker(),
+      step,
+    });
+  }
+
+  /** Adds the scripts that only playwright saw (call once the network is quiet). */
+  private mergeWorkerScripts(): void {
+    const seen = new Set(this.transfers.map((t) => t.url));
+    for (const t of this.playwrightScripts.splice(0)) {
+      if (!seen.has(t.url)) this.transfers.push(t);
+    }
   }
 
   private async attach(page: Page): Promise<void> {
@@ -122,18 +158,25 @@ class Recorder {
   async settle(page: Page, next: string): Promise<void> {
     await this.ready();
     await page.waitForLoadState('networkidle');
+    await this.ready();
+    this.mergeWorkerScripts();
     this.step = next;
   }
 
-  total(kind: Transfer['kind'], steps: readonly string[]): number {
+  total(
+    kind: Transfer['kind'],
+    steps: readonly string[],
+    field: 'transferred' | 'body' = 'transferred',
+  ): number {
     return this.transfers.filter((t) => t.kind === kind && steps.includes(t.step))
-      .reduce((n, t) => n + t.transferred, 0);
+      .reduce((n, t) => n + t[field], 0);
   }
 }
 
 interface StepResult {
   label: string;
   js: number;
+  jsBody: number;
   css: number;
 }
 
@@ -156,6 +199,7 @@ async function measure(
       results.push({
         label: step.label,
         js: recorder.total('script', done),
+        jsBody: recorder.total('script', done, 'body'),
         css: recorder.total('stylesheet', done),
       });
     }
@@ -166,20 +210,29 @@ async function measure(
 }
 
 function printSteps(title: string, results: StepResult[]): void {
-  console.log(`\n${title}  (cumulative, encoded bytes; KB = 1,024 bytes)`);
-  console.log(`  ${'step'.padEnd(44)} ${'JavaScript'.padStart(10)} ${'CSS'.padStart(10)}`);
-  for (const r of results) console.log(`  ${r.label.padEnd(44)} ${kb(r.js, 10)} ${kb(r.css, 10)}`);
+  console.log(`\n${title}  (cumulative bytes transferred; KB = 1,024 bytes)`);
+  console.log(
+    `  ${'step'.padEnd(36)} ${'JavaScript'.padStart(10)} ${'(bodies)'.padStart(10)} ${'CSS'.padStart(10)}`,
+  );
+  for (const r of results) {
+    console.log(`  ${r.label.padEnd(36)} ${kb(r.js, 10)} ${kb(r.jsBody, 10)} ${kb(r.css, 10)}`);
+  }
 }
 
 function printChunks(recorder: Recorder): void {
   const byStep = Map.groupBy(recorder.transfers.filter((t) => t.kind === 'script'), (t) => t.step);
   for (const [step, transfers] of byStep) {
-    console.log(`  scripts loaded at "${step}" (transferred, body, encoding):`);
-    for (const t of transfers.toSorted((a, b) => b.body - a.body)) {
-      const name = basename(new URL(t.url).pathname);
+    console.log(`  scripts at "${step}" (transferred, of which body, encoding):`);
+    for (
+      const t of transfers.filter((t) => t.transferred > 0).toSorted((a, b) => b.transferred - a.transferred)
+    ) {
       const sw = t.fromServiceWorker ? '  (service worker)' : '';
+      const name = basename(new URL(t.url).pathname);
       console.log(`    ${kb(t.transferred, 10)} ${kb(t.body, 10)}  ${t.encoding.padEnd(8)} ${name}${sw}`);
     }
+    // A script already in the browser's memory cache (a pop-up reusing the opener's chunks) costs nothing.
+    const cached = transfers.filter((t) => t.transferred === 0).length;
+    if (cached) console.log(`    and ${cached} from the browser's cache (0 bytes transferred)`);
   }
 }
 
