@@ -27,30 +27,75 @@ export async function insert_session(sql: Tx, s: NewSession): Promise<{ id: stri
   return row;
 }
 
+/**
+ * An offender's entity's IP whitelist as the session check read it (api/domain/ip_whitelist.ts decides with
+ * it): the guard asks it on every offender request, so it comes in the same statement, not a second one.
+ */
+export interface SessionWhitelist {
+  /** Whether a range was ever added to the entity. */
+  configured: boolean;
+  activeRanges: string[];
+  /** The ip_whitelist_when_empty setting. */
+  whenEmpty: string;
+}
+
 export interface ActiveSession extends UserRow {
   session_id: string;
   must_change_password: boolean;
+  /** Offenders only (null for staff; absent where a session is built without the guard's statement). */
+  whitelist?: SessionWhitelist | null;
 }
 
 /**
- * The live session with this id and its user, touching its last-seen time; undefined
- * when it was revoked, passed its absolute expiry, sat idle past the
- * `session_idle_minutes` setting, or its user or their entity is no longer active.
+ * How stale a session's last-seen time may get before a request writes it again: 30 s, a tenth of the shortest
+ * idle limit the setting allows (5 minutes). Most requests then only read their session row: no row lock, no
+ * WAL flush at commit, so concurrent requests of one session no longer queue on each other (bench:latency).
+ * The price: the idle limit counts from a time up to 30 s before the last request, so a session ends at most
+ * 30 s early, never late. Revocation, logout, deactivation (of the user or the entity) are read from the rows
+ * on every request and take effect at once as before; the sign-in lockout concerns sign-ins only.
+ */
+export const LAST_SEEN_WRITE_SECONDS = 30;
+
+/**
+ * The live session with this id and its user, touching its last-seen time when that is older than
+ * LAST_SEEN_WRITE_SECONDS; undefined when it was revoked, passed its absolute expiry, sat idle past the
+ * `session_idle_minutes` setting, or its user or their entity is no longer active. One statement, one round
+ * trip: the write is a data-modifying CTE that runs whatever the outer select returns, and updates no row
+ * (so takes no lock and commits nothing) while the recorded time is recent.
  */
 export async function touch_active_session(sql: Tx, sessionId: string): Promise<ActiveSession | undefined> {
   const [row] = await sql<ActiveSession[]>`
     with idle as (${idleMinutes(sql)}), live as (
-      update sessions s set last_seen_at = now()
-      from idle
+      select s.id, s.user_id, s.must_change_password
+      from sessions s, idle
       where s.id = ${sessionId} and s.revoked_at is null and s.expires_at > now()
         and s.last_seen_at > now() - idle.minutes * interval '1 minute'
-      returning s.id, s.user_id, s.must_change_password
+    ), touched as (
+      update sessions t set last_seen_at = now()
+      from live
+      where t.id = live.id and t.revoked_at is null
+        and t.last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second'
     )
     select live.id as session_id, live.must_change_password, u.id, u.entity_id, e.slug as entity_slug, u.role,
-           u.status, u.email, u.doc_number, u.first_name, u.last_name
+           u.status, u.email, u.doc_number, u.first_name, u.last_name,
+           case when u.role = 'offender' then ${whitelistOf(sql)} end as whitelist
     from live join users u on u.id = live.user_id join entities e on e.id = u.entity_id
     where u.status = 'active' and e.status = 'active'`;
   return row;
+}
+
+/**
+ * The SessionWhitelist of entity `e` as one JSON value: what api/db/ip_whitelist.ts find_entity_whitelist and
+ * the ip_whitelist_when_empty setting answer, read fresh in the session check's own statement.
+ */
+function whitelistOf(sql: Tx) {
+  return sql`json_build_object(
+    'configured', e.ip_ranges_configured_at is not null,
+    'activeRanges', coalesce((select array_agg(r.ip_range order by r.ip_range) from ip_ranges r
+                              where r.entity_id = e.id and r.is_active), '{}'),
+    'whenEmpty', coalesce((select value->>'value' from settings
+                           where key = 'ip_whitelist_when_empty' and jsonb_typeof(value->'value') = 'string'),
+                          ${SETTINGS.ip_whitelist_when_empty.default}))`;
 }
 
 /** The `session_idle_minutes` setting as a one-row select (`minutes`). */

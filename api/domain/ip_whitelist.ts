@@ -7,7 +7,7 @@
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import type { ActiveSession } from '../db/sessions.ts';
+import type { ActiveSession, SessionWhitelist } from '../db/sessions.ts';
 import {
   delete_ip_range,
   find_entity_whitelist,
@@ -227,6 +227,12 @@ export async function offenderAddressAllowed(sql: Tx, entityId: string, ipAddres
   return !configured || (await whenEmptySetting(sql)) === 'allow';
 }
 
+/** offenderAddressAllowed's rule on a whitelist already read (the session check's SessionWhitelist). */
+function whitelistAdmits(whitelist: SessionWhitelist, ipAddress: string): boolean {
+  if (whitelist.activeRanges.length > 0) return inActiveRanges(whitelist.activeRanges, ipAddress);
+  return !whitelist.configured || whitelist.whenEmpty === 'allow';
+}
+
 /**
  * Whether `ipAddress` lies inside any active range of any entity: a facility's NAT address, which many
  * offenders share, so the sign-in throttle gives it a larger budget.
@@ -246,7 +252,11 @@ export async function checkOffenderNetwork(
   request: { ipAddress: string; method: string; path: string },
 ): Promise<Outcome> {
   if (session.role !== 'offender') return { ok: true };
-  if (await offenderAddressAllowed(deps.sql, session.entity_id, request.ipAddress)) return { ok: true };
+  // The guard's session check read the whitelist in its own statement (api/db/sessions.ts): no second query.
+  const allowed = session.whitelist
+    ? whitelistAdmits(session.whitelist, request.ipAddress)
+    : await offenderAddressAllowed(deps.sql, session.entity_id, request.ipAddress);
+  if (allowed) return { ok: true };
   await insert_audit_event(deps.sql, {
     userId: session.id,
     eventType: 'request_blocked_ip',

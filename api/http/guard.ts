@@ -6,11 +6,11 @@
 import { createMiddleware } from 'hono/factory';
 import { type Role, ROLES } from '../../contract/shapes/user.ts';
 import { recordAccessDenied, resumeSession } from '../domain/sessions.ts';
-import { verifySessionToken } from '../domain/tokens.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
 import { checkOffenderNetwork } from '../domain/ip_whitelist.ts';
 import { failureError } from './failures.ts';
+import { verifiedSessionId } from './verified_tokens.ts';
 
 export const ALL_ROLES: readonly Role[] = ROLES;
 
@@ -34,7 +34,7 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
   return createMiddleware<AppEnv>(async (c, next) => {
     const { deps } = c.var;
     const token = bearerToken(c.req.header('authorization'));
-    const sessionId = token ? await verifySessionToken(deps.signingKey, token) : undefined;
+    const sessionId = token ? await verifiedSessionId(deps.signingKey, token) : undefined;
     const session = sessionId ? await resumeSession(deps, sessionId, c.var.clientAddress) : undefined;
     if (!session) throw unauthorized();
     // An offender outside every active whitelist range is refused whatever the route (docs/api.md), except
