@@ -33,19 +33,39 @@ function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
+/**
+ * Derivations running at once in this process: one core fewer than the machine has (at least one). Deno runs
+ * each on a thread of its own, so without a bound a burst of sign-ins (two derivations each, about 0.2 s of
+ * a core apiece) starves the thread that answers every other request: 50 sign-ins at once pushed the
+ * offender's list from tens of milliseconds to seconds (bench:latency). Queued derivations wait their turn in
+ * order; the sign-in answers later, everything else does not.
+ */
+const DERIVE_CONCURRENCY = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
+let deriving = 0;
+const waiting: (() => void)[] = [];
+
 async function derive(
   secret: string | Uint8Array,
   salt: Uint8Array,
   iterations: number,
 ): Promise<Uint8Array> {
-  const input = typeof secret === 'string' ? encoder.encode(secret) : secret;
-  const key = await crypto.subtle.importKey('raw', input as BufferSource, 'PBKDF2', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
-    key,
-    HASH_BITS,
-  );
-  return new Uint8Array(bits);
+  if (deriving >= DERIVE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else deriving++;
+  try {
+    const input = typeof secret === 'string' ? encoder.encode(secret) : secret;
+    const key = await crypto.subtle.importKey('raw', input as BufferSource, 'PBKDF2', false, ['deriveBits']);
+    const bits = await crypto.subtle.deriveBits(
+      { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
+      key,
+      HASH_BITS,
+    );
+    return new Uint8Array(bits);
+  } finally {
+    // The slot passes straight to the next in line (the count stays), or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else deriving--;
+  }
 }
 
 /** Hashes a password or PIN with a fresh random salt. */
