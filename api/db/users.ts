@@ -199,6 +199,48 @@ export function list_users_for_admin(sql: Tx): Promise<AdminUserRow[]> {
     order by u.created_at desc, u.id desc`;
 }
 
+/** The admin's user search (GET /api/admin/users with page parameters): every filter optional. */
+export interface AdminUserQuery {
+  /** A case-insensitive substring of the full name, the e-mail or the DOC number (the screen's search). */
+  search?: string;
+  role?: Role;
+  status?: UserStatus;
+  /** The last user of the previous page. */
+  afterId?: string;
+  limit: number;
+}
+
+/**
+ * One page of users matching `query`, newest first, strictly after the user `afterId`: keyset pagination on
+ * (created_at, id), read in the order of users_created_idx (migration 0014), so a page costs the same at any
+ * depth. The search is the screen's own (pwa usersLogic.matchesSearch): the full name is the trimmed first and
+ * last names joined by one space, and `strpos` tests a plain substring (no LIKE wildcards to escape).
+ */
+export function list_users_page_for_admin(sql: Tx, query: AdminUserQuery): Promise<AdminUserRow[]> {
+  const needle = query.search?.trim().toLowerCase();
+  return sql<AdminUserRow[]>`
+    select ${sql.unsafe(ADMIN_USER_COLUMNS)}
+    from users u left join entities e on e.id = u.entity_id
+    where true
+    ${
+    needle
+      ? sql`and (strpos(lower(concat_ws(' ', nullif(btrim(u.first_name), ''), nullif(btrim(u.last_name), ''))),
+                        ${needle}) > 0
+                 or strpos(lower(coalesce(u.email, '')), ${needle}) > 0
+                 or strpos(lower(coalesce(u.doc_number, '')), ${needle}) > 0)`
+      : sql``
+  }
+    ${query.role ? sql`and u.role = ${query.role}` : sql``}
+    ${query.status ? sql`and u.status = ${query.status}` : sql``}
+    ${
+    query.afterId
+      ? sql`and (u.created_at, u.id) < (select c.created_at, c.id from users c where c.id = ${query.afterId})`
+      : sql``
+  }
+    order by u.created_at desc, u.id desc
+    limit ${query.limit}`;
+}
+
 /** One user as the admin screens show it. */
 export async function find_admin_user(sql: Tx, id: string): Promise<AdminUserRow | undefined> {
   const [row] = await sql<AdminUserRow[]>`

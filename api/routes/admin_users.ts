@@ -2,10 +2,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type ActivityEvent as ActivityRow, insert_audit_event, list_user_activity } from '../db/audit.ts';
-import { find_user_by_id, list_users_for_admin } from '../db/users.ts';
+import { find_user_by_id, list_users_for_admin, list_users_page_for_admin } from '../db/users.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
-import type { UserStatusRequest } from '../../contract/shapes/admin_user.ts';
+import type { AdminUserPage, UserStatusRequest } from '../../contract/shapes/admin_user.ts';
+import { ROLES, USER_STATUSES } from '../../contract/shapes/user.ts';
 import type { ActivityEvent } from '../../contract/shapes/audit_log.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText, refusal } from '../http/failures.ts';
@@ -22,11 +23,53 @@ const statusBody = z.object({
   status: z.enum(['active', 'deactivated'], { error: "Status must be 'active' or 'deactivated'." }),
 }) satisfies z.ZodType<UserStatusRequest>;
 
+/** The page size when `limit` is not given, as the audit log's. */
+const USER_PAGE_SIZE = 50;
+
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), schema);
+const pageQuery = z.object({
+  q: blankIsAbsent(
+    z.string({ error: 'Search must be given once.' }).max(200, 'Search is too long.').optional(),
+  ),
+  role: blankIsAbsent(z.enum(ROLES, { error: 'Role is not valid.' }).optional()),
+  status: blankIsAbsent(z.enum(USER_STATUSES, { error: 'Status is not valid.' }).optional()),
+  cursor: blankIsAbsent(z.uuid({ error: 'The page cursor is not valid.' }).optional()),
+  limit: blankIsAbsent(
+    z.coerce.number({ error: 'Limit must be a number from 1 to 200.' }).int(
+      'Limit must be a number from 1 to 200.',
+    )
+      .min(1, 'Limit must be a number from 1 to 200.').max(200, 'Limit must be a number from 1 to 200.')
+      .optional(),
+  ),
+});
+const PAGE_PARAMS = ['q', 'role', 'status', 'cursor', 'limit'];
+
 export const adminUserRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
-  .get('/', async (c) => {
-    const users = await list_users_for_admin(c.var.deps.sql);
-    return c.json({ success: true, users: users.map(toAdminUser) });
+  .get('/', valid('query', pageQuery), async (c) => {
+    const { sql } = c.var.deps;
+    // Without page parameters: every user, as the screen has always loaded them.
+    if (!PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
+      const users = await list_users_for_admin(sql);
+      return c.json({ success: true, users: users.map(toAdminUser) });
+    }
+    const query = c.req.valid('query');
+    const limit = query.limit ?? USER_PAGE_SIZE;
+    // One more row than asked tells whether another page exists without a count(*).
+    const rows = await list_users_page_for_admin(sql, {
+      search: query.q,
+      role: query.role,
+      status: query.status,
+      afterId: query.cursor,
+      limit: limit + 1,
+    });
+    const users = rows.slice(0, limit).map(toAdminUser);
+    const page: AdminUserPage = {
+      users,
+      nextCursor: rows.length > limit ? users[users.length - 1].id : null,
+    };
+    return c.json({ success: true, ...page });
   })
   .put('/:id/status', valid('param', idParam), valid('json', statusBody), async (c) => {
     const { status } = c.req.valid('json');

@@ -14,6 +14,16 @@ export interface AdminUser {
   created_at: string;
 }
 
+/**
+ * GET /api/admin/users with any of `q`, `role`, `status`, `limit`, `cursor`: one page of the matching users,
+ * newest first; `nextCursor` goes in `cursor` for the next page (null on the last). Without any of them the
+ * answer is still `{ users }`, every user.
+ */
+export interface AdminUserPage {
+  users: AdminUser[];
+  nextCursor: string | null;
+}
+
 /** PUT /api/admin/users/{id}/status body. */
 export interface UserStatusRequest {
   status: 'active' | 'deactivated';
