@@ -37,7 +37,7 @@ export type TabletPhase =
 export interface TabletState {
   phase: TabletPhase;
   /** Why the session ended, for the sign-in screen's message. */
-  endedBy: 'wrong-pins' | 'idle' | 'signed-out' | null;
+  endedBy: 'wrong-pins' | 'idle' | null;
 }
 
 let state: TabletState = { phase: 'starting', endedBy: null };
@@ -98,10 +98,8 @@ export async function startTabletSession(): Promise<void> {
     try {
       if (await takeKey(await fetchOfflineKey())) return set({ phase: 'unlocked' });
     } catch (error) {
-      if (sessionGone(error)) {
-        await end('signed-out');
-        return;
-      }
+      // A session the server no longer knows: the list's own 401 says so in the spec's words and goes to /logout,
+      // which wipes the tablet; anything else but a missing answer, the portal runs without a cache.
       if (!unreachable(error)) return set({ phase: 'network-only' });
     }
   }

@@ -116,7 +116,11 @@ export function useViewer(
       const loading = openDocument(documentId, { print, token: storage.getGuid() });
       task = loading;
       loading.onProgress = ({ loaded, total }: { loaded: number; total: number }) => {
-        if (!cancelled && total > 0) setStatus({ kind: 'loading', received: Math.min(1, loaded / total) });
+        // Only while loading: the rest of the file keeps arriving after the first page (and for the cache).
+        if (!cancelled && total > 0) {
+          const received = Math.min(1, loaded / total);
+          setStatus((now) => now.kind === 'loading' ? { kind: 'loading', received } : now);
+        }
       };
       try {
         return { pdf: await loading.promise, origin: 'network' };
