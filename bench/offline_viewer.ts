@@ -106,12 +106,15 @@ const browser = await launchBrowser();
 try {
   // The PDF: 300 pages, padded to 10 MB. Sent by the demo attorney; no prefetch, so the first view is the network.
   const admin = await apiToken(server, { username: 'admin@demo.test', password: 'Demo-Admin-2026!' });
-  await fetch(`${server.url}/api/admin/settings/offline_prefetch_count`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ value: { type: 'number', value: 0 } }),
-  });
-  const bytes = await makePdf({ pages: 300, padTo: 10 * 1024 * 1024 - 60_000 });
+  for (const [key, value] of [['offline_prefetch_count', 0], ['max_upload_mb', 20]] as const) {
+    const answer = await fetch(`${server.url}/api/admin/settings/${key}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ value: { type: 'number', value } }),
+    });
+    if (!answer.ok) throw new Error(`${key}: ${await answer.text()}`);
+  }
+  const bytes = await makePdf({ pages: 300, padTo: 10 * 1024 * 1024 });
   const offender = demoAccount('offender');
   const documentId = await apiUpload(server, await apiToken(server, ATTORNEY), {
     recipient: offender.username,
