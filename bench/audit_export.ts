@@ -9,6 +9,10 @@
  *
  *   BENCH_ROWS=1000000 npm run bench:audit-export     # a bigger large export (default 100,000)
  *   BENCH_V8_FLAGS=--max-old-space-size=40 …          # cap the API's JS heap: shows the live set is small
+ *   SCALE_DATABASE_URL=postgres://…/lmp_scale SCALE_DATA_DIR=… PIN_PEPPER=… npm run bench:audit-export
+ *                                                    # the 10,000,000 audit rows of a database seed:scale filled
+ *                                                    # (issue 12): a two-day range (about 11,000 rows), then the
+ *                                                    # whole log; nothing is inserted or dropped
  *
  * The API process's VmRSS is sampled from /proc every 10 ms during each export; VmHWM is the kernel's
  * high-water mark for the whole run. With the embedded database the figures include PGlite (it runs inside
@@ -19,17 +23,21 @@
 import postgres from 'postgres';
 import { loadConfig } from '../api/config.ts';
 import { openDatabase } from '../api/db/open.ts';
+import { SCALE_ACCOUNTS, SCALE_DEFAULT_PEPPER } from './seed_scale.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const TOTAL = Number(Deno.env.get('BENCH_ROWS') ?? 100_000);
 const SMALL = 10_000;
 
 const serverUrl = Deno.env.get('BENCH_DATABASE_URL');
+const scaleUrl = Deno.env.get('SCALE_DATABASE_URL');
 const v8Flags = Deno.env.get('BENCH_V8_FLAGS');
-const dataDir = await Deno.makeTempDir({ prefix: 'lmp-bench-' });
-let databaseUrl: string | undefined;
+const dataDir = scaleUrl
+  ? Deno.env.get('SCALE_DATA_DIR') ?? './data'
+  : await Deno.makeTempDir({ prefix: 'lmp-bench-' });
+let databaseUrl: string | undefined = scaleUrl;
 let dropDatabase = async () => {};
-if (serverUrl) {
+if (serverUrl && !scaleUrl) {
   const name = `lmp_bench_${Date.now()}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
@@ -43,19 +51,21 @@ if (serverUrl) {
 }
 const env = {
   DATA_DIR: dataDir,
-  DEMO_SEED: '1',
   LOG_LEVEL: 'info',
+  ...(scaleUrl ? { PIN_PEPPER: Deno.env.get('PIN_PEPPER') || SCALE_DEFAULT_PEPPER } : { DEMO_SEED: '1' }),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   SESSION_SECRET: 'bench-secret-'.repeat(3),
 };
 
 // 1. Schema, demo accounts and the rows, in one statement: SMALL rows of one type, TOTAL of another.
-console.log(
-  `Preparing ${(TOTAL + SMALL).toLocaleString('en-US')} audit rows (${
-    databaseUrl ? 'PostgreSQL' : 'embedded PGlite'
-  })…`,
-);
-{
+if (scaleUrl) {
+  console.log('Exporting the audit log of the seed:scale database (nothing inserted)…');
+} else {
+  console.log(
+    `Preparing ${(TOTAL + SMALL).toLocaleString('en-US')} audit rows (${
+      databaseUrl ? 'PostgreSQL' : 'embedded PGlite'
+    })…`,
+  );
   const { db } = await openDatabase(loadConfig(env));
   const started = performance.now();
   await db.sql`
@@ -120,20 +130,31 @@ async function exportCsv(token: string, query: string) {
 }
 
 try {
+  const [username, password] = scaleUrl
+    ? [SCALE_ACCOUNTS.admin, SCALE_ACCOUNTS.staffPassword]
+    : ['admin@demo.test', 'Demo-Admin-2026!'];
   const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin@demo.test', password: 'Demo-Admin-2026!', entity: 'default' }),
+    body: JSON.stringify({ username, password, entity: 'default' }),
   });
   const { token } = await login.json();
-  await exportCsv(token, '?eventType=bench_small'); // warm-up: JIT and caches, not measured
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86400_000).toISOString().slice(0, 10);
+  // seed:scale spreads its rows over seven years: two days hold about 11,000.
+  const smallQuery = scaleUrl ? `?startDate=${day(1000)}&endDate=${day(999)}` : '?eventType=bench_small';
+  await exportCsv(token, smallQuery); // warm-up: JIT and caches, not measured
   const large = `${TOTAL.toLocaleString('en-US')} rows`;
-  const results = [
-    ['10,000 rows', await exportCsv(token, '?eventType=bench_small')],
-    [large, await exportCsv(token, '?eventType=bench_large')],
-    [`${large} again`, await exportCsv(token, '?eventType=bench_large')],
-    ['whole log', await exportCsv(token, '')],
-  ] as const;
+  const results = scaleUrl
+    ? [
+      ['two days', await exportCsv(token, smallQuery)],
+      ['whole log', await exportCsv(token, '')],
+    ] as const
+    : [
+      ['10,000 rows', await exportCsv(token, '?eventType=bench_small')],
+      [large, await exportCsv(token, '?eventType=bench_large')],
+      [`${large} again`, await exportCsv(token, '?eventType=bench_large')],
+      ['whole log', await exportCsv(token, '')],
+    ] as const;
   console.log('\nexport                   rows      MB   seconds  rows/s   RSS before  peak RSS (MB)');
   for (const [label, r] of results) {
     console.log(
@@ -144,7 +165,7 @@ try {
   }
   const growth = results[1][1].peak - results[0][1].peak;
   console.log(
-    `\nPeak RSS ${large} vs 10,000: ${growth >= 0 ? '+' : ''}${
+    `\nPeak RSS ${results[1][0]} vs ${results[0][0]}: ${growth >= 0 ? '+' : ''}${
       growth.toFixed(0)
     } MB; VmHWM of the API process: ${memory('VmHWM').toFixed(0)} MB`,
   );
@@ -152,5 +173,5 @@ try {
   child.kill('SIGTERM');
   await child.status;
   await dropDatabase();
-  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  if (!scaleUrl) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }

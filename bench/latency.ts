@@ -1,76 +1,67 @@
 /**
  * Latency of the list and search endpoints on a department-sized database against the small demo database, in
- * one run (issue 12): p50, p99 and requests/s from a Deno load loop (N workers, each one request at a time over
- * keep-alive connections) through the real server (api/main.ts), as `npm start` runs it. PostgreSQL only.
+ * one run (issue 12): p50, p99 and requests/s at 64 connections through the real server (api/main.ts), as
+ * `npm start` runs it. PostgreSQL only. The load comes from wrk when it is installed (Debian's `wrk`), else
+ * from a Deno loop (bench/support/load.ts; BENCH_LOAD=deno forces it).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:latency
  *       seeds a fresh database with seed:scale (SCALE, default 1: about two minutes) and a demo one, drops both
  *   SCALE_DATABASE_URL=postgres://…/lmp_scale SCALE_DATA_DIR=/path PIN_PEPPER=… npm run bench:latency
  *       uses a database seed:scale already filled (with the DATA_DIR and PIN_PEPPER it printed)
- *   BENCH_SECONDS=5 (per endpoint), BENCH_CONNECTIONS=64
+ *   BENCH_SECONDS=5 (per endpoint), BENCH_CONNECTIONS=64, BENCH_ROUNDS=3 (API/bare pairs)
+ *
+ * What it prints:
+ *   1. every endpoint on the small and the large database, and the large/small p99 ratio;
+ *   2. the offender's list while 50 offenders sign in at once (each a full PBKDF2), from 50 addresses;
+ *   3. the API against bench/bare_handler.ts (the same api/db functions, nothing else) on the large database,
+ *      in API/bare pairs run back to back (BENCH_ROUNDS), so each ratio compares two runs under the same load
+ *      of this shared machine; the bare handler runs with the pool size that served it fastest;
+ *   4. EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) of each endpoint's SQL on the large database, taken from what api/db really
+ *      sends (bench/support/explain.ts): one line each, the whole plan for any slower than 5 ms in the database
+ *      or with a sequential scan of a big table.
  *
  * The whole-list endpoints of the busiest sender (20,000 documents, about 9 MB of JSON) and of the admin's user
- * list (every user, about 26 MB) run with BENCH_BIG_CONNECTIONS (default 4): 64 clients each holding such a
- * response would measure the machine's memory, not the endpoint. The load loop shares the machine's cores with
- * the server, so absolute figures are pessimistic; the small/large ratio on the same run is the point.
- * The JSON endpoints are also run against bench/bare_handler.ts (the same api/db query, nothing else) on the
- * large database: the API's throughput as a fraction of that floor.
+ * list (every user, about 25 MB) run with BENCH_BIG_CONNECTIONS (default 4): 64 clients each holding such a
+ * response would measure the machine's memory, not the endpoint.
  */
 import postgres from 'postgres';
 import { DEMO_ACCOUNTS } from '../api/cli/demo_seed.ts';
-import { connectPostgres } from '../api/db/client.ts';
+import { list_audit_event_types, list_audit_logs } from '../api/db/audit_search.ts';
+import { connectPostgres, type Sql } from '../api/db/client.ts';
+import { list_documents_for_attorney, list_documents_for_recipient } from '../api/db/documents.ts';
+import { find_entity_whitelist } from '../api/db/ip_whitelist.ts';
 import { migrate } from '../api/db/migrate.ts';
+import { touch_active_session } from '../api/db/sessions.ts';
+import {
+  find_login_candidate,
+  insert_user,
+  list_users_for_admin,
+  list_users_page_for_admin,
+} from '../api/db/users.ts';
 import { hashPin, loadPinPepper } from '../api/domain/passwords.ts';
-import { insert_user } from '../api/db/users.ts';
+import { explainLast } from './support/explain.ts';
+import { type Figures, load, loadGenerator, percentiles } from './support/load.ts';
 import { SCALE_ACCOUNTS, SCALE_DEFAULT_PEPPER, scaleCounts, seedScale } from './seed_scale.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
 const CONNECTIONS = Number(Deno.env.get('BENCH_CONNECTIONS') ?? 64);
 const BIG_CONNECTIONS = Number(Deno.env.get('BENCH_BIG_CONNECTIONS') ?? 4);
+const ROUNDS = Number(Deno.env.get('BENCH_ROUNDS') ?? 3);
 const SESSION_SECRET = 'bench-latency-session-secret-0123456789';
+/** seed:scale's names come from a list of common ones; 366709 is one offender's DOC number there. */
+const SEARCH_COMMON = 'thompson';
+const SEARCH_RARE = '366709';
 
-interface Figures {
-  n: number;
-  errors: number;
-  p50: number;
-  p99: number;
-  rps: number;
-  bytes: number;
-}
+const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
+const loadNow = () => Deno.readTextFileSync('/proc/loadavg').split(' ')[0];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN;
-}
-
-/** `connections` workers request `url` back to back for `seconds`; latencies of every answer. */
-async function load(url: string, token: string | undefined, connections: number, seconds: number) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let bytes = 0;
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      const r = await fetch(url, { headers });
-      const body = await r.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      bytes = body.byteLength;
-      if (!r.ok) errors++;
-    }
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    n: latencies.length,
-    errors,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    rps: latencies.length / elapsed,
-    bytes,
-  } satisfies Figures;
+function line(label: string, endpoint: string, connections: number, f: Figures): string {
+  return `  ${label.padEnd(6)} ${endpoint.padEnd(44)} c=${String(connections).padStart(2)}  p50 ${
+    ms(f.p50)
+  }  p99 ${ms(f.p99)}  ${f.rps.toFixed(0).padStart(5)} req/s  ${
+    (f.bytes / 1024).toFixed(0).padStart(6)
+  } KB  load ${loadNow()}${f.errors ? `  ${f.errors} ERRORS` : ''}`;
 }
 
 interface Server {
@@ -135,7 +126,15 @@ interface Target {
   burst: [string, string][];
 }
 
-type Row = { endpoint: string; connections: number } & Figures;
+type Row = { endpoint: string; connections: number; path: string; token?: string } & Figures;
+
+/** The audit log's date-range filter: a month three years back (index range scan, not the newest rows). */
+function auditRange() {
+  const start = new Date(Date.now() - 3 * 365 * 86400_000).toISOString().slice(0, 10);
+  const end = new Date(Date.now() - (3 * 365 - 30) * 86400_000).toISOString().slice(0, 10);
+  const before = new Date(Date.parse(end) + 86400_000).toISOString().slice(0, 10);
+  return { start, end, before };
+}
 
 /** Every endpoint of one database. */
 async function measure(t: Target): Promise<Row[]> {
@@ -147,16 +146,11 @@ async function measure(t: Target): Promise<Row[]> {
     token: string | undefined,
     connections = CONNECTIONS,
   ) => {
-    await load(`${base}${path}`, token, Math.min(4, connections), 1); // warm-up
-    const f = await load(`${base}${path}`, token, connections, SECONDS);
-    rows.push({ endpoint, connections, ...f });
-    console.log(
-      `  ${t.label.padEnd(6)} ${endpoint.padEnd(34)} c=${String(connections).padStart(2)}  p50 ${
-        f.p50.toFixed(1).padStart(7)
-      } ms  p99 ${f.p99.toFixed(1).padStart(7)} ms  ${f.rps.toFixed(0).padStart(5)} req/s  ${
-        (f.bytes / 1024).toFixed(0).padStart(6)
-      } KB${f.errors ? `  ${f.errors} errors` : ''}`,
-    );
+    const generator = connections === BIG_CONNECTIONS ? 'deno' as const : undefined;
+    await load(`${base}${path}`, { token, connections: Math.min(4, connections), seconds: 1, generator }); // warm-up
+    const f = await load(`${base}${path}`, { token, connections, seconds: SECONDS, generator });
+    rows.push({ endpoint, connections, path, token, ...f });
+    console.log(line(t.label, endpoint, connections, f));
   };
   const offender = await signIn(base, ...t.offender);
   const admin = await signIn(base, ...t.admin);
@@ -173,33 +167,122 @@ async function measure(t: Target): Promise<Row[]> {
     );
   }
   await run("admin's user list (all users)", '/api/admin/users', admin, BIG_CONNECTIONS);
+  // The server-side search (GET /api/admin/users?q=…&limit=50): a name many users share (the first page fills
+  // at once) and one DOC number (the whole index is walked to find it: the worst case).
+  await run("admin's user search (common name)", `/api/admin/users?q=${SEARCH_COMMON}&limit=50`, admin);
+  await run("admin's user search (one DOC number)", `/api/admin/users?q=${SEARCH_RARE}&limit=50`, admin);
   await run('audit log by event type', '/api/admin/audit-logs?eventType=document_deleted', admin);
-  const day = new Date(Date.now() - 3 * 365 * 86400_000).toISOString().slice(0, 10);
-  const month = new Date(Date.now() - (3 * 365 - 30) * 86400_000).toISOString().slice(0, 10);
-  await run('audit log by date range', `/api/admin/audit-logs?startDate=${day}&endDate=${month}`, admin);
+  const { start, end } = auditRange();
+  await run('audit log by date range', `/api/admin/audit-logs?startDate=${start}&endDate=${end}`, admin);
 
-  // 50 sign-ins at once (full PBKDF2 each) while 64 clients read the offender's list.
-  const listLoad = load(`${base}/api/documents/offender/${t.offender[0]}`, offender, CONNECTIONS, SECONDS);
-  await new Promise((r) => setTimeout(r, 500));
+  // 50 sign-ins at once (full PBKDF2 each) while 64 clients read the offender's list, from a second before the
+  // burst until its last sign-in has answered.
+  const listPath = `/api/documents/offender/${t.offender[0]}`;
+  let burstDone!: () => void;
+  const burstOver = new Promise<void>((resolve) => burstDone = resolve);
+  const listLoad = load(`${base}${listPath}`, {
+    token: offender,
+    connections: CONNECTIONS,
+    seconds: 600,
+    until: burstOver,
+  });
+  await new Promise((r) => setTimeout(r, 1000));
   const burstStarted = performance.now();
   // From 50 addresses: one address may have only a few sign-ins in flight (api/domain/sign_in_throttle.ts).
   const signIns = await Promise.all(t.burst.map(async ([u, p], i) => {
     const t0 = performance.now();
     await signIn(base, u, p, `10.251.0.${i + 1}`);
     return performance.now() - t0;
-  }));
+  })).finally(() => burstDone());
   const burstMs = performance.now() - burstStarted;
   const during = await listLoad;
-  signIns.sort((a, b) => a - b);
+  const s = percentiles(signIns);
   console.log(
     `  ${t.label.padEnd(6)} sign-in burst of ${t.burst.length}: all done in ${burstMs.toFixed(0)} ms (p50 ${
-      percentile(signIns, 0.5).toFixed(0)
-    } ms, p99 ${percentile(signIns, 0.99).toFixed(0)} ms); offender's list meanwhile p99 ${
-      during.p99.toFixed(1)
-    } ms`,
+      s.p50.toFixed(0)
+    } ms, p99 ${s.p99.toFixed(0)} ms); offender's list meanwhile (c=${CONNECTIONS}): p50 ${
+      during.p50.toFixed(1)
+    } ms, p99 ${during.p99.toFixed(1)} ms, ${during.rps.toFixed(0)} req/s${
+      during.errors ? `, ${during.errors} ERRORS` : ''
+    }`,
   );
-  rows.push({ endpoint: "offender's list during 50 sign-ins", connections: CONNECTIONS, ...during });
+  rows.push({
+    endpoint: "offender's list during 50 sign-ins",
+    connections: CONNECTIONS,
+    path: listPath,
+    ...during,
+  });
   return rows;
+}
+
+/** One line of EXPLAIN per query, the whole plan when it is slow or scans a big table sequentially. */
+async function explainAll(url: string, ids: { offender: string; attorney: string; busiest: string }) {
+  const { start, before } = auditRange();
+  const [session] = await withSql(
+    url,
+    (sql) =>
+      sql<{ id: string }[]>`select s.id from sessions s where s.user_id = ${ids.offender}
+      and s.revoked_at is null order by s.created_at desc limit 1`,
+  );
+  const [offender] = await withSql(
+    url,
+    (sql) => sql<{ entity_id: string }[]>`select entity_id from users where id = ${ids.offender}`,
+  );
+  const queries: [string, (sql: Sql) => Promise<unknown>][] = [
+    ['session check (touch_active_session)', (sql) => touch_active_session(sql, session.id)],
+    ['whitelist (sign-in only now)', (sql) => find_entity_whitelist(sql, offender.entity_id)],
+    [
+      'sign-in lookup (find_login_candidate)',
+      (sql) => find_login_candidate(sql, offender.entity_id, '300002'),
+    ],
+    ["offender's list", (sql) => list_documents_for_recipient(sql, ids.offender)],
+    ["attorney's list (typical)", (sql) => list_documents_for_attorney(sql, ids.attorney)],
+    ["attorney's list (busiest sender)", (sql) => list_documents_for_attorney(sql, ids.busiest)],
+    ["admin's user list (all users)", (sql) => list_users_for_admin(sql)],
+    [
+      "admin's user search (common name)",
+      (sql) => list_users_page_for_admin(sql, { search: SEARCH_COMMON, limit: 51 }),
+    ],
+    [
+      "admin's user search (one DOC number)",
+      (sql) => list_users_page_for_admin(sql, { search: SEARCH_RARE, limit: 51 }),
+    ],
+    [
+      'audit log by event type',
+      (sql) => list_audit_logs(sql, { eventType: 'document_deleted' }, { limit: 51 }),
+    ],
+    [
+      'audit log by date range',
+      (sql) => list_audit_logs(sql, { from: new Date(start), before: new Date(before) }, { limit: 51 }),
+    ],
+    ['audit event types (every audit page)', (sql) => list_audit_event_types(sql)],
+  ];
+  const BIG = /on (users|documents|audit_logs|sessions)\b/;
+  console.log("EXPLAIN (ANALYZE) of each endpoint's SQL on the large database (time in the database):");
+  for (const [label, call] of queries) {
+    const plan = await explainLast(url, call);
+    const bigSeq = plan.seqScans.filter((s) => BIG.test(s));
+    const indexes = [
+      ...new Set(plan.scans.filter((s) => !s.includes('Seq Scan')).map((s) => s.replace(/ on .*/, ''))),
+    ];
+    console.log(
+      `  ${label.padEnd(40)} ${plan.executionMs.toFixed(2).padStart(8)} ms  ${
+        bigSeq.length ? `SEQ SCAN: ${bigSeq.join('; ')}` : `${indexes.length} index scans`
+      }`,
+    );
+    if (plan.executionMs > 5 || bigSeq.length) {
+      for (const l of plan.lines) if (!/^\s*Buffers:/.test(l)) console.log(`      ${l}`);
+    }
+  }
+}
+
+async function withSql<T>(url: string, f: (sql: Sql) => Promise<T>): Promise<T> {
+  const db = connectPostgres(url, { max: 1 });
+  try {
+    return await f(db.sql);
+  } finally {
+    await db.close();
+  }
 }
 
 const serverUrl = Deno.env.get('BENCH_DATABASE_URL');
@@ -296,7 +379,8 @@ try {
     Number(d) % 50 !== 0
   );
   console.log(
-    `Latency, ${SECONDS} s per endpoint, ${CONNECTIONS} connections (${BIG_CONNECTIONS} for the whole-list ones):`,
+    `Latency, ${SECONDS} s per endpoint, ${CONNECTIONS} connections (${BIG_CONNECTIONS} for the whole-list ones), ` +
+      `load from ${await loadGenerator()}, ${navigator.hardwareConcurrency} cores, load average ${loadNow()} at the start:`,
   );
   const smallRows = await measure({
     label: 'small',
@@ -318,31 +402,76 @@ try {
     burst: offenders.slice(0, 50).map((d) => [d, SCALE_ACCOUNTS.offenderPin]),
   });
 
-  // The floor: the same queries behind a bare Deno.serve + postgres.js (bench/bare_handler.ts).
-  const bare = await startServer({ DATABASE_URL: largeUrl }, 'bench/bare_handler.ts');
-  servers.push(bare);
-  const largeDb = connectPostgres(largeUrl, { max: 1 });
-  const [offenderRow] = await largeDb.sql<{ id: string }[]>`
-    select id from users where doc_number = ${SCALE_ACCOUNTS.firstOffender}`;
-  await largeDb.close();
-  console.log(
-    'The API against a bare Deno.serve + postgres.js handler running the same query (large database):',
-  );
-  for (
-    const [endpoint, path] of [
-      ["offender's list", `/offender-list?id=${offenderRow.id}`],
-      ['audit log by event type', '/audit-by-type?type=document_deleted'],
-    ]
-  ) {
-    await load(`${bare.base}${path}`, undefined, 4, 1);
-    const f = await load(`${bare.base}${path}`, undefined, CONNECTIONS, SECONDS);
-    const api = largeRows.find((r) => r.endpoint === endpoint)!;
-    console.log(
-      `  bare   ${endpoint.padEnd(34)} c=${CONNECTIONS}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${
-        f.p99.toFixed(1).padStart(7)
-      } ms  ${f.rps.toFixed(0).padStart(5)} req/s;  API/bare throughput ${(api.rps / f.rps).toFixed(2)}×`,
+  // The floor: each endpoint's database work behind a bare Deno.serve + postgres.js (bench/bare_handler.ts).
+  const ids = await withSql(largeUrl, async (sql) => {
+    const [o] = await sql<
+      { id: string }[]
+    >`select id from users where doc_number = ${SCALE_ACCOUNTS.firstOffender}`;
+    const [a] = await sql<{ id: string }[]>`select id from users where email = 'attorney1@scale.test'`;
+    const [b] = await sql<
+      { id: string }[]
+    >`select id from users where email = ${SCALE_ACCOUNTS.busiestSender}`;
+    return { offender: o.id, attorney: a.id, busiest: b.id };
+  });
+  console.log("The bare handler's pool size, on the offender's list (the fastest is kept):");
+  let bare: Server | undefined;
+  let bestRps = 0;
+  for (const pool of [4, 10, 20]) {
+    const candidate = await startServer(
+      { DATABASE_URL: largeUrl, BARE_POOL: String(pool) },
+      'bench/bare_handler.ts',
     );
+    const url = `${candidate.base}/offender-list?id=${ids.offender}`;
+    await load(url, { connections: 4, seconds: 1 });
+    const f = await load(url, { connections: CONNECTIONS, seconds: SECONDS });
+    console.log(line('bare', `offender's list, pool ${pool}`, CONNECTIONS, f));
+    if (f.rps > bestRps) {
+      await bare?.stop();
+      bare = candidate;
+      bestRps = f.rps;
+    } else await candidate.stop();
   }
+  servers.push(bare!);
+  const { start, before } = auditRange();
+  const pairs: [string, string][] = [
+    ["offender's list", `/offender-list?id=${ids.offender}`],
+    ["attorney's list (typical, ~500 documents)", `/attorney-list?id=${ids.attorney}`],
+    ["attorney's list (busiest sender, 20,000)", `/attorney-list?id=${ids.busiest}`],
+    ["admin's user list (all users)", '/users'],
+    ["admin's user search (common name)", `/users?q=${SEARCH_COMMON}&limit=50`],
+    ["admin's user search (one DOC number)", `/users?q=${SEARCH_RARE}&limit=50`],
+    ['audit log by event type', '/audit?type=document_deleted'],
+    ['audit log by date range', `/audit?from=${start}&before=${before}`],
+  ];
+  console.log(`The API against the bare handler (large database), ${ROUNDS} API/bare pairs back to back:`);
+  const ratios: [string, number[]][] = [];
+  for (const [endpoint, barePath] of pairs) {
+    const api = largeRows.find((r) => r.endpoint === endpoint)!;
+    const each: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const generator = api.connections === BIG_CONNECTIONS ? 'deno' as const : undefined;
+      const a = await load(`${large.base}${api.path}`, {
+        token: api.token,
+        connections: api.connections,
+        seconds: SECONDS,
+        generator,
+      });
+      console.log(line('API', endpoint, api.connections, a));
+      const b = await load(`${bare!.base}${barePath}`, {
+        connections: api.connections,
+        seconds: SECONDS,
+        generator,
+      });
+      console.log(line('bare', endpoint, api.connections, b));
+      each.push(a.rps / b.rps);
+    }
+    ratios.push([endpoint, each]);
+  }
+  console.log('API/bare throughput (each pair; the aim is at least 0.75):');
+  for (const [endpoint, each] of ratios) {
+    console.log(`  ${endpoint.padEnd(44)} ${each.map((r) => `${r.toFixed(2)}×`).join('  ')}`);
+  }
+  await explainAll(largeUrl, ids);
   console.log('p99 large / small (same endpoint):');
   for (const l of largeRows) {
     const s = smallRows.find((r) => r.endpoint === l.endpoint) ??
