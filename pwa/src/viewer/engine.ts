@@ -23,6 +23,17 @@ pdfjsLib.GlobalWorkerOptions.workerSrc = workerUrl;
 
 let viewerModule: Promise<ViewerModule> | null = null;
 
+let worker: pdfjsLib.PDFWorker | null = null;
+
+/**
+ * One pdf.js worker for the window's life: starting one (fetching and compiling its module) is a good part of
+ * the time to a first page, and a document's task only detaches from a worker it was given, never ends it.
+ */
+function sharedWorker(): pdfjsLib.PDFWorker {
+  if (!worker || worker.destroyed) worker = new pdfjsLib.PDFWorker();
+  return worker;
+}
+
 /**
  * The viewer components read pdf.js from `globalThis.pdfjsLib` when their
  * module is evaluated, so the global is set first and the module is imported
@@ -50,6 +61,7 @@ export function openDocument(
 ): PdfLoadingTask {
   const params: NonNullable<Parameters<typeof pdfjsLib.getDocument>[0]> & { isEvalSupported: false } = {
     url: documentUrl(documentId, options.print),
+    worker: sharedWorker(),
     httpHeaders: options.token ? { Authorization: `Bearer ${options.token}` } : {},
     withCredentials: false,
     // pdf.js 6 no longer has an eval path; kept so an older pdf.js would be held to the same rule.
@@ -73,6 +85,7 @@ export function openDocument(
 export function openDocumentData(data: Uint8Array<ArrayBuffer>): PdfLoadingTask {
   const params: NonNullable<Parameters<typeof pdfjsLib.getDocument>[0]> & { isEvalSupported: false } = {
     data,
+    worker: sharedWorker(),
     isEvalSupported: false,
     enableXfa: false,
     useWasm: false,
