@@ -49,6 +49,49 @@ function precompress(): Plugin {
 }
 
 /**
+ * antd's Table always bundles its column-filter dropdown (antd Tree, Menu, Radio, Checkbox: @rc-component/tree
+ * and @rc-component/menu) and its row-selection column (Dropdown, Checkbox, Radio, @rc-component/tree), even
+ * for a table that uses neither; no table of the portal does (no `filters`, `filterDropdown` or
+ * `rowSelection`). Both modules are replaced by stand-ins that keep what Table calls on every render and fail
+ * loudly if a table ever asks for either feature, so the offender's list (DocumentTable) loads ~25 KB less
+ * (issue 12's 200 KB budget). Drop a stand-in here when a table needs the feature.
+ */
+const ANTD_TABLE_STAND_INS: Record<string, string> = {
+  'antd/es/table/hooks/useFilter/FilterDropdown.js': `
+    export function flattenKeys(filters) {
+      const keys = [];
+      for (const { value, children } of filters || []) keys.push(value, ...flattenKeys(children));
+      return keys;
+    }
+    export default function FilterDropdown() {
+      throw new Error('antd Table column filters are left out of this build (pwa/vite.config.ts)');
+    }`,
+  'antd/es/table/hooks/useSelection.js': `
+    export const SELECTION_COLUMN = {};
+    export const SELECTION_ALL = 'SELECT_ALL';
+    export const SELECTION_INVERT = 'SELECT_INVERT';
+    export const SELECTION_NONE = 'SELECT_NONE';
+    const NONE = new Set();
+    const withoutSelection = (columns) => columns.filter((column) => column !== SELECTION_COLUMN);
+    export default function useSelection(_config, rowSelection) {
+      if (rowSelection) throw new Error('antd Table row selection is left out of this build (pwa/vite.config.ts)');
+      return [withoutSelection, NONE];
+    }`,
+};
+
+function antdTableStandIns(): Plugin {
+  return {
+    name: 'portal:antd-table-stand-ins',
+    enforce: 'pre',
+    load(id) {
+      const path = id.split('?')[0].replaceAll('\\', '/');
+      const key = Object.keys(ANTD_TABLE_STAND_INS).find((name) => path.endsWith(`/node_modules/${name}`));
+      return key ? ANTD_TABLE_STAND_INS[key] : null;
+    },
+  };
+}
+
+/**
  * ANALYZE=<file.html>: a treemap of what each chunk holds, with its gzip and brotli sizes (issue 12: find where
  * the offender route's weight comes from). Written outside the build so it is neither served nor precached.
  */
@@ -82,6 +125,7 @@ export default defineConfig({
     fs: { allow: [repoRoot] },
   },
   plugins: [
+    antdTableStandIns(),
     react(),
     VitePWA({
       registerType: 'autoUpdate',
