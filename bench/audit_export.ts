@@ -119,13 +119,20 @@ async function exportCsv(token: string, query: string) {
   if (!response.ok) throw new Error(`export failed: ${response.status} ${await response.text()}`);
   let bytes = 0;
   let lines = 0;
+  // The peak RSS so far at each million rows: flat memory shows as a curve that stops rising.
+  const milestones: string[] = [];
   for await (const chunk of response.body!) {
     bytes += chunk.length;
     // Rows end with CRLF; a newline inside a quoted cell is a bare LF, so CR counts rows exactly.
-    for (const b of chunk) if (b === 13) lines++;
+    for (const b of chunk) {
+      if (b !== 13) continue;
+      lines++;
+      if (lines % 1_000_000 === 0) milestones.push(`${lines / 1_000_000}M: ${peak.toFixed(0)}`);
+    }
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  if (milestones.length) console.log(`  peak RSS (MB) by rows exported: ${milestones.join(', ')}`);
   return { rows: lines - 1, bytes, seconds, before, peak };
 }
 
