@@ -11,47 +11,18 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
-import { apiToken, type Credentials } from '../support/api_client.ts';
-import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { apiToken } from '../support/api_client.ts';
+import { cachedUrls, databases, setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
+import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const OFFENDER = { username: '100001', password: '246810' };
 const DATABASE = 'legal-mail-offline';
 
-async function setSetting(server: TestServer, token: string, key: string, value: number): Promise<void> {
-  const response = await fetch(`${server.url}/api/admin/settings/${key}`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ value: { type: 'number', value } }),
-  });
-  assert.equal(response.status, 200, await response.text());
-}
-
-async function signIn(page: Page, url: string, who: Credentials): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.getByLabel('facility ID number').fill(who.username);
-  await page.getByLabel('Pin Number').fill(who.password);
-  await page.getByRole('button', { name: 'View Mail' }).click();
-}
-
-function databases(page: Page): Promise<string[]> {
-  return page.evaluate(async () => (await indexedDB.databases()).map((entry) => entry.name ?? ''));
-}
-
-function cachedUrls(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const urls: string[] = [];
-    for (const name of await caches.keys()) {
-      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-    }
-    return urls;
-  });
-}
-
 /** Signed in as the offender, the list on screen from the network and saved (sealed) on the tablet. */
 async function offenderReady(page: Page, url: string): Promise<void> {
-  await signIn(page, url, OFFENDER);
+  await signInThroughForm(page, url, OFFENDER);
   await page.getByRole('heading', { name: 'My documents' }).waitFor();
   await page.locator('li.document-card').first().waitFor();
   await page.waitForFunction(
@@ -74,6 +45,15 @@ async function assertWiped(page: Page): Promise<void> {
   assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
 }
 
+/** A tablet held upright: its own storage, touch, the page's clock under the test's control when asked. */
+async function tabletPage(browser: Browser, clock = false): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  if (clock) await page.clock.install();
+  return { context, page };
+}
+
 const options = { sanitizeResources: false, sanitizeOps: false };
 
 Deno.test({
@@ -86,8 +66,8 @@ Deno.test({
     const browser: Browser = await launchBrowser();
     try {
       const admin = await apiToken(server, ADMIN);
-      await setSetting(server, admin, 'session_idle_minutes', 5);
-      await setSetting(server, admin, 'tablet_lock_minutes', 1);
+      await setNumberSettingByApi(server, admin, 'session_idle_minutes', 5);
+      await setNumberSettingByApi(server, admin, 'tablet_lock_minutes', 1);
 
       await t.step(
         '5. offline: the lock after a minute, the PIN reopens it, the wipe after the idle limit',
@@ -112,10 +92,7 @@ Deno.test({
       );
 
       await t.step('5. offline: five wrong PINs on the lock screen wipe the tablet', async () => {
-        const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
-        const page = await context.newPage();
-        page.setDefaultTimeout(20_000);
-        await page.clock.install();
+        const { context, page } = await tabletPage(browser, true);
         await offenderReady(page, server.url);
         await lockByClock(context, page);
         for (let attempt = 1; attempt <= 4; attempt++) {
@@ -175,7 +152,7 @@ Deno.test({
           const context = await browser.newContext();
           const page = await context.newPage();
           page.setDefaultTimeout(20_000);
-          await signIn(page, server.url, who);
+          await signInThroughForm(page, server.url, who);
           await page.waitForURL(/\/portal\/(attorney|admin)/);
           await page.getByRole('button', { name: 'Log Off' }).waitFor();
           await page.evaluate(() => navigator.serviceWorker.ready);

@@ -18,8 +18,9 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromiumAvailable, launchPersistent } from '../support/browser.ts';
-import { apiToken, apiUpload, type Credentials } from '../support/api_client.ts';
+import { apiToken, apiUpload } from '../support/api_client.ts';
 import { makePdf } from '../support/pdfs.ts';
+import { cachedUrls, databases, setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
 
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
@@ -112,13 +113,6 @@ async function scanProfile(dir: string, texts: string[]): Promise<string[]> {
   return found;
 }
 
-async function signIn(page: Page, url: string, who: Credentials): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.getByLabel('facility ID number').fill(who.username);
-  await page.getByLabel('Pin Number').fill(who.password);
-  await page.getByRole('button', { name: 'View Mail' }).click();
-}
-
 function card(page: Page, title: string) {
   return page.locator('li.document-card').filter({ hasText: title });
 }
@@ -167,21 +161,6 @@ async function waitForCached(page: Page, ids: string[]): Promise<void> {
   }
 }
 
-function databases(page: Page): Promise<string[]> {
-  return page.evaluate(async () => (await indexedDB.databases()).map((entry) => entry.name ?? ''));
-}
-
-/** Cache Storage's entries (the service worker's precache): URLs only. */
-function cachedUrls(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const urls: string[] = [];
-    for (const name of await caches.keys()) {
-      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-    }
-    return urls;
-  });
-}
-
 async function auditEvents(server: TestServer, adminToken: string, eventType: string, documentId: string) {
   const response = await fetch(
     `${server.url}/api/admin/audit-logs?eventType=${eventType}&limit=200`,
@@ -222,12 +201,7 @@ Deno.test({
     try {
       const admin = await apiToken(server, ADMIN);
       // One document fetched ahead: C, the newest unread one; B stays on the server only.
-      const setting = await fetch(`${server.url}/api/admin/settings/offline_prefetch_count`, {
-        method: 'PUT',
-        headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ value: { type: 'number', value: 1 } }),
-      });
-      assert.equal(setting.status, 200, await setting.text());
+      await setNumberSettingByApi(server, admin, 'offline_prefetch_count', 1);
       const attorney = await apiToken(server, ATTORNEY);
       const pdfA = await markedPdf(3);
       assert.ok(
@@ -254,7 +228,7 @@ Deno.test({
       page.setDefaultTimeout(20_000);
 
       await t.step('1. signed in online: A opened, C fetched ahead, B not', async () => {
-        await signIn(page, server.url, FIRST);
+        await signInThroughForm(page, server.url, FIRST);
         await card(page, TITLES.a).waitFor();
         await page.evaluate(() => navigator.serviceWorker.ready);
         const viewer = await openFromCard(context!, page, TITLES.a, 'View');
@@ -372,7 +346,7 @@ Deno.test({
 
       await t.step('4. a second offender on the same tablet sees nothing of the first', async () => {
         // The first signs in again and reads A, then walks away without logging off.
-        await signIn(page, server.url, FIRST);
+        await signInThroughForm(page, server.url, FIRST);
         await card(page, TITLES.a).waitFor();
         // C and A were read: the newest unread document of the first is fetched ahead, so the tablet holds some.
         const firstCached = await eventually(
@@ -382,7 +356,7 @@ Deno.test({
         );
         // Offline, the second cannot sign in, and nothing of the first shows.
         await context!.setOffline(true);
-        await signIn(page, server.url, SECOND);
+        await signInThroughForm(page, server.url, SECOND);
         await page.getByText('You are offline. Signing in needs the network.').first().waitFor();
         assert.equal(await page.getByText(TITLES.a).count(), 0);
         await context!.setOffline(false);

@@ -198,14 +198,26 @@ export async function checkTabletClock(): Promise<void> {
   if (verdict.value === 'lock') await lockTablet();
 }
 
+/** A send that found no network is tried again after this long, while the browser says it is online. */
+export const SEND_RETRY_MS = 5_000;
+
 let sending: Promise<void> | null = null;
+/** Asked again while a send was under way: one more pass when it ends (it may have started before the network). */
+let sendAgain = false;
+let sendRetry: ReturnType<typeof setTimeout> | null = null;
 
 /**
  * Sends the queued offline readings, oldest first, in batches; what the API recorded (now or on an earlier
- * send) or refused for good leaves the queue. One send at a time; a failure leaves the rest for the next.
+ * send) or refused for good leaves the queue. One send at a time; a send asked for meanwhile runs after it, and
+ * one that found no network is retried shortly (the browser's `online` event can come before the network works).
  */
 export function sendQueuedReadings(): Promise<void> {
-  sending ??= (async () => {
+  if (sending) {
+    sendAgain = true;
+    return sending;
+  }
+  sending = (async () => {
+    let unreachable = false;
     try {
       for (;;) {
         const queued = await browserState.queuedEvents();
@@ -217,10 +229,20 @@ export function sendQueuedReadings(): Promise<void> {
         await browserState.removeEvents(done);
         if (batch.length < OFFLINE_EVENTS_BATCH) return;
       }
-    } catch {
-      // Offline again, or the session ended: the queue stays (a wipe takes it with the rest).
+    } catch (error) {
+      // No network: kept, and tried again. A refusal (the session ended): kept until the wipe takes it.
+      unreachable = error instanceof ApiError && error.status === 0;
     } finally {
       sending = null;
+      if (sendAgain) {
+        sendAgain = false;
+        void sendQueuedReadings();
+      } else if (unreachable && isOnline() && !sendRetry) {
+        sendRetry = setTimeout(() => {
+          sendRetry = null;
+          void sendQueuedReadings();
+        }, SEND_RETRY_MS);
+      }
     }
   })();
   return sending;
