@@ -15,10 +15,10 @@ import { TOAST_MAX_COUNT } from './lib/toast.ts';
 import { theme } from './theme.ts';
 import { Login } from './auth/Login.tsx';
 import { Logout } from './auth/Logout.tsx';
-import { Register } from './auth/Register.tsx';
-import { Unauthorized } from './auth/Unauthorized.tsx';
 
-// Signed-in screens load on demand: the sign-in page stays small.
+// Signed-in screens (and the signed-out pages a tablet rarely shows) load on demand: the sign-in page stays small.
+const Register = lazy(() => import('./auth/Register.tsx').then((m) => ({ default: m.Register })));
+const Unauthorized = lazy(() => import('./auth/Unauthorized.tsx').then((m) => ({ default: m.Unauthorized })));
 const SetPassword = lazy(() => import('./auth/SetPassword.tsx').then((m) => ({ default: m.SetPassword })));
 const Files = lazy(() => import('./mail/Files.tsx').then((m) => ({ default: m.Files })));
 const PdfViewer = lazy(() => import('./viewer/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
