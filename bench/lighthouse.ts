@@ -18,7 +18,7 @@
  * LIGHTHOUSE_REPORTS=<folder> keeps each page's full JSON report there (which element failed which audit).
  */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_PATH } from '../tests/support/browser.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { type DemoRole, distFromArgs, signInThroughPage } from './support/portal_pages.ts';
 
@@ -62,14 +62,7 @@ async function startChromium(): Promise<{ port: number; stop(): Promise<void> }>
   const profile = await Deno.makeTempDir({ prefix: 'lmp-lighthouse-' });
   const child = new Deno.Command(CHROMIUM_PATH, {
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_FLAGS,
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${profile}`,
       'about:blank',

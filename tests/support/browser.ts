@@ -12,7 +12,8 @@ import {
 
 export const CHROMIUM_PATH = Deno.env.get('CHROMIUM_PATH') ?? '/usr/bin/chromium';
 
-const CHROMIUM_FLAGS = [
+/** The house flags: headless, and nothing that would reach for the network on its own. */
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
