@@ -12,7 +12,7 @@
  *
  * What it prints:
  *   1. every endpoint on the small and the large database, and the large/small p99 ratio;
- *   2. the offender's list while 50 offenders sign in at once (each a full PBKDF2), from 50 addresses;
+ *   2. the offender's list while 50 offenders sign in at once (two full PBKDF2 derivations each), from 50 addresses;
  *   3. the API against bench/bare_handler.ts (the same api/db functions, nothing else) on the large database,
  *      in API/bare pairs run back to back (BENCH_ROUNDS), so each ratio compares two runs under the same load
  *      of this shared machine; the bare handler runs with the pool size that served it fastest;
