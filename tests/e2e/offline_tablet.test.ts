@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { chromiumAvailable, launchPersistent } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, launchPersistent } from '../support/browser.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { cachedUrls, databases, setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
@@ -311,6 +311,17 @@ Deno.test({
             d.documentid === ids.a
           );
           assert.ok(sent.viewed_at, "the sender's list has A's read time");
+          // And on the sender's screen: the Read column of A's row.
+          const office = await launchBrowser();
+          try {
+            const desk = await (await office.newContext()).newPage();
+            desk.setDefaultTimeout(20_000);
+            await signInThroughForm(desk, server.url, ATTORNEY);
+            const rowA = desk.locator('tr.ant-table-row').filter({ hasText: TITLES.a });
+            await rowA.getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
+          } finally {
+            await office.close();
+          }
         },
       );
 
