@@ -73,20 +73,17 @@ export class FsBlobStore implements BlobStore {
       throw error;
     }
     let remaining: number;
-    let toEnd: boolean;
     try {
-      const size = (await file.stat()).size;
-      if (range) await file.seek(range.start, Deno.SeekMode.Start);
-      remaining = range ? range.end - range.start + 1 : size;
-      toEnd = !range || range.end === size - 1;
+      if (range) {
+        await file.seek(range.start, Deno.SeekMode.Start);
+        remaining = range.end - range.start + 1;
+      } else {
+        remaining = (await file.stat()).size;
+      }
     } catch (error) {
       file.close();
       throw error;
     }
-    // To the file's end (a whole document, or a range that ends with it): the runtime's own stream of the file,
-    // which Deno's HTTP server sends from the file resource without pulling each chunk through JavaScript
-    // (issue 12's direct path). It closes the file when done or cancelled.
-    if (toEnd) return file.readable;
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         const buffer = new Uint8Array(Math.min(READ_CHUNK, remaining));
