@@ -313,12 +313,6 @@ export function prefetchUnread(unread: readonly string[]): Promise<void> {
   return prefetching;
 }
 
-/** The ids the cache holds now (for the list's "saved on this tablet" mark). */
-export async function cachedIds(): Promise<Set<string>> {
-  const cached = await browserState.cachedDocuments();
-  return new Set(cached.ok ? cached.value.map((entry) => entry.id) : []);
-}
-
 /** The key holder of this window: the cache, while unlocked. */
 export const localHolder: KeyHolder = {
   async get(documentId) {
@@ -347,9 +341,4 @@ export function serveViewerPopups(): () => void {
     holder?.stop();
     holder = null;
   };
-}
-
-/** The documents fetched for a person are theirs only: a wipe elsewhere (Log Off) resets this window's phase. */
-export function resetTabletSession(): void {
-  set({ phase: 'starting', endedBy: null });
 }
