@@ -23,6 +23,7 @@
 import postgres from 'postgres';
 import { loadConfig } from '../api/config.ts';
 import { openDatabase } from '../api/db/open.ts';
+import { startBenchServer } from './support/server.ts';
 import { SCALE_ACCOUNTS, SCALE_DEFAULT_PEPPER } from './seed_scale.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -80,29 +81,14 @@ if (scaleUrl) {
 }
 
 // 2. The real server, as `npm start` runs it.
-const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
-  args: ['run', '-A', ...(v8Flags ? [`--v8-flags=${v8Flags}`] : []), 'api/main.ts'],
-  cwd: ROOT,
-  env: { ...env, PORT: '0', HOST: '127.0.0.1', PWA_DIST: `${ROOT}pwa/dist` },
-  stdout: 'piped',
-  stderr: 'inherit',
-}).spawn();
-const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let seen = '';
-let base = '';
-while (!base) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error(`server did not start:\n${seen}`);
-  seen += value;
-  const match = /http:\/\/localhost:(\d+)/.exec(seen);
-  if (match) base = `http://127.0.0.1:${match[1]}`;
-}
-(async () => {
-  while (!(await reader.read()).done) { /* drain */ }
-})();
+const server = await startBenchServer(
+  { ...env, PWA_DIST: `${ROOT}pwa/dist` },
+  { denoArgs: v8Flags ? [`--v8-flags=${v8Flags}`] : [] },
+);
+const base = server.base;
 
 function memory(field: 'VmRSS' | 'VmHWM'): number {
-  const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+  const status = Deno.readTextFileSync(`/proc/${server.pid}/status`);
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
@@ -177,8 +163,7 @@ try {
     } MB; VmHWM of the API process: ${memory('VmHWM').toFixed(0)} MB`,
   );
 } finally {
-  child.kill('SIGTERM');
-  await child.status;
+  await server.stop();
   await dropDatabase();
   if (!scaleUrl) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }

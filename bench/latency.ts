@@ -25,6 +25,7 @@
  * response would measure the machine's memory, not the endpoint.
  */
 import postgres from 'postgres';
+import { type BenchServer, startBenchServer } from './support/server.ts';
 import { DEMO_ACCOUNTS } from '../api/cli/demo_seed.ts';
 import { list_audit_event_types, list_audit_logs } from '../api/db/audit_search.ts';
 import { connectPostgres, type Sql } from '../api/db/client.ts';
@@ -43,7 +44,6 @@ import { explainLast } from './support/explain.ts';
 import { type Figures, load, loadGenerator, percentiles } from './support/load.ts';
 import { SCALE_ACCOUNTS, SCALE_DEFAULT_PEPPER, scaleCounts, seedScale } from './seed_scale.ts';
 
-const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
 const CONNECTIONS = Number(Deno.env.get('BENCH_CONNECTIONS') ?? 64);
 const BIG_CONNECTIONS = Number(Deno.env.get('BENCH_BIG_CONNECTIONS') ?? 4);
@@ -64,40 +64,9 @@ function line(label: string, endpoint: string, connections: number, f: Figures):
   } KB  load ${loadNow()}${f.errors ? `  ${f.errors} ERRORS` : ''}`;
 }
 
-interface Server {
-  base: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(env: Record<string, string>, script = 'api/main.ts'): Promise<Server> {
-  const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
-    args: ['run', '-A', script],
-    cwd: ROOT,
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1' },
-    stdout: 'piped',
-    stderr: 'inherit',
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = '';
-  let base = '';
-  while (!base) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server did not start:\n${seen}`);
-    seen += value;
-    const match = /http:\/\/localhost:(\d+)/.exec(seen);
-    if (match) base = `http://127.0.0.1:${match[1]}`;
-  }
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return {
-    base,
-    async stop() {
-      child.kill('SIGTERM');
-      await child.status;
-      await drained.catch(() => {});
-    },
-  };
+/** The API (or the bare handler) with the bench's own log level and proxy trust. */
+function startServer(env: Record<string, string>, script = 'api/main.ts'): Promise<BenchServer> {
+  return startBenchServer({ ...env, LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1' }, { script });
 }
 
 /** `from`: the client address to send as X-Forwarded-For (the server trusts 127.0.0.1 as its proxy). */
@@ -119,7 +88,7 @@ async function signIn(
 
 interface Target {
   label: string;
-  server: Server;
+  server: BenchServer;
   offender: [string, string];
   attorneys: [string, string, string][];
   admin: [string, string];
@@ -328,7 +297,7 @@ async function addBurstOffenders(url: string, pinPepper: Uint8Array): Promise<vo
 }
 
 const pepper = Deno.env.get('PIN_PEPPER') || SCALE_DEFAULT_PEPPER;
-const servers: Server[] = [];
+const servers: BenchServer[] = [];
 const tempDirs: string[] = [];
 try {
   // The small demo database, as a fresh deployment has it.
@@ -414,7 +383,7 @@ try {
     return { offender: o.id, attorney: a.id, busiest: b.id };
   });
   console.log("The bare handler's pool size, on the offender's list (the fastest is kept):");
-  let bare: Server | undefined;
+  let bare: BenchServer | undefined;
   let bestRps = 0;
   for (const pool of [4, 10, 20]) {
     const candidate = await startServer(

@@ -9,6 +9,7 @@ import postgres from 'postgres';
 import { have, ROOT } from './helpers.ts';
 import { freePort, freshDatabase, type Instance, signInAt, startInstance } from '../support/instance.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
+import { startNginx } from '../support/nginx_front.ts';
 import { rawRequest } from '../support/raw_http.ts';
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
@@ -48,20 +49,10 @@ async function startFront(dir: string, dataDir: string, apiPort: number) {
   );
   await Deno.writeTextFile(`${dir}/portal-blobs.conf`, blobs.replace(SHIPPED_FOLDER, `${dataDir}/blobs/`));
   await Deno.copyFile(`${ROOT}deploy/nginx/portal-proxy.conf`, `${dir}/portal-proxy.conf`);
-  await Deno.writeTextFile(
-    `${dir}/nginx.conf`,
-    `daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-${Deno.uid() === 0 ? 'user root;' : ''}
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path ${dir}/body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
+  return await startNginx(
+    dir,
+    port,
+    `    access_log off;
     gzip on;
     gzip_types *;
     gzip_min_length 0;
@@ -73,33 +64,8 @@ http {
             include ${dir}/portal-proxy.conf;
             proxy_pass http://127.0.0.1:${apiPort};
         }
-    }
-}
-`,
+    }`,
   );
-  const child = new Deno.Command('nginx', {
-    args: ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`],
-    stdout: 'null',
-    stderr: 'piped',
-  }).spawn();
-  const errors = new Response(child.stderr).text();
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: '127.0.0.1', port })).close();
-      return {
-        url: `http://127.0.0.1:${port}`,
-        async stop() {
-          child.kill('SIGQUIT');
-          await child.status;
-          await errors;
-        },
-      };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`nginx did not start: ${await errors}`);
 }
 
 Deno.test({

@@ -8,6 +8,7 @@ import { have, must, ROOT, run } from './helpers.ts';
 import { buildImage, ensureBaseImage, IMAGES, podman } from './podman.ts';
 import { freePort } from '../support/instance.ts';
 import { APP_JS, makeFakeDist } from '../support/pwa_dist.ts';
+import { startNginx } from '../support/nginx_front.ts';
 import { rawRequest } from '../support/raw_http.ts';
 import { startTestServer } from '../support/server.ts';
 
@@ -115,20 +116,10 @@ Deno.test({
     await Deno.copyFile(PROXY, `${dir}/portal-proxy.conf`);
     // A host that compresses everything it may (gzip_proxied any, every type, no minimum): the shipped
     // settings must still leave compression to the API.
-    await Deno.writeTextFile(
-      `${dir}/nginx.conf`,
-      `daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-${Deno.uid() === 0 ? 'user root;' : ''}
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path ${dir}/body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
+    const nginx = await startNginx(
+      dir,
+      port,
+      `    access_log off;
     gzip on;
     gzip_proxied any;
     gzip_types *;
@@ -140,25 +131,10 @@ http {
             include ${dir}/portal-proxy.conf;
             proxy_pass http://127.0.0.1:${new URL(api.url).port};
         }
-    }
-}
-`,
+    }`,
     );
-    const nginx = new Deno.Command('nginx', {
-      args: ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`],
-      stdout: 'null',
-      stderr: 'piped',
-    }).spawn();
-    const front = `http://127.0.0.1:${port}`;
+    const front = nginx.url;
     try {
-      for (let i = 0; i < 100; i++) {
-        try {
-          (await Deno.connect({ hostname: '127.0.0.1', port })).close();
-          break;
-        } catch {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
       const original = await Deno.readFile(`${dist}${APP_JS}`);
       const expected = {
         'br, gzip': { encoding: 'br', bytes: await Deno.readFile(`${dist}${APP_JS}.br`) },
@@ -178,9 +154,7 @@ http {
       assert.equal(json.headers.get('content-encoding'), undefined, 'an API answer is never compressed');
       assert.ok(JSON.parse(new TextDecoder().decode(json.body)));
     } finally {
-      nginx.kill('SIGQUIT');
-      await nginx.status;
-      await nginx.stderr.cancel();
+      await nginx.stop();
       await api.stop();
       await Deno.remove(dir, { recursive: true });
       await Deno.remove(dist, { recursive: true });

@@ -72,13 +72,7 @@ Deno.test({
       await t.step(
         '5. offline: the lock after a minute, the PIN reopens it, the wipe after the idle limit',
         async () => {
-          const context = await browser.newContext({
-            viewport: { width: 800, height: 1280 },
-            hasTouch: true,
-          });
-          const page = await context.newPage();
-          page.setDefaultTimeout(20_000);
-          await page.clock.install();
+          const { context, page } = await tabletPage(browser, true);
           await offenderReady(page, server.url);
           await lockByClock(context, page);
           await page.getByLabel('PIN').fill(OFFENDER.password);
@@ -111,12 +105,7 @@ Deno.test({
       await t.step(
         'a list request that hangs: the saved copy, the banner after a few seconds, Try Again',
         async () => {
-          const context = await browser.newContext({
-            viewport: { width: 800, height: 1280 },
-            hasTouch: true,
-          });
-          const page = await context.newPage();
-          page.setDefaultTimeout(20_000);
+          const { context, page } = await tabletPage(browser);
           await offenderReady(page, server.url);
           const title = (await page.locator('li.document-card h3').first().textContent()) ?? '';
           // The list is saved after it renders: wait for the sealed record.
