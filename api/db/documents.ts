@@ -127,9 +127,15 @@ export async function mark_document_viewed(sql: Tx, id: string): Promise<void> {
 /** 10 minutes: the document_read_audit_window_minutes setting's default, used if the row is missing. */
 const DEFAULT_READ_AUDIT_WINDOW_MINUTES = 10;
 
+/** The start of the read-audit window, as a SQL fragment: a reading audited after it is not audited again. */
+function readAuditWindowStart(sql: Tx) {
+  return sql`now() - coalesce((select (value->>'value')::numeric from settings
+    where key = 'document_read_audit_window_minutes'), ${DEFAULT_READ_AUDIT_WINDOW_MINUTES}) * interval '1 minute'`;
+}
+
 /**
  * Claims the audit of a read by this session of this document and kind: true when no read of it was audited
- * within the `document_read_audit_window_minutes` setting (the caller then writes the event). One statement: of
+ * within the `document_read_audit_window_minutes` setting (the caller then writes the event). The claim is one statement: of
  * several concurrent range requests, the row lock lets exactly one through; call it in the audit's transaction so
  * a failed audit gives the claim back.
  */
@@ -137,12 +143,18 @@ export async function claim_document_read_audit(
   sql: Tx,
   read: { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' },
 ): Promise<boolean> {
+  // Most reads are a viewer's further ranges within the window: a plain read answers them without the upsert's
+  // row lock, which gives the transaction an id and its commit a WAL flush on every range request.
+  const [fresh] = await sql`
+    select 1 from document_read_audits
+    where session_id = ${read.sessionId} and document_id = ${read.documentId} and kind = ${read.kind}
+      and last_audited_at > ${readAuditWindowStart(sql)}`;
+  if (fresh) return false;
   const rows = await sql`
     insert into document_read_audits as a (session_id, document_id, kind)
     values (${read.sessionId}, ${read.documentId}, ${read.kind})
     on conflict (session_id, document_id, kind) do update set last_audited_at = now()
-      where a.last_audited_at <= now() - coalesce((select (value->>'value')::numeric from settings
-        where key = 'document_read_audit_window_minutes'), ${DEFAULT_READ_AUDIT_WINDOW_MINUTES}) * interval '1 minute'
+      where a.last_audited_at <= ${readAuditWindowStart(sql)}
     returning 1`;
   return rows.length > 0;
 }
