@@ -6,6 +6,7 @@
 import type postgres from 'postgres';
 import type { Tx } from './client.ts';
 import type { PdfMetadata } from '../pdf/inspect.ts';
+import type { SenderSortKey, SortOrder } from '../../contract/shapes/document.ts';
 
 /** 90 days: the setting's default (migration 0001), used if the row is missing. */
 const DEFAULT_RETENTION_DAYS = 90;
@@ -46,14 +47,19 @@ export interface DocumentRow {
   recipient_last_name: string;
 }
 
-function selectDocuments(sql: Tx) {
-  return sql`
-    select d.id, d.entity_id, d.sender_id, d.recipient_id, d.title, d.description, d.file_name, d.size::float8 as size,
+/** The columns of a DocumentRow (users `s` the sender and `r` the recipient joined). */
+function documentColumns(sql: Tx) {
+  return sql`d.id, d.entity_id, d.sender_id, d.recipient_id, d.title, d.description, d.file_name, d.size::float8 as size,
            d.sha256, d.pages, d.encrypted, d.print_allowed, d.metadata, d.uploaded_at, d.viewed_at,
            ${deleteAt(sql)} as delete_at,
            s.role as sender_role, s.first_name as sender_first_name, s.last_name as sender_last_name,
            d.supervising_attorney_id,
-           r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name
+           r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name`;
+}
+
+function selectDocuments(sql: Tx) {
+  return sql`
+    select ${documentColumns(sql)}
     from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id`;
 }
 
@@ -175,6 +181,145 @@ export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promis
     sql,
     sql`d.sender_id = ${attorneyId} or d.supervising_attorney_id = ${attorneyId}`,
   );
+}
+
+/** Whose sender list: an attorney's (sent or shared with them) or one sender's own (a representative's). */
+export type SenderScope = { attorneyId: string } | { senderId: string };
+
+/** A position in a sender list: the sort value of a row (as `sort_value` gives it) and its id. */
+export interface ListPosition {
+  value: string;
+  id: string;
+}
+
+/** What selects and orders a sender list's rows. */
+export interface SenderListQuery {
+  /** 'Starts with', case-insensitive (spec section 5); blank is no search. */
+  search?: string;
+  sort: SenderSortKey;
+  order: SortOrder;
+}
+
+/** A sender list row with its sort value as text, for the page's cursors. */
+export type SenderListRow = DocumentRow & { sort_value: string };
+
+function scopeCondition(sql: Tx, scope: SenderScope) {
+  return 'attorneyId' in scope
+    ? sql`(d.sender_id = ${scope.attorneyId} or d.supervising_attorney_id = ${scope.attorneyId})`
+    : sql`d.sender_id = ${scope.senderId}`;
+}
+
+/**
+ * The sort expression of a key. Names and DOC numbers sort case-insensitively in byte order ("C", the same on
+ * every server whatever its locale); the delete date is the upload time plus one retention for every row, so it
+ * sorts as the upload time. Every order ends with the id, so equal values still have one order a cursor can keep.
+ */
+function sortExpression(sql: Tx, key: SenderSortKey) {
+  switch (key) {
+    case 'name':
+      return sql`lower(d.title) collate "C"`;
+    case 'offenderdocnumber':
+      return sql`lower(r.doc_number) collate "C"`;
+    case 'pages':
+      return sql`d.pages`;
+    case 'date':
+    case 'eformDue':
+      return sql`d.uploaded_at`;
+  }
+}
+
+/** The sort value as text: exact (microseconds since the epoch for a time), so a cursor loses nothing. */
+function sortValueText(sql: Tx, key: SenderSortKey) {
+  switch (key) {
+    case 'name':
+      return sql`lower(d.title)`;
+    case 'offenderdocnumber':
+      return sql`lower(r.doc_number)`;
+    case 'pages':
+      return sql`d.pages::text`;
+    case 'date':
+    case 'eformDue':
+      return sql`(extract(epoch from d.uploaded_at) * 1000000)::bigint::text`;
+  }
+}
+
+/** A cursor's value as a SQL value comparable with sortExpression (the caller validated its form). */
+function positionValue(sql: Tx, key: SenderSortKey, value: string) {
+  switch (key) {
+    case 'name':
+    case 'offenderdocnumber':
+      return sql`${value}::text collate "C"`;
+    case 'pages':
+      return sql`${value}::int`;
+    case 'date':
+    case 'eformDue':
+      return sql`(timestamptz 'epoch' + ${value}::bigint * interval '1 microsecond')`;
+  }
+}
+
+/** `(sort value, id)` compared with a position: '>' is "after it" in ascending order. */
+function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=', at: ListPosition) {
+  return sql`(${sortExpression(sql, key)}, d.id) ${sql.unsafe(op)} (${
+    positionValue(sql, key, at.value)
+  }, ${at.id}::uuid)`;
+}
+
+/**
+ * The rows a sender list shows, unexpired, with the search: parameters only, never spliced into the text, and
+ * starts_with rather than LIKE, so a query's % or _ are plain characters.
+ */
+function senderCondition(sql: Tx, scope: SenderScope, query: SenderListQuery) {
+  const needle = query.search?.trim() ?? '';
+  return sql`${scopeCondition(sql, scope)} and ${deleteAt(sql)} > now()
+    ${
+    needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
+      or starts_with(lower(r.doc_number), lower(${needle})) or starts_with(d.pages::text, lower(${needle})))`
+  }`;
+}
+
+/**
+ * One page of a sender list in the asked order: the first `limit` rows after `after` (Next), the last `limit`
+ * rows before `before` (Previous, read backwards and turned round here) or `limit` rows from `offset` (a
+ * numbered page). Keyset pages cost the same at any depth; an offset page reads and drops the rows before it.
+ */
+export async function list_sender_documents_page(
+  sql: Tx,
+  scope: SenderScope,
+  query: SenderListQuery & { limit: number; offset?: number; after?: ListPosition; before?: ListPosition },
+): Promise<SenderListRow[]> {
+  const backwards = query.before !== undefined;
+  const ascending = (query.order === 'asc') !== backwards;
+  const direction = sql.unsafe(ascending ? 'asc' : 'desc');
+  const position = query.after ?? query.before;
+  const rows = await sql<SenderListRow[]>`
+    select ${documentColumns(sql)}, ${sortValueText(sql, query.sort)} as sort_value
+    from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id
+    where ${senderCondition(sql, scope, query)}
+    ${position ? sql`and ${comparePosition(sql, query.sort, ascending ? '>' : '<', position)}` : sql``}
+    order by ${sortExpression(sql, query.sort)} ${direction}, d.id ${direction}
+    limit ${query.limit} ${query.offset ? sql`offset ${query.offset}` : sql``}`;
+  return backwards ? rows.reverse() : rows;
+}
+
+/**
+ * How many rows the list has (`total`) and, given a position, how many come before it in the asked order
+ * (`preceding`; with `inclusive`, the position's own row counts too): the page's offset in one pass.
+ */
+export async function count_sender_documents(
+  sql: Tx,
+  scope: SenderScope,
+  query: SenderListQuery & { position?: ListPosition & { inclusive: boolean } },
+): Promise<{ total: number; preceding: number }> {
+  const at = query.position;
+  const op = !at ? '<' : query.order === 'asc' ? (at.inclusive ? '<=' : '<') : (at.inclusive ? '>=' : '>');
+  const [row] = await sql<{ total: number; preceding: number }[]>`
+    select count(*)::int as total,
+           ${
+    at ? sql`count(*) filter (where ${comparePosition(sql, query.sort, op, at)})::int` : sql`0`
+  } as preceding
+    from documents d join users r on r.id = d.recipient_id
+    where ${senderCondition(sql, scope, query)}`;
+  return row;
 }
 
 /** Every document a user may read (recipient, sender or the supervisor recorded on it), newest first. */

@@ -6,9 +6,15 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import {
   claim_document_read_audit,
+  count_sender_documents,
   type DocumentRow,
   find_document,
+  list_sender_documents_page,
+  type ListPosition,
   mark_document_viewed,
+  type SenderListQuery,
+  type SenderListRow,
+  type SenderScope,
 } from '../db/documents.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
@@ -19,6 +25,9 @@ import type {
   MineDocument,
   OffenderDocument,
   RepresentativeDocument,
+  SenderPage,
+  SenderSortKey,
+  SortOrder,
 } from '../../contract/shapes/document.ts';
 
 /** The spec has no approval workflow for mail: a stored document is delivered. */
@@ -189,5 +198,125 @@ export function toDocumentInfo(d: DocumentRow): DocumentInfo {
     date: iso(d.uploaded_at),
     deletedate: iso(d.delete_at),
     viewed_at: isoOrNull(d.viewed_at),
+  };
+}
+
+/**
+ * A sender-list cursor: the row's sort value and id, with the sort it belongs to, as base64url JSON. Opaque to
+ * clients; the API reads it back with readCursor and refuses anything it did not write.
+ */
+export interface ListCursor extends ListPosition {
+  sort: SenderSortKey;
+  order: SortOrder;
+}
+
+/** The longest cursor we write: a 200-character name (its lower case may grow) and a uuid, in base64. */
+export const CURSOR_MAX_LENGTH = 2000;
+
+/** The form of each key's sort value (api/db/documents.ts sortValueText). */
+const VALUE_FORM: Record<SenderSortKey, RegExp> = {
+  name: /^[^]{0,800}$/,
+  offenderdocnumber: /^[^]{0,200}$/,
+  pages: /^\d{1,9}$/,
+  date: /^-?\d{1,18}$/,
+  eformDue: /^-?\d{1,18}$/,
+};
+
+function base64url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The cursor of a row of a page in this sort. */
+export function writeCursor(
+  row: Pick<SenderListRow, 'sort_value' | 'id'>,
+  sort: SenderSortKey,
+  order: SortOrder,
+) {
+  return base64url(JSON.stringify({ s: sort, o: order, v: row.sort_value, i: row.id }));
+}
+
+/** A cursor back from the client, or undefined when it is not one we wrote. */
+export function readCursor(text: string): ListCursor | undefined {
+  if (text.length > CURSOR_MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  let parsed: unknown;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+    ));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { s, o, v, i } = parsed as Record<string, unknown>;
+  if (typeof s !== 'string' || !(s in VALUE_FORM)) return undefined;
+  const sort = s as SenderSortKey;
+  if ((o !== 'asc' && o !== 'desc') || typeof v !== 'string' || !VALUE_FORM[sort].test(v)) return undefined;
+  if (typeof i !== 'string' || !UUID.test(i)) return undefined;
+  return { sort, order: o, value: v, id: i.toLowerCase() };
+}
+
+/** Where a page starts: the first, a numbered one, or next to a cursor's row. */
+export type PageStart =
+  | { kind: 'first' }
+  | { kind: 'number'; page: number }
+  | { kind: 'after' | 'before'; at: ListPosition };
+
+/**
+ * One page of a sender list and where it stands in the whole (total and offset, from one count over the same
+ * rows). A numbered page past the end is the last page. Going back from a row with fewer rows than a page before
+ * it (some expired meanwhile) gives the first page, so Previous never shows a short page.
+ */
+export async function listSenderPage(
+  sql: Tx,
+  scope: SenderScope,
+  query: SenderListQuery & { pageSize: number; start: PageStart },
+): Promise<SenderPage<SenderListRow>> {
+  const { pageSize, start } = query;
+  const list: SenderListQuery = { search: query.search, sort: query.sort, order: query.order };
+  let rows: SenderListRow[];
+  let counted: { total: number; preceding: number };
+  if (start.kind === 'after' || start.kind === 'before') {
+    counted = await count_sender_documents(sql, scope, {
+      ...list,
+      position: { ...start.at, inclusive: start.kind === 'after' },
+    });
+    rows = await list_sender_documents_page(
+      sql,
+      scope,
+      start.kind === 'after'
+        ? { ...list, limit: pageSize, after: start.at }
+        : { ...list, limit: pageSize, before: start.at },
+    );
+    if (start.kind === 'before') {
+      if (rows.length < pageSize) {
+        rows = await list_sender_documents_page(sql, scope, { ...list, limit: pageSize });
+        counted = { ...counted, preceding: 0 };
+      } else counted = { ...counted, preceding: counted.preceding - rows.length };
+    }
+  } else {
+    counted = await count_sender_documents(sql, scope, list);
+    const lastPage = Math.max(1, Math.ceil(counted.total / pageSize));
+    const page = start.kind === 'number' ? Math.min(start.page, lastPage) : 1;
+    counted = { ...counted, preceding: (page - 1) * pageSize };
+    rows = await list_sender_documents_page(sql, scope, {
+      ...list,
+      limit: pageSize,
+      offset: counted.preceding,
+    });
+  }
+  const { total, preceding: offset } = counted;
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    documents: rows,
+    total,
+    offset,
+    pageSize,
+    sort: query.sort,
+    order: query.order,
+    nextCursor: last && offset + rows.length < total ? writeCursor(last, query.sort, query.order) : null,
+    prevCursor: first && offset > 0 ? writeCursor(first, query.sort, query.order) : null,
   };
 }

@@ -11,9 +11,15 @@ import {
   list_documents_for_attorney,
   list_documents_for_recipient,
   list_documents_readable_by,
+  type SenderScope,
 } from '../db/documents.ts';
+import type { Tx } from '../db/client.ts';
 import {
+  CURSOR_MAX_LENGTH,
   findReadableDocument,
+  listSenderPage,
+  type PageStart,
+  readCursor,
   recordDocumentNotFound,
   recordReading,
   toAttorneyDocument,
@@ -21,6 +27,15 @@ import {
   toMineDocument,
   toOffenderDocument,
 } from '../domain/documents.ts';
+import {
+  type AttorneyDocument,
+  type RepresentativeDocument,
+  SENDER_PAGE_SIZES,
+  SENDER_SORT_KEYS,
+  type SenderPage,
+  type SenderPageRequest,
+  SORT_ORDERS,
+} from '../../contract/shapes/document.ts';
 import { recordOfflineEvents, recordPrefetch } from '../domain/offline.ts';
 import type { OfflineEventsRequest, OfflineEventsResult } from '../../contract/shapes/offline.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -51,6 +66,91 @@ const offlineEventsBody = z.object({
     { error: 'events must be a list.' },
   ).max(OFFLINE_EVENTS_MAX, `Please send at most ${OFFLINE_EVENTS_MAX} events at once.`),
 }) satisfies z.ZodType<OfflineEventsRequest>;
+
+/** The largest page the screen offers is also the largest the API sends. */
+const MAX_PAGE_SIZE = Math.max(...SENDER_PAGE_SIZES);
+/** The screen's default (spec section 9), when a paged request names no size. */
+const DEFAULT_PAGE_SIZE = SENDER_PAGE_SIZES[0];
+const SIZE_TEXT = `Page size must be a whole number from 1 to ${MAX_PAGE_SIZE}.`;
+const PAGE_TEXT = 'Page must be a whole number from 1.';
+const CURSOR_TEXT = 'The page cursor is not valid. Start again from the first page.';
+const cursorParam = z.string({ error: CURSOR_TEXT }).max(CURSOR_MAX_LENGTH, CURSOR_TEXT).transform(
+  (text, ctx) => {
+    const cursor = readCursor(text);
+    if (!cursor) ctx.addIssue({ code: 'custom', message: CURSOR_TEXT });
+    return cursor!;
+  },
+);
+const senderPageQuery = z.object({
+  q: z.string({ error: 'Search must be given once.' }).max(200, 'Search is too long.').optional(),
+  sort: z.enum(SENDER_SORT_KEYS, { error: `Sort must be one of ${SENDER_SORT_KEYS.join(', ')}.` }).optional(),
+  order: z.enum(SORT_ORDERS, { error: "Order must be 'asc' or 'desc'." }).optional(),
+  pageSize: z.coerce.number({ error: SIZE_TEXT }).int(SIZE_TEXT).min(1, SIZE_TEXT).max(
+    MAX_PAGE_SIZE,
+    SIZE_TEXT,
+  )
+    .optional(),
+  // The upper bound only keeps the number a number: a page past the end is the last page.
+  page: z.coerce.number({ error: PAGE_TEXT }).int(PAGE_TEXT).min(1, PAGE_TEXT).max(1e9, PAGE_TEXT).optional(),
+  after: cursorParam.optional(),
+  before: cursorParam.optional(),
+}).superRefine((query, ctx) => {
+  const starts = [query.page, query.after, query.before].filter((v) => v !== undefined);
+  if (starts.length > 1) {
+    ctx.addIssue({ code: 'custom', message: 'Give only one of page, after and before.' });
+  }
+  const cursor = query.after ?? query.before;
+  if (cursor && (cursor.sort !== (query.sort ?? 'name') || cursor.order !== (query.order ?? 'asc'))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'The page cursor belongs to another sort. Start again from the first page.',
+    });
+  }
+});
+// The request type and the schema's input must name the same parameters.
+type SenderQueryKeys = keyof z.input<typeof senderPageQuery>;
+const SENDER_PAGE_PARAMS: readonly SenderQueryKeys[] = [
+  'q',
+  'sort',
+  'order',
+  'pageSize',
+  'page',
+  'after',
+  'before',
+] satisfies (keyof SenderPageRequest)[];
+
+/** The sender list's query, validated (senderPageQuery). */
+export type SenderQuery = z.output<typeof senderPageQuery>;
+
+/** GET /api/documents/attorney and GET /api/representative/documents validate their query with this. */
+export const senderQuery = valid('query', senderPageQuery);
+
+/**
+ * A sender's list (attorney or representative). With any paging parameter: one page of it (SenderPage) from
+ * the server's search, sort and paging; without any: every row, as before paging existed (docs/api.md).
+ */
+export async function senderList<Shape extends AttorneyDocument | RepresentativeDocument>(
+  c: Context<AppEnv>,
+  query: SenderQuery,
+  list: { scope: SenderScope; all(sql: Tx): Promise<DocumentRow[]>; map(row: DocumentRow): Shape },
+) {
+  const { sql } = c.var.deps;
+  if (!SENDER_PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
+    const rows = await list.all(sql);
+    return c.json({ success: true, message: SUCCESS.documentsListed, documents: rows.map(list.map) });
+  }
+  const { q, sort = 'name', order = 'asc', pageSize = DEFAULT_PAGE_SIZE, page, after, before } = query;
+  const start: PageStart = after
+    ? { kind: 'after', at: after }
+    : before
+    ? { kind: 'before', at: before }
+    : page
+    ? { kind: 'number', page }
+    : { kind: 'first' };
+  const result = await listSenderPage(sql, list.scope, { search: q, sort, order, pageSize, start });
+  const answer: SenderPage<Shape> = { ...result, documents: result.documents.map(list.map) };
+  return c.json({ success: true, message: SUCCESS.documentsListed, ...answer });
+}
 
 /**
  * The 404 of a document a signed-in user may not have, audited ('document_not_found' with the id asked for).
@@ -146,14 +246,12 @@ async function offloadDocument(
 
 export const documentRoutes = new Hono<AppEnv>()
   .post('/upload', requireRole(['attorney']), handleUpload)
-  .get('/attorney', requireRole(['attorney']), async (c) => {
-    const rows = await list_documents_for_attorney(c.var.deps.sql, c.var.session.id);
-    return c.json({
-      success: true,
-      message: SUCCESS.documentsListed,
-      documents: rows.map(toAttorneyDocument),
-    });
-  })
+  .get('/attorney', requireRole(['attorney']), senderQuery, (c) =>
+    senderList(c, c.req.valid('query'), {
+      scope: { attorneyId: c.var.session.id },
+      all: (sql) => list_documents_for_attorney(sql, c.var.session.id),
+      map: toAttorneyDocument,
+    }))
   .get('/offender/:docNumber', requireRole(['offender']), valid('param', docNumberParam), async (c) => {
     const { session } = c.var;
     // Only one's own list; another DOC number looks like nothing at all.

@@ -36,6 +36,48 @@ export interface RepresentativeDocument extends DocumentListCommon {
   offenderdocnumber: string;
 }
 
+/** The columns a sender's list sorts by (spec section 9), on the server as in the PWA. */
+export const SENDER_SORT_KEYS = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'] as const;
+export type SenderSortKey = (typeof SENDER_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** The page sizes the screen offers (spec section 9); the API takes any size from 1 to the largest. */
+export const SENDER_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/**
+ * The query of a sender's list page (GET /api/documents/attorney, GET /api/representative/documents), as the
+ * PWA sends it. At most one of `page`, `after` and `before`; none is the first page.
+ */
+export interface SenderPageRequest {
+  /** Case-insensitive 'starts with' on the name, the offender's DOC number or the page count as text. */
+  q?: string;
+  sort?: SenderSortKey;
+  order?: SortOrder;
+  pageSize?: number;
+  /** A numbered page (1-based): an OFFSET, for the numbered buttons. */
+  page?: number;
+  /** The page after the row this cursor names (`nextCursor`): keyset, for Next. */
+  after?: string;
+  /** The page before the row this cursor names (`prevCursor`): keyset, for Previous. */
+  before?: string;
+}
+
+/**
+ * One page of a sender's list: the rows, how many rows match in all (`total`) and how many come before this
+ * page in this order (`offset`, so page = offset / pageSize + 1). The cursors are opaque; null when there is
+ * no next (or previous) page.
+ */
+export interface SenderPage<Row> {
+  documents: Row[];
+  total: number;
+  offset: number;
+  pageSize: number;
+  sort: SenderSortKey;
+  order: SortOrder;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
 /** GET /api/documents/mine row (/files): anything the user may read. */
 export interface MineDocument extends DocumentListCommon {
   from: string;

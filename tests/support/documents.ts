@@ -54,3 +54,32 @@ export async function storedBlobs(t: TestApp): Promise<string[]> {
   for await (const b of t.deps.blobs.list()) names.push(b.sha256);
   return names.sort();
 }
+
+export interface DocumentFixture {
+  senderId: string;
+  recipientId: string;
+  title?: string;
+  pages?: number;
+  uploadedAt?: Date;
+  /** The supervising attorney recorded on the row (a representative's accepted link at upload). */
+  supervisingAttorneyId?: string | null;
+}
+
+/**
+ * Inserts a document row straight into the table (no blob, no PDF inspection): lists only read rows, so a test
+ * of paging can have dozens of documents at the cost of one insert each. Returns its id.
+ */
+export async function insertDocument(t: TestApp, doc: DocumentFixture): Promise<string> {
+  const [row] = await t.deps.sql<{ id: string }[]>`
+    insert into documents (entity_id, sender_id, recipient_id, title, file_name, size, sha256, pages, encrypted,
+                           print_allowed, uploaded_at, supervising_attorney_id)
+    select u.entity_id, u.id, ${doc.recipientId}, ${doc.title ?? 'Letter'}, 'letter.pdf', 1000, ${
+    '0'.repeat(64)
+  },
+           ${doc.pages ?? 1}, false, true, ${doc.uploadedAt ?? new Date()}, ${
+    doc.supervisingAttorneyId ?? null
+  }
+    from users u where u.id = ${doc.senderId}
+    returning id`;
+  return row.id;
+}
