@@ -139,23 +139,28 @@ function readAuditWindowStart(sql: Tx) {
     where key = 'document_read_audit_window_minutes'), ${DEFAULT_READ_AUDIT_WINDOW_MINUTES}) * interval '1 minute'`;
 }
 
+type ReadAudit = { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' };
+
 /**
- * Claims the audit of a read by this session of this document and kind: true when no read of it was audited
- * within the `document_read_audit_window_minutes` setting (the caller then writes the event). The claim is one statement: of
- * several concurrent range requests, the row lock lets exactly one through; call it in the audit's transaction so
- * a failed audit gives the claim back.
+ * Whether this session's read of this document and kind was audited within the window: a plain read, so the
+ * common case (a viewer's further range requests) needs no transaction, row lock or WAL flush. A false answer
+ * is only a hint: claim_document_read_audit decides.
  */
-export async function claim_document_read_audit(
-  sql: Tx,
-  read: { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' },
-): Promise<boolean> {
-  // Most reads are a viewer's further ranges within the window: a plain read answers them without the upsert's
-  // row lock, which gives the transaction an id and its commit a WAL flush on every range request.
-  const [fresh] = await sql`
+export async function read_audited_recently(sql: Tx, read: ReadAudit): Promise<boolean> {
+  const rows = await sql`
     select 1 from document_read_audits
     where session_id = ${read.sessionId} and document_id = ${read.documentId} and kind = ${read.kind}
       and last_audited_at > ${readAuditWindowStart(sql)}`;
-  if (fresh) return false;
+  return rows.length > 0;
+}
+
+/**
+ * Claims the audit of a read by this session of this document and kind: true when no read of it was audited
+ * within the `document_read_audit_window_minutes` setting (the caller then writes the event). One statement: of
+ * several concurrent range requests, the row lock lets exactly one through; call it in the audit's transaction so
+ * a failed audit gives the claim back.
+ */
+export async function claim_document_read_audit(sql: Tx, read: ReadAudit): Promise<boolean> {
   const rows = await sql`
     insert into document_read_audits as a (session_id, document_id, kind)
     values (${read.sessionId}, ${read.documentId}, ${read.kind})

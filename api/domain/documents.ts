@@ -12,6 +12,7 @@ import {
   list_sender_documents_page,
   type ListPosition,
   mark_document_viewed,
+  read_audited_recently,
   type SenderListQuery,
   type SenderListRow,
   type SenderScope,
@@ -74,13 +75,12 @@ export async function recordReading(
   // Printing is reading too: either sets the read time the sender sees. The update keeps its own
   // `viewed_at is null` guard, so two first readings at once still set it once.
   const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
+  const read = { sessionId: reader.session_id, documentId: doc.id, kind: options.kind };
+  // A viewer's further range requests within the window: nothing to write, so no transaction at all.
+  if (!firstReading && await read_audited_recently(deps.sql, read)) return;
   await deps.sql.begin(async (tx) => {
     if (firstReading) await mark_document_viewed(tx, doc.id);
-    const claimed = await claim_document_read_audit(tx, {
-      sessionId: reader.session_id,
-      documentId: doc.id,
-      kind: options.kind,
-    });
+    const claimed = await claim_document_read_audit(tx, read);
     if (!claimed) return;
     await insert_audit_event(tx, {
       userId: reader.id,
