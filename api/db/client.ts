@@ -34,11 +34,13 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
  */
 export async function startEmbedded(dir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // Migration 0015's trigram indexes (the admin's user search) need pg_trgm, which PGlite ships as a loadable part.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   if (dir) await Deno.mkdir(dir, { recursive: true });
   const socketDir = await privateSocketDir(dir);
   const path = `${socketDir}/.s.PGSQL.5432`;
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db: pglite, path, maxConnections: 1 });
   await server.start();
   const sql = postgres({

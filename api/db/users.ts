@@ -200,38 +200,53 @@ export function list_users_for_admin(sql: Tx): Promise<AdminUserRow[]> {
 }
 
 /** The admin's user search (GET /api/admin/users with page parameters): every filter optional. */
-export interface AdminUserQuery {
+export interface AdminUserFilter {
   /** A case-insensitive substring of the full name, the e-mail or the DOC number (the screen's search). */
   search?: string;
   role?: Role;
   status?: UserStatus;
+}
+
+export interface AdminUserQuery extends AdminUserFilter {
   /** The last user of the previous page. */
   afterId?: string;
   limit: number;
 }
 
+/** `text` as a LIKE pattern matching it anywhere: its own %, _ and \ are characters, not wildcards. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The `where` of the admin's user search. The search is the screen's own (pwa usersLogic.matchesSearch): the full
+ * name is user_full_name() (migration 0015: the trimmed first and last names joined by one space), and `ilike`
+ * on a `%…%` pattern is what the trigram indexes of migration 0015 serve (strpos, used before, no index can).
+ */
+function adminUserWhere(sql: Tx, filter: AdminUserFilter) {
+  const needle = filter.search?.trim();
+  const pattern = needle ? containsPattern(needle) : undefined;
+  return sql`where true
+    ${
+    pattern
+      ? sql`and (user_full_name(u.first_name, u.last_name) ilike ${pattern}
+                 or u.email ilike ${pattern} or u.doc_number ilike ${pattern})`
+      : sql``
+  }
+    ${filter.role ? sql`and u.role = ${filter.role}` : sql``}
+    ${filter.status ? sql`and u.status = ${filter.status}` : sql``}`;
+}
+
 /**
  * One page of users matching `query`, newest first, strictly after the user `afterId`: keyset pagination on
  * (created_at, id), read in the order of users_created_idx (migration 0014), so a page costs the same at any
- * depth. The search is the screen's own (pwa usersLogic.matchesSearch): the full name is the trimmed first and
- * last names joined by one space, and `strpos` tests a plain substring (no LIKE wildcards to escape).
+ * depth.
  */
 export function list_users_page_for_admin(sql: Tx, query: AdminUserQuery): Promise<AdminUserRow[]> {
-  const needle = query.search?.trim().toLowerCase();
   return sql<AdminUserRow[]>`
     select ${sql.unsafe(ADMIN_USER_COLUMNS)}
     from users u left join entities e on e.id = u.entity_id
-    where true
-    ${
-    needle
-      ? sql`and (strpos(lower(concat_ws(' ', nullif(btrim(u.first_name), ''), nullif(btrim(u.last_name), ''))),
-                        ${needle}) > 0
-                 or strpos(lower(coalesce(u.email, '')), ${needle}) > 0
-                 or strpos(lower(coalesce(u.doc_number, '')), ${needle}) > 0)`
-      : sql``
-  }
-    ${query.role ? sql`and u.role = ${query.role}` : sql``}
-    ${query.status ? sql`and u.status = ${query.status}` : sql``}
+    ${adminUserWhere(sql, query)}
     ${
     query.afterId
       ? sql`and (u.created_at, u.id) < (select c.created_at, c.id from users c where c.id = ${query.afterId})`
@@ -239,6 +254,13 @@ export function list_users_page_for_admin(sql: Tx, query: AdminUserQuery): Promi
   }
     order by u.created_at desc, u.id desc
     limit ${query.limit}`;
+}
+
+/** How many users match `filter` in all (the screen's 'Showing X of Y users'). */
+export async function count_users_for_admin(sql: Tx, filter: AdminUserFilter): Promise<number> {
+  const [{ count }] = await sql<{ count: number }[]>`
+    select count(*)::int as count from users u ${adminUserWhere(sql, filter)}`;
+  return count;
 }
 
 /** One user as the admin screens show it. */

@@ -1,8 +1,13 @@
-/** /api/admin/users: every user, activation and deactivation, and a user's recent activity (admins only). */
+/** /api/admin/users: every user or a searched page of them, activation and deactivation, and a user's recent activity (admins only). */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type ActivityEvent as ActivityRow, insert_audit_event, list_user_activity } from '../db/audit.ts';
-import { find_user_by_id, list_users_for_admin, list_users_page_for_admin } from '../db/users.ts';
+import {
+  count_users_for_admin,
+  find_user_by_id,
+  list_users_for_admin,
+  list_users_page_for_admin,
+} from '../db/users.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
 import type { AdminUserPage, UserStatusRequest } from '../../contract/shapes/admin_user.ts';
@@ -56,18 +61,18 @@ export const adminUserRoutes = new Hono<AppEnv>()
     }
     const query = c.req.valid('query');
     const limit = query.limit ?? USER_PAGE_SIZE;
-    // One more row than asked tells whether another page exists without a count(*).
-    const rows = await list_users_page_for_admin(sql, {
-      search: query.q,
-      role: query.role,
-      status: query.status,
-      afterId: query.cursor,
-      limit: limit + 1,
-    });
+    const filter = { search: query.q, role: query.role, status: query.status };
+    // One more row than asked tells whether another page exists; the total is counted apart, for the screen's
+    // 'Showing X of Y users' (the page alone cannot say how many match).
+    const [rows, total] = await Promise.all([
+      list_users_page_for_admin(sql, { ...filter, afterId: query.cursor, limit: limit + 1 }),
+      count_users_for_admin(sql, filter),
+    ]);
     const users = rows.slice(0, limit).map(toAdminUser);
     const page: AdminUserPage = {
       users,
       nextCursor: rows.length > limit ? users[users.length - 1].id : null,
+      total,
     };
     return c.json({ success: true, ...page });
   })
