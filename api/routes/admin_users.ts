@@ -1,4 +1,7 @@
-/** /api/admin/users: every user or a searched page of them, activation and deactivation, and a user's recent activity (admins only). */
+/**
+ * /api/admin/users: every user or a searched page of them, activation and deactivation, and a user's recent
+ * activity (admins only).
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type ActivityEvent as ActivityRow, insert_audit_event, list_user_activity } from '../db/audit.ts';

@@ -7,7 +7,7 @@ create extension if not exists pg_trgm;
 -- The full name as the screen writes it (pwa lib/format.ts fullName): the trimmed first and last names joined
 -- by one space, a blank part left out. One definition for the index and the query (api/db/users.ts).
 -- Only immutable operators (no concat_ws, which is stable), so the planner inlines it in the query and the index
--- alike: a function call per row would cost a search that reads every user seconds instead of milliseconds.
+-- alike: not inlined, a call per row made a search that reads every user about 3 times slower (102,002 users).
 create function user_full_name(first_name text, last_name text) returns text
   language sql immutable parallel safe
   as $$
