@@ -17,10 +17,10 @@
  * The scores depend on the machine's CPU (simulated throttling scales what it measures): run it on a quiet one.
  * LIGHTHOUSE_REPORTS=<folder> keeps each page's full JSON report there (which element failed which audit).
  */
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startTestServer } from '../tests/support/server.ts';
-import { type DemoRole, distFromArgs, signInThroughPage } from './support/portal_pages.ts';
+import { demoAccount, type DemoRole, distFromArgs, waitForLoginForm } from './support/portal_pages.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -93,6 +93,21 @@ async function startChromium(): Promise<{ port: number; stop(): Promise<void> }>
   };
 }
 
+/**
+ * Signs `role` in through /login's form and waits for its list with a row. The same as
+ * support/portal_pages.ts signInThroughPage, whose waitForList still looks for antd's table rows only: the
+ * offender's list is now plain markup (a row is `tr.offender-table-row`, a card an `article`).
+ */
+async function signInThroughForm(page: Page, role: DemoRole): Promise<void> {
+  const account = demoAccount(role);
+  await waitForLoginForm(page);
+  await page.getByLabel('facility ID number').fill(account.username);
+  await page.getByLabel('Pin Number').fill(account.secret);
+  await page.getByRole('button', { name: 'View Mail' }).click();
+  await page.waitForURL(new RegExp(`/portal/${role}`));
+  await page.locator('tr.offender-table-row, .ant-table-tbody tr.ant-table-row, article').first()
+    .waitFor({ timeout: 30_000 });
+}
 /** Signs `role` in through the page, then leaves only the session: no service worker, no cached bytes. */
 async function signIn(port: number, origin: string, role: DemoRole): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
@@ -103,7 +118,7 @@ async function signIn(port: number, origin: string, role: DemoRole): Promise<voi
     // Whoever was signed in before: gone, as on a fresh tablet.
     await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
     await page.goto(`${origin}/login`);
-    await signInThroughPage(page, role);
+    await signInThroughForm(page, role);
     await page.waitForLoadState('networkidle');
     await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });
     await cdp.send('Network.clearBrowserCache');

@@ -145,7 +145,7 @@ async function assertTouchTarget(page: Page, control: Locator, what: string): Pr
 async function assertAllControlsTouchSized(page: Page, where: string): Promise<void> {
   const small = await page.evaluate((target) => {
     const controls = document.querySelectorAll<HTMLElement>(
-      'button, a[href], [role="button"], .ant-select, .ant-input-affix-wrapper, input:not([type="hidden"]):not(.ant-input-affix-wrapper input):not(.ant-select input)',
+      'button, a[href], [role="button"], select, input:not([type="hidden"])',
     );
     return [...controls].flatMap((control) => {
       if (!control.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return [];

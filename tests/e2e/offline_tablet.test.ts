@@ -250,7 +250,7 @@ Deno.test({
           const banner = page.locator('.offline-banner');
           await banner.waitFor();
           assert.match(
-            (await banner.locator('.ant-alert-title').textContent())?.trim() ?? '',
+            (await banner.locator('.offline-banner-title').textContent())?.trim() ?? '',
             OFFLINE_BANNER,
           );
           for (const title of Object.values(TITLES)) await card(page, title).waitFor();

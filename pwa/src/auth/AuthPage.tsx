@@ -1,5 +1,4 @@
 /** The frame of the signed-out pages (sign-in, registration, password change, log-off, unauthorized). */
-import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Footer } from '../components/Footer.tsx';
 
@@ -14,9 +13,9 @@ export function AuthPage({ children }: { children: ReactNode }) {
 }
 
 /**
- * A form page: the centred card under its level-1 heading. A plain box styled in styles.css, not antd's Card:
- * Card pulls in Tabs, Dropdown and Menu (its tab bar), about 20 KB of compressed JavaScript on the sign-in
- * page the facility tablet loads first (issue 12's budget).
+ * A form page: the centred card under its level-1 heading. Plain markup styled in styles.css, not antd's Card
+ * or Typography: the sign-in page is the first the facility tablet loads, and its path carries no antd
+ * (issue 12's 200 KB budget).
  */
 export function AuthCard(
   { title, className = 'auth-card', children }: { title: ReactNode; className?: string; children: ReactNode },
@@ -24,9 +23,7 @@ export function AuthCard(
   return (
     <AuthPage>
       <section className={`auth-box ${className}`}>
-        <Typography.Title level={1} className='auth-heading'>
-          {title}
-        </Typography.Title>
+        <h1 className='auth-heading'>{title}</h1>
         {children}
       </section>
     </AuthPage>

@@ -2,12 +2,14 @@
  * /login (spec sections 2, 4, 5, 8). One form for everyone: offenders type
  * their DOC number and PIN, staff their e-mail and password. Neither field
  * invites the browser to remember it (autocomplete off): the form cannot tell
- * a facility's shared tablet from an attorney's own computer.
+ * a facility's shared tablet from an attorney's own computer. Plain markup, no
+ * antd: it is the first page the facility tablet loads (issue 12's 200 KB).
  */
-import { Alert, Button, Form, Input, Spin, Typography } from 'antd';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { requiredError, TextField } from '../components/TextField.tsx';
 import { useToast } from '../components/useToast.ts';
 import { ApiError, failureMessage } from '../lib/api.ts';
 import { login } from './authApi.ts';
@@ -23,6 +25,8 @@ interface LoginValues {
   password: string;
 }
 
+type LoginErrors = Partial<Record<keyof LoginValues, string | null>>;
+
 export const LOGIN_TEXTS = {
   heading: 'Attorney/Client Secure Mail',
   success: 'Logged in!',
@@ -34,16 +38,37 @@ export const LOGIN_TEXTS = {
     'Your browser did not let this page keep you signed in. Please allow site storage and try again.',
 } as const;
 
+function validate(values: LoginValues): LoginErrors {
+  return {
+    username: requiredError(values.username, LOGIN_TEXTS.usernameRequired),
+    password: requiredError(values.password, LOGIN_TEXTS.passwordRequired),
+  };
+}
+
 export function Login() {
   const [loading, setLoading] = useState(false);
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
   const navigate = useNavigate();
   const toast = useToast();
   const online = useOnline();
 
-  async function submit({ username, password }: LoginValues) {
+  function change(field: keyof LoginValues, value: string) {
+    const nextValues = { ...values, [field]: value };
+    setValues(nextValues);
+    // A field already marked wrong is checked again as it is typed in (what antd's Form did).
+    if (errors[field] !== undefined) setErrors({ ...errors, [field]: validate(nextValues)[field] });
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (found.username || found.password) return;
+    const username = values.username.trim();
     setLoading(true);
     try {
-      const result = await login(username.trim(), password);
+      const result = await login(username, values.password);
       if (!result.ok) {
         toast.error(result.message ?? LOGIN_TEXTS.refused);
         setLoading(false);
@@ -51,7 +76,7 @@ export function Login() {
       }
       // Someone else's session or offline cache on this tablet is wiped before this one is stored.
       await browserState.beginSession(result.user.id);
-      const saved = storage.saveSession({ token: result.token, user: result.user, docId: username.trim() });
+      const saved = storage.saveSession({ token: result.token, user: result.user, docId: username });
       if (!saved.ok) {
         await clearSession();
         toast.error(LOGIN_TEXTS.storageFailed);
@@ -60,7 +85,7 @@ export function Login() {
       }
       // The offender's tablet: the session's data key, kept wrapped under the PIN just typed (issue 10), so the
       // lock screen can reopen the saved mail without the network.
-      if (result.user.role === 'offender') await keepKeyAfterSignIn(password);
+      if (result.user.role === 'offender') await keepKeyAfterSignIn(values.password);
       toast.success(LOGIN_TEXTS.success);
       navigate(afterLogin(result.user), { replace: true });
     } catch (error) {
@@ -77,54 +102,46 @@ export function Login() {
   return (
     <AuthCard title={LOGIN_TEXTS.heading}>
       {!online && (
-        <Alert
-          type='warning'
-          role='status'
-          showIcon
-          title={OFFLINE_TEXTS.signInNeedsNetwork}
-          className='offline-notice'
-        />
+        <div className='alert alert-warning offline-notice' role='status'>
+          <span className='alert-title'>{OFFLINE_TEXTS.signInNeedsNetwork}</span>
+        </div>
       )}
-      <Spin spinning={loading} description='Signing in...'>
-        <Form<LoginValues>
-          layout='vertical'
-          name='login'
-          onFinish={submit}
-          disabled={loading}
-          requiredMark={false}
-          initialValues={{ username: '', password: '' }}
-        >
-          <Form.Item
+      <form name='login' className='login-form' noValidate onSubmit={submit} aria-busy={loading}>
+        <fieldset className='form-fields' disabled={loading}>
+          {/* A shared facility tablet must not offer the DOC numbers typed on it before. */}
+          <TextField
+            id='login_username'
             label='facility ID number'
-            name='username'
-            rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.usernameRequired }]}
-          >
-            {/* A shared facility tablet must not offer the DOC numbers typed on it before. */}
-            <Input placeholder='Enter DOC ID' autoComplete='off' autoFocus />
-          </Form.Item>
-          <Form.Item
+            placeholder='Enter DOC ID'
+            autoComplete='off'
+            autoFocus
+            value={values.username}
+            error={errors.username}
+            onChange={(event) => change('username', event.target.value)}
+          />
+          {
+            /*
+             * One form serves offenders (PIN) and staff (password), and a facility tablet is shared: nothing
+             * may invite the browser to save the secret typed here, so 'off' rather than 'current-password'.
+             */
+          }
+          <TextField
+            id='login_password'
+            type='password'
             label='Pin Number'
-            name='password'
-            rules={[{ required: true, whitespace: true, message: LOGIN_TEXTS.passwordRequired }]}
-          >
-            {
-              /*
-               * One form serves offenders (PIN) and staff (password), and a facility tablet is shared: nothing
-               * may invite the browser to save the secret typed here, so 'off' rather than 'current-password'.
-               */
-            }
-            <Input.Password placeholder='Enter Pin' autoComplete='off' />
-          </Form.Item>
-          <Form.Item>
-            <Button type='primary' htmlType='submit' block loading={loading}>
-              View Mail
-            </Button>
-          </Form.Item>
-        </Form>
-      </Spin>
-      <Typography.Paragraph className='auth-link'>
+            placeholder='Enter Pin'
+            autoComplete='off'
+            value={values.password}
+            error={errors.password}
+            onChange={(event) => change('password', event.target.value)}
+          />
+          <button type='submit' className='btn btn-primary btn-block'>View Mail</button>
+        </fieldset>
+        {loading && <Spinner label='Signing in...' />}
+      </form>
+      <p className='auth-link'>
         <Link to={PATHS.register}>New Attorney? Register here</Link>
-      </Typography.Paragraph>
+      </p>
     </AuthCard>
   );
 }

@@ -3,9 +3,8 @@
  * most LEAVE_SEND_MS), tells the API (its failure is ignored), clears the
  * browser state (clearSession: the stored guid, user and DOC ID, the documents
  * in memory, the offline cache), then goes to '/' after 1.5 seconds, and not
- * before the cache is deleted.
+ * before the cache is deleted. Plain markup: the offender's tablet comes here.
  */
-import { Flex, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { AuthPage } from './AuthPage.tsx';
@@ -45,12 +44,10 @@ export function Logout() {
 
   return (
     <AuthPage>
-      <Flex vertical align='center' gap={16} role='status'>
-        <Spin size='large' />
-        <Typography.Title level={1} className='auth-heading'>
-          {LOGOUT_TEXT}
-        </Typography.Title>
-      </Flex>
+      <div className='logout-status' role='status'>
+        <span className='spinner-ring spinner-ring-large' aria-hidden='true' />
+        <h1 className='auth-heading'>{LOGOUT_TEXT}</h1>
+      </div>
     </AuthPage>
   );
 }

@@ -1,7 +1,10 @@
-/** Toasts with the spec's durations (lib/toast.ts) through antd's App-scoped message API. */
-import { App } from 'antd';
-import { useMemo } from 'react';
-import { toastOptions } from '../lib/toast.ts';
+/**
+ * Toasts with the spec's durations (lib/toast.ts). Which toasts answer depends on where the screen sits: the
+ * tablet's path (sign-in, the offender's portal, /logout) gets the light ones of Toasts.tsx, with no antd on it
+ * (issue 12's 200 KB); screens inside the antd shell (AntdShell.tsx: the back office, registration, the viewer)
+ * get antd's message API, as the back office's own tests expect.
+ */
+import { createContext, useContext } from 'react';
 
 export interface Toast {
   success(text: string, seconds?: number): void;
@@ -9,14 +12,11 @@ export interface Toast {
   info(text: string, seconds?: number): void;
 }
 
+/** The toasts in reach of a screen; App.tsx provides the light ones at the root. */
+export const ToastContext = createContext<Toast | null>(null);
+
 export function useToast(): Toast {
-  const { message } = App.useApp();
-  return useMemo(
-    () => ({
-      success: (text, seconds) => void message.success(toastOptions('success', text, seconds)),
-      error: (text, seconds) => void message.error(toastOptions('error', text, seconds)),
-      info: (text, seconds) => void message.info(toastOptions('info', text, seconds)),
-    }),
-    [message],
-  );
+  const toast = useContext(ToastContext);
+  if (!toast) throw new Error('useToast needs a toast provider above it (components/Toasts.tsx)');
+  return toast;
 }

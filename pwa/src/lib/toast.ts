@@ -1,6 +1,6 @@
 /**
  * Toast rules of spec section 9: success 2 s, error 4 s, at most 20 at a time.
- * The hook in components/useToast.ts applies them through antd's message API.
+ * components/useToast.ts applies them: the light toasts on the tablet's path, antd's messages in the antd shell.
  */
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
@@ -21,7 +21,7 @@ export interface ToastOptions {
   duration: number;
 }
 
-/** The antd message options for one toast. `seconds` overrides the default (e.g. a password to copy). */
+/** The options of one toast (antd's message takes them as they are). `seconds` overrides the default (e.g. a password to copy). */
 export function toastOptions(kind: ToastKind, content: string, seconds?: number): ToastOptions {
   return { content, duration: seconds ?? TOAST_SECONDS[kind] };
 }

@@ -2,8 +2,8 @@
  * The staff portals' offline state (issue 10): attorneys, representatives, approvers and admins work on shared
  * office computers, so nothing of theirs is cached; with the network gone they get one clear notice instead of a
  * failure per call. The offender's portal has its own offline client, and the sign-in page its own message.
+ * Plain markup (rendered at the app's root, which carries no antd: issue 12).
  */
-import { Alert } from 'antd';
 import { useLocation } from 'react-router-dom';
 import { useOnline } from './connectivity.ts';
 import { OFFLINE_TEXTS } from './offlineTexts.ts';
@@ -16,14 +16,9 @@ export function StaffOfflineNotice() {
   const { pathname } = useLocation();
   if (online || !STAFF_PATHS.test(pathname)) return null;
   return (
-    <Alert
-      type='warning'
-      role='alert'
-      showIcon
-      banner
-      className='staff-offline'
-      title={OFFLINE_TEXTS.staffOffline}
-      description={OFFLINE_TEXTS.staffOfflineDetail}
-    />
+    <div className='alert alert-warning alert-banner staff-offline' role='alert'>
+      <span className='alert-title'>{OFFLINE_TEXTS.staffOffline}</span>
+      <span className='alert-description'>{OFFLINE_TEXTS.staffOfflineDetail}</span>
+    </div>
   );
 }

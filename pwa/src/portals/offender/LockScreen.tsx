@@ -2,23 +2,29 @@
  * The tablet's lock screen (issue 10): the list is gone from the screen and the key from memory; the offender's
  * PIN reopens it (tabletSession.ts unlockTablet: the server checks it when it answers, the stored wrap when it
  * does not). Each wrong PIN says how many are left; the fifth deletes the tablet's copy of the mail. Log Off
- * ends the session instead.
+ * ends the session instead. Plain markup: the tablet's path carries no antd (issue 12).
  */
-import { Alert, Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { requiredError, TextField } from '../../components/TextField.tsx';
 import { OFFLINE_TEXTS, wrongPinText } from '../../offline/offlineTexts.ts';
 import { unlockTablet } from '../../offline/tabletSession.ts';
 
 export function LockScreen({ onLogOff }: { onLogOff(): void }) {
-  const [form] = Form.useForm<{ pin: string }>();
+  const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
-  async function submit({ pin }: { pin: string }) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const missing = requiredError(pin, OFFLINE_TEXTS.pinRequired);
+    setPinError(missing);
+    if (missing) return;
     setBusy(true);
     setProblem(null);
     const outcome = await unlockTablet(pin);
-    form.resetFields();
+    setPin('');
+    setPinError(undefined);
     setBusy(false);
     if (outcome.ok || outcome.reason === 'ended') return;
     if (outcome.reason === 'wrong-pin') setProblem(wrongPinText(outcome.attemptsLeft));
@@ -28,27 +34,40 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
 
   return (
     <section aria-labelledby='lock-title' className='lock-screen'>
-      <Typography.Title level={2} id='lock-title'>
-        {OFFLINE_TEXTS.lockTitle}
-      </Typography.Title>
-      <Typography.Paragraph>{OFFLINE_TEXTS.lockPrompt}</Typography.Paragraph>
-      {problem && <Alert type='error' role='alert' showIcon title={problem} className='lock-problem' />}
-      <Form form={form} layout='vertical' onFinish={submit} disabled={busy} requiredMark={false}>
-        <Form.Item
-          label={OFFLINE_TEXTS.lockPin}
-          name='pin'
-          rules={[{ required: true, whitespace: true, message: OFFLINE_TEXTS.pinRequired }]}
-        >
+      <h2 id='lock-title' className='lock-title'>{OFFLINE_TEXTS.lockTitle}</h2>
+      <p>{OFFLINE_TEXTS.lockPrompt}</p>
+      {problem && (
+        <div className='alert alert-error lock-problem' role='alert'>
+          <span className='alert-title'>{problem}</span>
+        </div>
+      )}
+      <form noValidate onSubmit={submit} aria-busy={busy}>
+        <fieldset className='form-fields' disabled={busy}>
           {/* A shared tablet: nothing may offer to remember the PIN. */}
-          <Input.Password autoComplete='off' inputMode='numeric' autoFocus />
-        </Form.Item>
-        <Button type='primary' htmlType='submit' block loading={busy}>
-          {OFFLINE_TEXTS.unlock}
-        </Button>
-      </Form>
-      <Button block className='lock-log-off' onClick={onLogOff}>
+          <TextField
+            id='lock_pin'
+            type='password'
+            label={OFFLINE_TEXTS.lockPin}
+            autoComplete='off'
+            inputMode='numeric'
+            autoFocus
+            value={pin}
+            error={pinError}
+            onChange={(event) => {
+              setPin(event.target.value);
+              if (pinError !== undefined) {
+                setPinError(
+                  requiredError(event.target.value, OFFLINE_TEXTS.pinRequired),
+                );
+              }
+            }}
+          />
+          <button type='submit' className='btn btn-primary btn-block'>{OFFLINE_TEXTS.unlock}</button>
+        </fieldset>
+      </form>
+      <button type='button' className='btn btn-block lock-log-off' onClick={onLogOff}>
         {OFFLINE_TEXTS.lockLogOff}
-      </Button>
+      </button>
     </section>
   );
 }

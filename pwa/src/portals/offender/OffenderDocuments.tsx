@@ -4,33 +4,22 @@
  * the API as soon as it answers (useOffenderList.ts, issue 10), with a banner
  * while what is shown is not live. A 401 says 'Authentication failed - please
  * login again' and goes to /logout. Made for the facility tablet: a card per
- * document when held upright, the table when turned (`touch`).
+ * document when held upright, the table when turned (OffenderTable.tsx).
  */
-import { Alert, Button, Typography } from 'antd';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
 import { ApiError } from '../../lib/api.ts';
-import { type ColumnSpec, DocumentTable } from '../../mail/DocumentTable.tsx';
-import { InfoModal } from '../../mail/InfoModal.tsx';
-import { type DocumentRow, type SearchField, toDocumentRow } from '../../mail/listLogic.ts';
+import { type DocumentRow, toDocumentRow } from '../../mail/listLogic.ts';
 import { usePopups } from '../../mail/usePopups.ts';
 import { documentStore } from '../../mail/documentStore.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
 import { listSavedText, OFFLINE_TEXTS } from '../../offline/offlineTexts.ts';
+import { InfoDialog } from './InfoDialog.tsx';
 import { offenderLoadFailure } from './offenderTexts.ts';
+import { OffenderTable } from './OffenderTable.tsx';
 import { useOffenderList } from './useOffenderList.ts';
-
-const COLUMNS: readonly ColumnSpec[] = [
-  { key: 'name', title: 'Document Name' },
-  { key: 'attorney', title: 'From Attorney' },
-  { key: 'date', title: 'Date Received' },
-  { key: 'pages', title: '# of Pages' },
-  { key: 'eformDue', title: 'Delete Date' },
-];
-
-const SEARCH_FIELDS: readonly SearchField[] = ['name', 'attorney'];
 
 export function OffenderDocuments({ cache }: { cache: boolean }) {
   const toast = useToast();
@@ -50,40 +39,36 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
   const list = useOffenderList(docNumber, { cache, onError });
   const stored = useSyncExternalStore(documentStore.subscribe, documentStore.list);
   const rows = useMemo(() => stored.map(toDocumentRow), [stored]);
+  const closeInfo = useCallback(() => setInfo(null), []);
 
   return (
     <section aria-labelledby='offender-documents' className='list-area list-area-touch'>
-      <Typography.Title level={2} id='offender-documents' className='section-heading'>
-        My documents
-      </Typography.Title>
+      <h2 id='offender-documents' className='section-heading'>My documents</h2>
       {list.offline && (
-        <Alert
-          type='warning'
-          className='offline-banner'
-          role='status'
-          showIcon
-          title={list.savedAt !== null ? listSavedText(list.savedAt) : OFFLINE_TEXTS.listNotSaved}
-          action={
-            <Button onClick={list.retry} loading={list.loading}>
-              {OFFLINE_TEXTS.tryAgain}
-            </Button>
-          }
-        />
+        <div className='alert alert-warning offline-banner' role='status'>
+          <span className='alert-title offline-banner-title'>
+            {list.savedAt !== null ? listSavedText(list.savedAt) : OFFLINE_TEXTS.listNotSaved}
+          </span>
+          <button
+            type='button'
+            className='btn'
+            onClick={list.retry}
+            disabled={list.loading}
+            aria-busy={list.loading}
+          >
+            {OFFLINE_TEXTS.tryAgain}
+          </button>
+        </div>
       )}
-      <DocumentTable
+      <OffenderTable
         label='My documents'
         rows={rows}
         loading={list.loading && rows.length === 0}
-        columns={COLUMNS}
-        searchFields={SEARCH_FIELDS}
-        searchPlaceholder='Document name, attorney or pages'
-        defaultSort={null}
         onView={popups.view}
         onPrint={popups.print}
         onInfo={setInfo}
-        touch
       />
-      <InfoModal row={info} onClose={() => setInfo(null)} />
+      {info && <InfoDialog row={info} onClose={closeInfo} />}
     </section>
   );
 }

@@ -3,29 +3,29 @@
  * the viewer (the parameter is the document id), anything else goes back to
  * /portal/offender (spec section 2). On the facility tablet it runs offline too
  * (issue 10): the lock screen replaces everything while the tablet is locked,
- * and the viewer's code loads only when a document is opened. Everything in it
- * is sized for the tablet it runs on (TABLET_THEME).
+ * and the viewer's code (with antd) loads only when a document is opened.
+ * Everything in it is sized for the tablet it runs on: 44 px controls
+ * (`.tablet` in offender.css, TABLET_THEME in the viewer).
  */
-import { ConfigProvider, Flex, Spin } from 'antd';
 import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
 import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
 import { LockScreen } from './LockScreen.tsx';
 import { OffenderDocuments } from './OffenderDocuments.tsx';
 import { useTabletSession } from './useTabletSession.ts';
-import { TABLET_THEME } from '../../components/tabletTheme.ts';
+import './offender.css';
 
-const PdfViewer = lazy(() => import('../../viewer/PdfViewer.tsx').then((m) => ({ default: m.PdfViewer })));
+const TabletViewer = lazy(() => import('./TabletViewer.tsx'));
 
 function OffenderViewer() {
-  const { fileUrl } = useParams();
   return (
-    <Suspense fallback={<Spin size='large' />}>
-      <PdfViewer documentId={fileUrl} />
+    <Suspense fallback={<Spinner />}>
+      <TabletViewer />
     </Suspense>
   );
 }
@@ -46,11 +46,7 @@ export function OffenderPortal() {
   const cache = tablet.phase === 'unlocked';
   let content;
   if (tablet.phase === 'starting' || tablet.phase === 'ended') {
-    content = (
-      <Flex align='center' justify='center' className='page-loading' role='status'>
-        <Spin size='large' description='Loading...' />
-      </Flex>
-    );
+    content = <Spinner page />;
   } else if (tablet.phase === 'locked') {
     content = <LockScreen onLogOff={logOff} />;
   } else {
@@ -64,8 +60,8 @@ export function OffenderPortal() {
     );
   }
   return (
-    <ConfigProvider theme={TABLET_THEME}>
+    <div className='tablet'>
       <PortalLayout header={header}>{content}</PortalLayout>
-    </ConfigProvider>
+    </div>
   );
 }

@@ -1,0 +1,48 @@
+/**
+ * antd, for the screens that use it: the back office (attorney, representative, admin and approver portals,
+ * /files), registration and the password change, and the viewer. Loaded on demand (App.tsx), so the tablet's
+ * path (sign-in, the offender's list, the lock screen) carries none of it (issue 12: at most 200 KB of
+ * JavaScript before the viewer opens). Inside it, toasts are antd's messages (components/useToast.ts).
+ */
+import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
+import enUS from 'antd/locale/en_US';
+import { type ReactNode, useMemo } from 'react';
+import { Outlet } from 'react-router-dom';
+import { TOAST_MAX_COUNT, toastOptions } from '../lib/toast.ts';
+import { theme } from '../theme.ts';
+import { TABLET_THEME } from './tabletTheme.ts';
+import { type Toast, ToastContext } from './useToast.ts';
+
+/** useToast inside the shell: antd's App-scoped message API. */
+function AntdToasts({ children }: { children: ReactNode }) {
+  const { message } = AntApp.useApp();
+  const toast = useMemo<Toast>(() => ({
+    success: (text, seconds) => void message.success(toastOptions('success', text, seconds)),
+    error: (text, seconds) => void message.error(toastOptions('error', text, seconds)),
+    info: (text, seconds) => void message.info(toastOptions('info', text, seconds)),
+  }), [message]);
+  return <ToastContext.Provider value={toast}>{children}</ToastContext.Provider>;
+}
+
+/** The app's antd theme around `children`; `tablet`: every control 44 px (TABLET_THEME). */
+export function AntdFrame({ tablet = false, children }: { tablet?: boolean; children: ReactNode }) {
+  const content = (
+    <AntApp message={{ maxCount: TOAST_MAX_COUNT }}>
+      <AntdToasts>{children}</AntdToasts>
+    </AntApp>
+  );
+  return (
+    <ConfigProvider locale={enUS} theme={theme}>
+      {tablet ? <ConfigProvider theme={TABLET_THEME as ThemeConfig}>{content}</ConfigProvider> : content}
+    </ConfigProvider>
+  );
+}
+
+/** A layout route: its child routes inside AntdFrame. */
+export default function AntdShell() {
+  return (
+    <AntdFrame>
+      <Outlet />
+    </AntdFrame>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * Info on the tablet: a modal dialog titled with the document name, showing its description and the delivery
+ * receipt (SHA-256, page count, size, upload and read times) both sides can check. Closes on Escape, a tap
+ * outside it or the × button. The browser's own <dialog> (showModal: focus kept inside, the page behind inert,
+ * Escape), not antd's Modal: the tablet's path carries no antd (issue 12). Same content as mail/InfoModal.tsx.
+ */
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { failureMessage } from '../../lib/api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { type DocumentRow, formatBytes, infoText, readText } from '../../mail/listLogic.ts';
+import { type DocumentReceipt, fetchReceipt } from '../../mail/mailApi.ts';
+
+type ReceiptState =
+  | { kind: 'loading' }
+  | { kind: 'ready'; receipt: DocumentReceipt }
+  | { kind: 'error'; message: string };
+
+function Receipt({ receipt }: { receipt: DocumentReceipt }) {
+  const items: [string, ReactNode][] = [
+    ['SHA-256', <code key='sha' className='info-sha'>{receipt.sha256}</code>],
+    ['Pages', receipt.pages > 0 ? receipt.pages : 'Encrypted, page count unavailable'],
+    ['Size', formatBytes(receipt.size)],
+    ['Uploaded', formatDate(receipt.uploaded)],
+    ['Read', readText(receipt.viewedAt)],
+  ];
+  return (
+    <dl className='info-receipt'>
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Shown while mounted; `onClose` when the user closes it. */
+export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const closed = useRef(onClose);
+  closed.current = onClose;
+  const titleId = useId();
+  const [state, setState] = useState<ReceiptState>({ kind: 'loading' });
+  const documentId = row.documentid;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (!element.open) element.showModal();
+    const onCloseEvent = () => closed.current();
+    element.addEventListener('close', onCloseEvent);
+    return () => {
+      element.removeEventListener('close', onCloseEvent);
+      if (element.open) element.close();
+    };
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ kind: 'loading' });
+    fetchReceipt(documentId, controller.signal).then(
+      (receipt) => setState({ kind: 'ready', receipt }),
+      (error) => {
+        if (!controller.signal.aborted) {
+          setState({
+            kind: 'error',
+            message: failureMessage(error, { failed: 'Failed to load the delivery receipt' }),
+          });
+        }
+      },
+    );
+    return () => controller.abort();
+  }, [documentId]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className='info-dialog'
+      aria-labelledby={titleId}
+      // A tap on the backdrop lands on the <dialog> itself; a tap on its content lands inside it.
+      onClick={(event) => event.target === event.currentTarget && event.currentTarget.close()}
+    >
+      <div className='info-dialog-content'>
+        <div className='info-dialog-header'>
+          <h2 id={titleId} className='info-dialog-title'>{row.name}</h2>
+          <button
+            type='button'
+            className='btn btn-icon btn-text info-dialog-close'
+            aria-label='Close'
+            onClick={() => dialog.current?.close()}
+          >
+            <span aria-hidden='true'>×</span>
+          </button>
+        </div>
+        <p className='info-description'>{infoText(row)}</p>
+        <h3 className='info-receipt-heading'>Delivery receipt</h3>
+        {state.kind === 'loading' && (
+          // Named, not captioned (as antd's Spin was): the heading above already says 'Delivery receipt'.
+          <span className='spinner' role='status' aria-label='Loading delivery receipt'>
+            <span className='spinner-ring' aria-hidden='true' />
+          </span>
+        )}
+        {state.kind === 'error' && (
+          <div className='alert alert-error' role='alert'>
+            <span className='alert-title'>{state.message}</span>
+          </div>
+        )}
+        {state.kind === 'ready' && <Receipt receipt={state.receipt} />}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * What each column of the offender's list shows for a row, shared by the table and the cards (OffenderTable,
+ * OffenderCards), so both say the same. Plain markup: the tablet's path carries no antd (issue 12).
+ */
+import type { ReactNode } from 'react';
+import { formatDate } from '../../lib/format.ts';
+import type { DocumentRow } from '../../mail/listLogic.ts';
+
+/** The offender list's columns (spec section 2), in order. */
+export type OffenderColumn = 'name' | 'attorney' | 'date' | 'pages' | 'eformDue';
+
+export const COLUMNS: readonly { key: OffenderColumn; title: string }[] = [
+  { key: 'name', title: 'Document Name' },
+  { key: 'attorney', title: 'From Attorney' },
+  { key: 'date', title: 'Date Received' },
+  { key: 'pages', title: '# of Pages' },
+  { key: 'eformDue', title: 'Delete Date' },
+];
+
+const ENCRYPTED = 'Encrypted, page count unavailable';
+
+/** A padlock (the path of antd's LockOutlined), inline: no icon library on the tablet's path. */
+function LockIcon() {
+  return (
+    <svg
+      viewBox='64 64 896 896'
+      width='1em'
+      height='1em'
+      fill='currentColor'
+      aria-hidden='true'
+      focusable='false'
+    >
+      <path d='M832 464h-68V240c0-70.7-57.3-128-128-128H388c-70.7 0-128 57.3-128 128v224h-68c-17.7 0-32 14.3-32 32v384c0 17.7 14.3 32 32 32h640c17.7 0 32-14.3 32-32V496c0-17.7-14.3-32-32-32zM332 240c0-30.9 25.1-56 56-56h248c30.9 0 56 25.1 56 56v224H332V240zm460 600H232V536h560v304zM484 701v53c0 4.4 3.6 8 8 8h40c4.4 0 8-3.6 8-8v-53a48.01 48.01 0 10-56 0z' />
+    </svg>
+  );
+}
+
+/** Spec section 2: a page count of 0 (an encrypted PDF) shows a lock instead of a number. */
+export function PagesCell({ pages }: { pages: number }) {
+  if (pages > 0) return <>{pages}</>;
+  return (
+    <span className='pages-locked' role='img' aria-label={ENCRYPTED} title={ENCRYPTED}>
+      <LockIcon />
+    </span>
+  );
+}
+
+/** The 'Sent by …' mark of a document a representative sent. */
+export function SentBy({ row }: { row: DocumentRow }) {
+  if (row.sent_by !== 'representative') return null;
+  return <span className='tag sent-by'>Sent by {row.sender_name || 'a representative'}</span>;
+}
+
+/** The content of one cell (the name's cell adds its 'Sent by' mark itself). */
+export function cellContent(row: DocumentRow, key: OffenderColumn): ReactNode {
+  switch (key) {
+    case 'date':
+    case 'eformDue':
+      return formatDate(row[key]);
+    case 'pages':
+      return <PagesCell pages={row.pages} />;
+    default:
+      return row[key];
+  }
+}
+
+export interface RowActionHandlers {
+  onView(row: DocumentRow): void;
+  onPrint(row: DocumentRow): void;
+  onInfo(row: DocumentRow): void;
+}
+
+/**
+ * View / Print / Info of one document. Their accessible names carry the document's name, so a screen reader's
+ * list of buttons says which is which; Info is disabled when the document has no description (spec section 4).
+ */
+export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers & { row: DocumentRow }) {
+  return (
+    <>
+      <button type='button' className='btn' onClick={() => onView(row)} aria-label={`View ${row.name}`}>
+        View
+      </button>
+      <button type='button' className='btn' onClick={() => onPrint(row)} aria-label={`Print ${row.name}`}>
+        Print
+      </button>
+      <button
+        type='button'
+        className='btn'
+        onClick={() => onInfo(row)}
+        disabled={row.description.trim() === ''}
+        aria-label={`Info ${row.name}`}
+      >
+        Info
+      </button>
+    </>
+  );
+}
