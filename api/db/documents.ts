@@ -208,10 +208,18 @@ export interface SenderListQuery {
 /** A sender list row with its sort value as text, for the page's cursors. */
 export type SenderListRow = DocumentRow & { sort_value: string };
 
-function scopeCondition(sql: Tx, scope: SenderScope) {
+/**
+ * The documents of a scope, as a relation `d`. An attorney's are two disjoint sets, what they sent and what
+ * representatives shared with them, read as UNION ALL rather than with OR: each branch then walks its own index
+ * in the list's order (migration 0016) and PostgreSQL merges the two, where an OR would gather and sort them all.
+ */
+function scopeDocuments(sql: Tx, scope: SenderScope) {
   return 'attorneyId' in scope
-    ? sql`(d.sender_id = ${scope.attorneyId} or d.supervising_attorney_id = ${scope.attorneyId})`
-    : sql`d.sender_id = ${scope.senderId}`;
+    ? sql`(select * from documents where sender_id = ${scope.attorneyId}
+           union all
+           select * from documents where supervising_attorney_id = ${scope.attorneyId}
+             and sender_id <> ${scope.attorneyId}) d`
+    : sql`(select * from documents where sender_id = ${scope.senderId}) d`;
 }
 
 /**
@@ -270,22 +278,38 @@ function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=
 }
 
 /**
- * The rows a sender list shows, unexpired, with the search: parameters only, never spliced into the text, and
- * starts_with rather than LIKE, so a query's % or _ are plain characters.
+ * The rows of a scope a sender list shows: unexpired, and matching the search. Parameters only, never spliced
+ * into the text, and starts_with rather than LIKE, so a query's % or _ are plain characters. The DOC number is
+ * the recipient's, looked up for each row that the name and pages did not match (a scalar subquery by primary
+ * key): the planner then still walks `d` in the list's order and stops at a page, where a join let it walk every
+ * user in DOC-number order, and a semi-join hashed every offender a one-digit search names (all 100,000).
  */
-function senderCondition(sql: Tx, scope: SenderScope, query: SenderListQuery) {
+function senderCondition(sql: Tx, query: SenderListQuery) {
   const needle = query.search?.trim() ?? '';
-  return sql`${scopeCondition(sql, scope)} and ${deleteAt(sql)} > now()
+  return sql`${deleteAt(sql)} > now()
     ${
     needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
-      or starts_with(lower(r.doc_number), lower(${needle})) or starts_with(d.pages::text, lower(${needle})))`
+      or starts_with(d.pages::text, lower(${needle}))
+      or starts_with(lower((select o.doc_number from users o where o.id = d.recipient_id)), lower(${needle})))`
   }`;
+}
+
+/** The scope as the index-ordered branches a page reads: one per index (migration 0016). */
+function scopeBranches(sql: Tx, scope: SenderScope) {
+  return 'attorneyId' in scope
+    ? [
+      sql`d.sender_id = ${scope.attorneyId}`,
+      sql`d.supervising_attorney_id = ${scope.attorneyId} and d.sender_id <> ${scope.attorneyId}`,
+    ]
+    : [sql`d.sender_id = ${scope.senderId}`];
 }
 
 /**
  * One page of a sender list in the asked order: the first `limit` rows after `after` (Next), the last `limit`
  * rows before `before` (Previous, read backwards and turned round here) or `limit` rows from `offset` (a
- * numbered page). Keyset pages cost the same at any depth; an offset page reads and drops the rows before it.
+ * numbered page). Each branch of the scope (what was sent; what was shared) reads at most offset + limit rows
+ * in the order of its own index (migration 0016) and stops; only the page's rows are then joined and merged.
+ * So a keyset page costs the same at any depth, and an offset page reads the rows before it once.
  */
 export async function list_sender_documents_page(
   sql: Tx,
@@ -296,13 +320,27 @@ export async function list_sender_documents_page(
   const ascending = (query.order === 'asc') !== backwards;
   const direction = sql.unsafe(ascending ? 'asc' : 'desc');
   const position = query.after ?? query.before;
+  const offset = query.offset ?? 0;
+  const key = sortExpression(sql, query.sort);
+  // The recipient is joined inside a branch only when its DOC number is the order.
+  const recipient = query.sort === 'offenderdocnumber' ? sql`join users r on r.id = d.recipient_id` : sql``;
+  const branches = scopeBranches(sql, scope).map((inScope) =>
+    sql`(select d.id, ${key} as sort_key from documents d ${recipient}
+      where ${inScope} and ${senderCondition(sql, query)}
+      ${position ? sql`and ${comparePosition(sql, query.sort, ascending ? '>' : '<', position)}` : sql``}
+      order by ${key} ${direction}, d.id ${direction}
+      limit ${offset + query.limit})`
+  );
+  const merged = branches.reduce((all, branch) => sql`${all} union all ${branch}`);
+  const pageKey = query.sort === 'name' || query.sort === 'offenderdocnumber'
+    ? sql`p.sort_key collate "C"`
+    : sql`p.sort_key`;
   const rows = await sql<SenderListRow[]>`
     select ${documentColumns(sql)}, ${sortValueText(sql, query.sort)} as sort_value
-    from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id
-    where ${senderCondition(sql, scope, query)}
-    ${position ? sql`and ${comparePosition(sql, query.sort, ascending ? '>' : '<', position)}` : sql``}
-    order by ${sortExpression(sql, query.sort)} ${direction}, d.id ${direction}
-    limit ${query.limit} ${query.offset ? sql`offset ${query.offset}` : sql``}`;
+    from (${merged}) p join documents d on d.id = p.id
+      join users s on s.id = d.sender_id join users r on r.id = d.recipient_id
+    order by ${pageKey} ${direction}, p.id ${direction}
+    limit ${query.limit} offset ${offset}`;
   return backwards ? rows.reverse() : rows;
 }
 
@@ -322,8 +360,10 @@ export async function count_sender_documents(
            ${
     at ? sql`count(*) filter (where ${comparePosition(sql, query.sort, op, at)})::int` : sql`0`
   } as preceding
-    from documents d join users r on r.id = d.recipient_id
-    where ${senderCondition(sql, scope, query)}`;
+    from ${scopeDocuments(sql, scope)} ${
+    query.sort === 'offenderdocnumber' ? sql`join users r on r.id = d.recipient_id` : sql``
+  }
+    where ${senderCondition(sql, query)}`;
   return row;
 }
 
