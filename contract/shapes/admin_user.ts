@@ -26,18 +26,6 @@ export interface AdminUserPage {
   total: number;
 }
 
-/**
- * The query of GET /api/admin/users (all optional; 'all' or blank is no filter). `q` is a case-insensitive
- * substring of the full name, the e-mail or the DOC number; `limit` 1–200, default 50.
- */
-export interface AdminUserPageQuery {
-  q?: string;
-  role?: Role | 'all';
-  status?: UserStatus | 'all';
-  limit?: number;
-  cursor?: string;
-}
-
 /** PUT /api/admin/users/{id}/status body. */
 export interface UserStatusRequest {
   status: 'active' | 'deactivated';

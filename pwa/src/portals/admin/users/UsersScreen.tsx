@@ -1,12 +1,13 @@
 /**
  * Admin > Users (spec sections 2, 4, 5, 8): search, role and status filters, 'Showing X of Y users', the table
  * with Activate / Deactivate, View Details with the user's real recent activity, and the offender roster
- * (Add Offender, Reset PIN, Import Roster).
+ * (Add Offender, Reset PIN, Import Roster). The search, the filters and the count are the server's, a page of
+ * 50 at a time with 'Load more' (useUserPages.ts): a department has 100,000 offenders.
  */
 import { UploadOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Button, Empty, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
@@ -17,54 +18,45 @@ import { UserDetailsModal } from './UserDetailsModal.tsx';
 import {
   addOffender,
   type AdminUser,
-  listUsers,
   type OffenderRequest,
   resetOffenderPin,
   setUserStatus,
 } from './usersApi.ts';
 import {
+  applyStatusChange,
   capitalize,
   contactText,
   emptyUsersText,
   entityText,
-  filterUsers,
-  NO_USER_FILTERS,
   ROLE_FILTERS,
   showingText,
   STATUS_FILTERS,
   statusAction,
   statusFailureText,
-  type UserFilters,
   userName,
   USERS_TEXTS,
 } from './usersLogic.ts';
-import { useLoaded } from '../../../lib/useLoaded.ts';
+import { useUserPages } from './useUserPages.ts';
 
 const STATUS_COLOR: Record<string, string> = { active: 'green', deactivated: 'red', pending: 'gold' };
 
 export function UsersScreen() {
   const toast = useToast();
-  const [filters, setFilters] = useState<UserFilters>(NO_USER_FILTERS);
   const [changing, setChanging] = useState<string | null>(null);
   const [details, setDetails] = useState<AdminUser | null>(null);
   const [adding, setAdding] = useState(false);
   const [pinFor, setPinFor] = useState<AdminUser | null>(null);
   const [importing, setImporting] = useState(false);
 
-  const { data: users, setData: setUsers, loading, error: loadError, reload: load } = useLoaded<AdminUser[]>(
-    listUsers,
-    [],
-    { failed: USERS_TEXTS.fetchFailed, error: USERS_TEXTS.loadFailed },
-  );
-
-  const shown = useMemo(() => filterUsers(users, filters), [users, filters]);
+  const list = useUserPages();
+  const { filters, setFilters, page, reload: load } = list;
 
   async function changeStatus(user: AdminUser, next: 'active' | 'deactivated') {
     setChanging(user.id);
     try {
       const message = await setUserStatus(user.id, next);
       toast.success(message ?? (next === 'active' ? USERS_TEXTS.activated : USERS_TEXTS.deactivated));
-      setUsers((previous) => previous.map((u) => (u.id === user.id ? { ...u, status: next } : u)));
+      list.setPage((previous) => applyStatusChange(previous, { id: user.id, status: next }, list.applied));
     } catch (error) {
       const reason = failureMessage(error, { failed: '' });
       toast.error(statusFailureText(next, reason));
@@ -162,7 +154,7 @@ export function UsersScreen() {
     <LoadedSection
       headingId='users-heading'
       title={USERS_TEXTS.title}
-      load={{ loading, error: loadError, reload: load }}
+      load={{ loading: list.loading, error: list.error, reload: load }}
       errorStyle={{ marginTop: 16 }}
       actions={
         <>
@@ -226,17 +218,25 @@ export function UsersScreen() {
       }
     >
       <Typography.Paragraph style={{ margin: '16px 0 8px' }} aria-live='polite'>
-        {showingText(shown.length, users.length)}
+        {showingText(page.users.length, page.total)}
       </Typography.Paragraph>
       <Table<AdminUser>
         rowKey='id'
         columns={columns}
-        dataSource={shown}
-        loading={loading}
-        pagination={{ pageSize: 25, hideOnSinglePage: true, showSizeChanger: false }}
-        locale={{ emptyText: <Empty description={emptyUsersText(users.length, filters)} /> }}
+        dataSource={page.users}
+        loading={list.loading}
+        pagination={false}
+        locale={{ emptyText: <Empty description={emptyUsersText(list.applied)} /> }}
         scroll={{ x: true }}
       />
+      {list.moreError && <Alert style={{ marginTop: 16 }} type='error' showIcon title={list.moreError} />}
+      {page.nextCursor && (
+        <div style={{ textAlign: 'center', marginTop: 16 }}>
+          <Button loading={list.loadingMore} disabled={list.loading} onClick={() => void list.loadMore()}>
+            Load more
+          </Button>
+        </div>
+      )}
     </LoadedSection>
   );
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { importRoster } from './usersApi.ts';
+import { fetchUsersPage, importRoster } from './usersApi.ts';
 
 Deno.test('the roster goes out as text/csv whatever type the browser gave the file, and the report is read', async () => {
   const original = globalThis.fetch;
@@ -24,6 +24,22 @@ Deno.test('the roster goes out as text/csv whatever type the browser gave the fi
     assert.equal(await seen[0].text(), 'doc_number,first_name,last_name,pin\n');
     assert.equal(message, 'Roster imported');
     assert.deepEqual([report.added, report.updated, report.rejected, report.rows.length], [1, 0, 1, 1]);
+  } finally {
+    globalThis.fetch = original;
+  }
+});
+
+Deno.test('a page of users is asked with the filters and read with its total and next cursor', async () => {
+  const original = globalThis.fetch;
+  const seen: string[] = [];
+  globalThis.fetch = (input: RequestInfo | URL) => {
+    seen.push(String(input));
+    return Promise.resolve(Response.json({ success: true, users: [], nextCursor: 'abc', total: 120 }));
+  };
+  try {
+    const page = await fetchUsersPage({ search: 'smith', role: 'offender', status: 'all' }, 'c1');
+    assert.equal(seen[0], '/api/admin/users?q=smith&role=offender&limit=50&cursor=c1');
+    assert.deepEqual(page, { users: [], nextCursor: 'abc', total: 120 });
   } finally {
     globalThis.fetch = original;
   }

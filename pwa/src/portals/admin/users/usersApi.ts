@@ -1,6 +1,7 @@
 /** The user and offender-roster calls of the admin portal (docs/api.md, Users and Offender roster). */
 import type {
   AdminUser,
+  AdminUserPage,
   OffenderRequest,
   PinResetRequest,
   UserStatusRequest,
@@ -8,13 +9,28 @@ import type {
 import type { ActivityEvent } from '../../../../../contract/shapes/audit_log.ts';
 import type { RosterReport, RosterReportRow } from '../../../../../contract/shapes/roster_report.ts';
 import { apiRequest } from '../../../lib/api.ts';
+import { type UserFilters, type UsersPage, usersQuery } from './usersLogic.ts';
 
 export type { ActivityEvent, AdminUser, OffenderRequest, RosterReport, RosterReportRow };
 
-/** GET /api/admin/users: every user, newest first. */
-export async function listUsers(signal?: AbortSignal): Promise<AdminUser[]> {
-  const body = await apiRequest<{ users?: AdminUser[] }>('/admin/users', { signal });
-  return Array.isArray(body.users) ? body.users : [];
+/**
+ * GET /api/admin/users with the filters: one page of the matching users, newest first, the total that match, and
+ * the cursor of the next page (`cursor` null or absent: the first).
+ */
+export async function fetchUsersPage(
+  filters: UserFilters,
+  cursor?: string | null,
+  signal?: AbortSignal,
+): Promise<UsersPage> {
+  const body = await apiRequest<Partial<AdminUserPage>>(`/admin/users${usersQuery(filters, cursor)}`, {
+    signal,
+  });
+  const users = Array.isArray(body.users) ? body.users : [];
+  return {
+    users,
+    total: typeof body.total === 'number' ? body.total : users.length,
+    nextCursor: body.nextCursor ?? null,
+  };
 }
 
 /** PUT /api/admin/users/{id}/status; resolves with the server's message. */

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { ROSTER_MAX_BYTES } from '../../../../../contract/rules/roster.ts';
 import type { AdminUser } from './usersApi.ts';
 import {
+  appendPage,
+  applyStatusChange,
   contactText,
   emptyUsersText,
   entityText,
-  filterUsers,
   NO_USER_FILTERS,
   rejectedRows,
   rosterFileProblem,
@@ -13,6 +14,7 @@ import {
   showingText,
   statusAction,
   statusFailureText,
+  usersQuery,
 } from './usersLogic.ts';
 
 function user(overrides: Partial<AdminUser> = {}): AdminUser {
@@ -43,36 +45,54 @@ const USERS = [
   user({ first_name: 'Pat', last_name: 'Pending', email: 'pat@example.test', status: 'pending' }),
 ];
 
-Deno.test('search is a case-insensitive substring of the full name or the e-mail', () => {
-  const names = (search: string) =>
-    filterUsers(USERS, { ...NO_USER_FILTERS, search }).map((u) => u.first_name);
-  assert.deepEqual(names('LOVE'), ['Ada']);
-  assert.deepEqual(names('ce hop'), ['Grace'], 'across first and last name');
-  assert.deepEqual(names('navy'), ['Grace'], 'the e-mail, whatever its case');
-  assert.deepEqual(names('a-1'), ['John'], 'an offender by DOC number');
-  assert.deepEqual(names('  '), ['Ada', 'Grace', 'John', 'Pat'], 'blank search keeps everyone');
+Deno.test('the filters go to the server as q, role and status, always with the page size', () => {
+  assert.equal(usersQuery(NO_USER_FILTERS), '?limit=50');
+  assert.equal(
+    usersQuery({ search: '  Ada L ', role: 'attorney', status: 'deactivated' }),
+    '?q=Ada+L&role=attorney&status=deactivated&limit=50',
+    'the search is trimmed; "all" is no filter',
+  );
+  assert.equal(usersQuery({ ...NO_USER_FILTERS, search: 'a&b=%' }), '?q=a%26b%3D%25&limit=50');
+  assert.equal(
+    usersQuery({ ...NO_USER_FILTERS, role: 'offender' }, 'c-1'),
+    '?role=offender&limit=50&cursor=c-1',
+  );
 });
 
-Deno.test('role and status filters combine with the search', () => {
-  assert.deepEqual(filterUsers(USERS, { ...NO_USER_FILTERS, role: 'offender' }).map((u) => u.first_name), [
-    'John',
-  ]);
-  assert.deepEqual(filterUsers(USERS, { ...NO_USER_FILTERS, status: 'pending' }).map((u) => u.first_name), [
-    'Pat',
-  ]);
-  assert.deepEqual(
-    filterUsers(USERS, { search: 'a', role: 'attorney', status: 'active' }).map((u) => u.first_name),
-    ['Ada'],
-  );
+Deno.test('a further page adds its rows after those shown, once each, and brings the new total and cursor', () => {
+  const [a, b, c] = USERS;
+  const more = appendPage({ users: [a, b], total: 3, nextCursor: b.id }, {
+    users: [b, c],
+    total: 4,
+    nextCursor: null,
+  });
+  assert.deepEqual(more.users.map((u) => u.first_name), ['Ada', 'Grace', 'John']);
+  assert.deepEqual([more.total, more.nextCursor], [4, null]);
+});
+
+Deno.test('a status changed on screen updates the row, or drops it and the count when the status filter excludes it', () => {
+  const page = { users: USERS, total: 10, nextCursor: 'x' };
+  const ada = USERS[0];
+  const all = applyStatusChange(page, { id: ada.id, status: 'deactivated' }, NO_USER_FILTERS);
+  assert.equal(all.users.find((u) => u.id === ada.id)?.status, 'deactivated');
+  assert.deepEqual([all.users.length, all.total, all.nextCursor], [4, 10, 'x']);
+  const activeOnly = applyStatusChange(page, { id: ada.id, status: 'deactivated' }, {
+    ...NO_USER_FILTERS,
+    status: 'active',
+  });
+  assert.deepEqual([activeOnly.users.length, activeOnly.total], [3, 9]);
+  assert.equal(activeOnly.users.some((u) => u.id === ada.id), false);
+  assert.equal(applyStatusChange(page, { id: 'not-shown', status: 'active' }, NO_USER_FILTERS), page);
 });
 
 Deno.test('the count and the empty states follow the spec texts', () => {
   assert.equal(showingText(1, 4), 'Showing 1 of 4 users');
-  assert.equal(emptyUsersText(0, NO_USER_FILTERS), 'No users found');
+  assert.equal(emptyUsersText(NO_USER_FILTERS), 'No users found');
   assert.equal(
-    emptyUsersText(4, { ...NO_USER_FILTERS, role: 'approver' }),
+    emptyUsersText({ ...NO_USER_FILTERS, role: 'approver' }),
     'No users match the current filters',
   );
+  assert.equal(emptyUsersText({ ...NO_USER_FILTERS, search: 'zz' }), 'No users match the current filters');
 });
 
 Deno.test('active users can be deactivated, deactivated ones activated, pending ones have no action', () => {

@@ -43,35 +43,85 @@ export function userName(user: Pick<AdminUser, 'first_name' | 'last_name'>): str
   return fullName(user.first_name, user.last_name);
 }
 
-/** Spec section 5: a case-insensitive substring of the full name or the e-mail (or, for an offender, the DOC number). */
-export function matchesSearch(user: AdminUser, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (!needle) return true;
-  return [userName(user), user.email ?? '', user.doc_number ?? ''].some((text) =>
-    text.toLowerCase().includes(needle)
-  );
+/**
+ * One page of the server's user search: 50 rows, the API's default page (its audit-log screen's too), about a
+ * screen and a half of the table; 'Load more' fetches the next.
+ */
+export const USERS_PAGE_SIZE = 50;
+
+/** The search waits this long after the last keystroke, so typing a name sends one request, not one a letter. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * The query of GET /api/admin/users for these filters (spec section 5: the search is a case-insensitive
+ * substring of the full name or the e-mail; the server also matches an offender's DOC number). `limit` is always
+ * sent: it is what asks the API for one page and the total instead of every user.
+ */
+export function usersQuery(filters: UserFilters, cursor?: string | null): string {
+  const params = new URLSearchParams();
+  const search = filters.search.trim();
+  if (search) params.set('q', search);
+  if (filters.role !== 'all') params.set('role', filters.role);
+  if (filters.status !== 'all') params.set('status', filters.status);
+  params.set('limit', String(USERS_PAGE_SIZE));
+  if (cursor) params.set('cursor', cursor);
+  return `?${params}`;
 }
 
-export function filterUsers(users: AdminUser[], filters: UserFilters): AdminUser[] {
-  return users.filter((user) =>
-    matchesSearch(user, filters.search) &&
-    (filters.role === 'all' || user.role === filters.role) &&
-    (filters.status === 'all' || user.status === filters.status)
-  );
+/** The rows on screen, the count of all that match, and where the next page starts. */
+export interface UsersPage {
+  users: AdminUser[];
+  total: number;
+  nextCursor: string | null;
+}
+
+export const NO_USERS: UsersPage = { users: [], total: 0, nextCursor: null };
+
+/** A further page after the rows already shown; a user already shown (the list moved meanwhile) is not repeated. */
+export function appendPage(shown: UsersPage, next: UsersPage): UsersPage {
+  const seen = new Set(shown.users.map((u) => u.id));
+  return {
+    users: [...shown.users, ...next.users.filter((u) => !seen.has(u.id))],
+    total: next.total,
+    nextCursor: next.nextCursor,
+  };
+}
+
+/**
+ * A user activated or deactivated on screen, without a refetch: the row shows its new status, or leaves the list
+ * (and the count) when a status filter no longer matches it, as it would after a reload.
+ */
+export function applyStatusChange(
+  page: UsersPage,
+  change: { id: string; status: AdminUser['status'] },
+  filters: UserFilters,
+): UsersPage {
+  if (!page.users.some((u) => u.id === change.id)) return page;
+  if (filters.status !== 'all' && filters.status !== change.status) {
+    return {
+      ...page,
+      users: page.users.filter((u) => u.id !== change.id),
+      total: Math.max(0, page.total - 1),
+    };
+  }
+  return {
+    ...page,
+    users: page.users.map((u) => (u.id === change.id ? { ...u, status: change.status } : u)),
+  };
 }
 
 export function hasFilters(filters: UserFilters): boolean {
   return filters.search.trim() !== '' || filters.role !== 'all' || filters.status !== 'all';
 }
 
-/** 'Showing X of Y users'. */
+/** 'Showing X of Y users': the rows on screen of all that match the filters (the server's total). */
 export function showingText(shown: number, total: number): string {
   return `Showing ${shown} of ${total} users`;
 }
 
-/** The empty state: none at all, or none left by the filters. */
-export function emptyUsersText(total: number, filters: UserFilters): string {
-  return total > 0 && hasFilters(filters) ? USERS_TEXTS.emptyFiltered : USERS_TEXTS.empty;
+/** The empty state: none at all, or none left by the filters (there is always one user: the admin). */
+export function emptyUsersText(filters: UserFilters): string {
+  return hasFilters(filters) ? USERS_TEXTS.emptyFiltered : USERS_TEXTS.empty;
 }
 
 /** Spec section 4: active → Deactivate, deactivated → Activate, anything else (pending) has no action. */
