@@ -189,6 +189,15 @@ Deno.test({
     }
     await page.reload();
     await page.getByText('Showing 6 of 6 users').waitFor();
+
+    // No answer: the screen says so and offers Retry, which brings the list back.
+    const offline = (route: Route) => route.abort('internetdisconnected');
+    await page.route('**/api/admin/users?*', offline);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('Failed to load users').waitFor();
+    await page.unroute('**/api/admin/users?*', offline);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText('Showing 6 of 6 users').waitFor();
   },
 });
 
