@@ -21,3 +21,8 @@ create function user_full_name(first_name text, last_name text) returns text
 create index users_full_name_trgm_idx on users using gin (user_full_name(first_name, last_name) gin_trgm_ops);
 create index users_email_trgm_idx on users using gin (email gin_trgm_ops);
 create index users_doc_number_trgm_idx on users using gin (doc_number gin_trgm_ops);
+
+-- The screen's role filter now goes to the server too: without this index a page of one role walked
+-- users_created_idx past every offender (a page of attorneys 47 ms, of the admin 29 ms on 102,002 users) and its
+-- count read the whole table (43 ms); with it both read only that role's rows (under 0.5 ms each).
+create index users_role_created_idx on users (role, created_at desc, id desc);
