@@ -4,6 +4,8 @@
  * bar), the offender finds them, reads them in the viewer and prints them,
  * and the sender sees when they were read; search, sort, paging, page size,
  * Info and the lock icon of an encrypted PDF; nothing leaves the app's origin.
+ * The sender lists (attorney, representative) are paged by the server (issue 12): 30+ documents prove Next,
+ * Previous, numbered pages, the sort over every page, the debounced search and the page size through it.
  * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts
  */
 import assert from 'node:assert/strict';
@@ -87,6 +89,11 @@ function footer(page: Page) {
 function names(page: Page): Promise<string[]> {
   return page.locator('.document-table tbody tr.ant-table-row td:first-child > div > span:first-child')
     .allTextContents();
+}
+
+/** The offender's list rows: its own light table (portals/offender/OffenderTable.tsx), not antd's. */
+function offenderRows(page: Page) {
+  return page.locator('.document-table tbody tr.offender-table-row');
 }
 
 async function chooseOption(page: Page, label: string, option: string): Promise<void> {
@@ -236,16 +243,17 @@ Deno.test({
       const total = seeded.length + 15;
       const allNames = await listNames(server, attorneyToken, '/api/documents/attorney');
       assert.equal(allNames.length, total);
-      const byName = [...allNames].sort(
-        new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' }).compare,
-      );
-      const descending = [...byName].reverse();
+      // The server's name order: case-insensitive, character by character (api/db/documents.ts).
+      const serverOrder = (names: string[]) =>
+        [...names].sort((a, b) =>
+          a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0
+        );
 
       await t.step('the offender pages, resizes, searches and sees the lock icon and Info', async () => {
         const { page } = await open();
         await signIn(page, server.url, OFFENDER);
         await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
-        assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), 10);
+        assert.equal(await offenderRows(page).count(), 10);
         assert.ok(await page.getByRole('button', { name: 'Previous' }).isDisabled());
         assert.ok(await page.getByRole('button', { name: 'Page 1' }).isDisabled());
         await page.getByRole('button', { name: 'Next' }).click();
@@ -253,9 +261,9 @@ Deno.test({
         assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled());
         assert.ok(await page.getByRole('button', { name: 'Page 2' }).isDisabled());
 
-        await chooseOption(page, 'Entries per page', '25');
+        await page.getByLabel('Entries per page').selectOption('25');
         await footer(page).filter({ hasText: `Showing 1 to ${total} of ${total} entries` }).waitFor();
-        assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), total);
+        assert.equal(await offenderRows(page).count(), total);
 
         const search = page.getByLabel('Search:');
         await search.fill('APPEAL');
@@ -332,20 +340,63 @@ Deno.test({
         },
       );
 
+      // 20 more: more than three pages of 10, so paging is the server's (issue 12).
+      for (let i = 1; i <= 20; i++) {
+        await apiUpload(server, attorneyToken, {
+          recipient: OFFENDER.username,
+          title: `Bulk ${String(i).padStart(2, '0')}`,
+          bytes: await makePdf({ pages: 1 }),
+        });
+      }
+      const fullTotal = total + 20;
+      const byName = serverOrder(await listNames(server, attorneyToken, '/api/documents/attorney'));
+      assert.equal(byName.length, fullTotal);
+      const descending = [...byName].reverse();
+      const lastPage = Math.ceil(fullTotal / 10);
+
       await t.step(
-        'the attorney sees read receipts, representative mail marked, and sorts the whole list',
+        'the attorney pages, sorts, searches and resizes on the server, sees read receipts and representative mail',
         async () => {
           const { page } = await open();
+          // Every list request is a page: the browser never gets the whole list.
+          const listRequests: string[] = [];
+          const oversized: number[] = [];
+          page.on('response', async (response) => {
+            if (!response.url().includes('/api/documents/attorney')) return;
+            listRequests.push(response.url());
+            const body = await response.json().catch(() => null);
+            if ((body?.documents?.length ?? 0) > 100) oversized.push(body.documents.length);
+          });
           await signIn(page, server.url, ATTORNEY);
-          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${fullTotal} entries` }).waitFor();
           // Default sort by name, ascending, over the whole list.
           assert.deepEqual(await names(page), byName.slice(0, 10));
-          await row(page, /Appeal brief/).getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
-          await (await find(page, 'Rep letter')).getByText(/^Sent by Riley/).waitFor();
-          await page.getByLabel('Search:').fill('');
-          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+          assert.ok(await page.getByRole('button', { name: 'Previous' }).isDisabled());
+          assert.ok(await page.getByRole('button', { name: 'Page 1' }).isDisabled());
 
+          // Next and Previous (keyset cursors), a numbered page (offset), the last page.
+          await page.getByRole('button', { name: 'Next' }).click();
+          await footer(page).filter({ hasText: `Showing 11 to 20 of ${fullTotal} entries` }).waitFor();
+          assert.deepEqual(await names(page), byName.slice(10, 20));
+          assert.ok(await page.getByRole('button', { name: 'Page 2' }).isDisabled());
+          assert.ok(!await page.getByRole('button', { name: 'Previous' }).isDisabled());
+          await page.getByRole('button', { name: `Page ${lastPage}` }).click();
+          await footer(page)
+            .filter({ hasText: `Showing ${(lastPage - 1) * 10 + 1} to ${fullTotal} of ${fullTotal} entries` })
+            .waitFor();
+          assert.deepEqual(await names(page), byName.slice((lastPage - 1) * 10));
+          assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled());
+          await page.getByRole('button', { name: 'Previous' }).click();
+          await footer(page)
+            .filter({
+              hasText: `Showing ${(lastPage - 2) * 10 + 1} to ${(lastPage - 1) * 10} of ${fullTotal}`,
+            })
+            .waitFor();
+          assert.deepEqual(await names(page), byName.slice((lastPage - 2) * 10, (lastPage - 1) * 10));
+
+          // A sort change returns to page 1, over the whole list.
           await page.getByRole('button', { name: 'Document Name' }).click();
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${fullTotal} entries` }).waitFor();
           await firstRowIs(page, descending[0]);
           assert.deepEqual(await names(page), descending.slice(0, 10));
           await page.getByRole('button', { name: '# of Pages' }).click();
@@ -359,14 +410,41 @@ Deno.test({
             )
           );
           // The last page of a descending page sort holds the 0-page document: the sort covered every page.
-          await page.getByRole('button', { name: 'Page 2' }).click();
-          await footer(page).filter({ hasText: `Showing 11 to ${total} of ${total} entries` }).waitFor();
+          await page.getByRole('button', { name: `Page ${lastPage}` }).click();
+          await footer(page).filter({ hasText: `to ${fullTotal} of ${fullTotal} entries` }).waitFor();
           assert.equal((await names(page)).at(-1), 'Sealed exhibit');
 
-          await page.getByLabel('Search:').fill('1000');
-          await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
-          await page.getByLabel('Search:').fill('rep');
+          // A page size change returns to page 1.
+          await chooseOption(page, 'Entries per page', '25');
+          await footer(page).filter({ hasText: `Showing 1 to 25 of ${fullTotal} entries` }).waitFor();
+          assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), 25);
+          await page.getByRole('button', { name: 'Page 2' }).click();
+          await footer(page).filter({ hasText: `Showing 26 to ${Math.min(50, fullTotal)} of ${fullTotal}` })
+            .waitFor();
+
+          // The search (sent once typing pauses) returns to page 1: name, DOC number, pages as text; any case.
+          const search = page.getByLabel('Search:');
+          // Typed key by key, faster than the pause: one request for the word, none for its first letters.
+          await search.pressSequentially('BULK', { delay: 40 });
+          await footer(page).filter({ hasText: 'Showing 1 to 20 of 20 entries' }).waitFor();
+          await search.fill('1000');
+          await footer(page).filter({ hasText: `Showing 1 to 25 of ${fullTotal} entries` }).waitFor();
+          await search.fill('rep');
           await footer(page).filter({ hasText: 'Showing 1 to 1 of 1 entries' }).waitFor();
+          await row(page, /Rep letter/).getByText(/^Sent by Riley/).waitFor();
+          await search.fill('zzz');
+          await page.getByText('No documents found').waitFor();
+          await footer(page).filter({ hasText: 'Showing 0 to 0 of 0 entries' }).waitFor();
+          await search.fill('Appeal');
+          await row(page, /Appeal brief/).getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
+          await search.fill('');
+          await footer(page).filter({ hasText: `Showing 1 to 25 of ${fullTotal} entries` }).waitFor();
+
+          assert.ok(listRequests.length > 0);
+          for (const url of listRequests) assert.match(url, /[?&]pageSize=\d+/, url);
+          assert.equal(listRequests.filter((url) => /[?&]q=(B|BU|BUL)(&|$)/.test(url)).length, 0);
+          assert.equal(listRequests.filter((url) => /[?&]q=BULK(&|$)/.test(url)).length, 1);
+          assert.deepEqual(oversized, []);
         },
       );
 
@@ -411,10 +489,55 @@ Deno.test({
         const { page } = await open();
         await signIn(page, server.url, OFFENDER);
         await page.goto(`${server.url}/files`);
-        await footer(page).filter({ hasText: `Showing 1 to 10 of ${total} entries` }).waitFor();
+        await footer(page).filter({ hasText: `Showing 1 to 10 of ${fullTotal} entries` }).waitFor();
         await (await find(page, 'Appeal brief')).getByRole('button', { name: 'Print Appeal brief' })
           .waitFor();
       });
+
+      await t.step(
+        'the representative pages, sorts, searches and resizes their own list on the server',
+        async () => {
+          const repToken = await apiToken(server, REPRESENTATIVE);
+          for (let i = 1; i <= 11; i++) {
+            const form = new FormData();
+            form.set(
+              'file',
+              new File([await makePdf() as BlobPart], 'note.pdf', { type: 'application/pdf' }),
+            );
+            form.set('recipient_doc_number', OFFENDER.username);
+            form.set('title', `Rep note ${String(i).padStart(2, '0')}`);
+            const r = await fetch(`${server.url}/api/representative/upload`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${repToken}` },
+              body: form,
+            });
+            assert.equal(r.status, 201, await r.text());
+          }
+          const repNames = serverOrder(await listNames(server, repToken, '/api/representative/documents'));
+          const repTotal = repNames.length;
+          assert.ok(repTotal >= 12 && repTotal <= 20, `${repTotal} documents`);
+          const { page } = await open();
+          await signIn(page, server.url, REPRESENTATIVE);
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${repTotal} entries` }).waitFor();
+          assert.deepEqual(await names(page), repNames.slice(0, 10));
+          await page.getByRole('button', { name: 'Next' }).click();
+          await footer(page).filter({ hasText: `Showing 11 to ${repTotal} of ${repTotal} entries` })
+            .waitFor();
+          assert.deepEqual(await names(page), repNames.slice(10));
+          assert.ok(await page.getByRole('button', { name: 'Next' }).isDisabled());
+          await page.getByRole('button', { name: 'Document Name' }).click();
+          await footer(page).filter({ hasText: `Showing 1 to 10 of ${repTotal} entries` }).waitFor();
+          await firstRowIs(page, repNames.at(-1)!);
+          assert.deepEqual(await names(page), [...repNames].reverse().slice(0, 10));
+          await page.getByLabel('Search:').fill('rep NOTE 1');
+          await footer(page).filter({ hasText: 'Showing 1 to 2 of 2 entries' }).waitFor();
+          assert.deepEqual(await names(page), ['Rep note 11', 'Rep note 10']);
+          await page.getByLabel('Search:').fill('');
+          await chooseOption(page, 'Entries per page', '25');
+          await footer(page).filter({ hasText: `Showing 1 to ${repTotal} of ${repTotal} entries` }).waitFor();
+          await row(page, /Rep note 03/).getByText('Not yet viewed').waitFor();
+        },
+      );
 
       for (const context of contexts) await context.close().catch(() => {});
       assert.deepEqual(foreign, [], 'no request left the app origin');

@@ -4,6 +4,11 @@
  * page-size selector, Previous / numbered / Next buttons and the footer count.
  * Any change to the list or the search, and any page-size change, returns to
  * page 1 (spec section 4).
+ *
+ * Two modes. Given `server`, the table shows the page the server sent and
+ * hands every change of search, sort, size and page to it (the sender lists,
+ * useSenderPage.ts). Without it, it searches, sorts and pages `rows` itself
+ * (the offender's list and /files, which are small).
  */
 import { CaretDownOutlined, CaretUpOutlined, CloseOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Select, Space, Table, Typography } from 'antd';
@@ -21,6 +26,7 @@ import {
   pageButtons,
   pageCount,
   pageRows,
+  rangeText,
   type SearchField,
   searchRows,
   type SortKey,
@@ -32,10 +38,31 @@ import './mail.css';
 export type { ColumnKey, ColumnSpec } from './DocumentCells.tsx';
 export { PagesCell } from './DocumentCells.tsx';
 
+/** A list the server searches, sorts and pages: the table shows `rows` as the page and reports each change. */
+export interface ServerPaging {
+  /** Rows matching the search in all. */
+  total: number;
+  /** Rows before the first one shown. */
+  offset: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sort: SortState;
+  /** The search box's text. */
+  search: string;
+  onSearch(text: string): void;
+  onSort(sort: SortState): void;
+  onPageSize(size: number): void;
+  onPage(page: number): void;
+}
+
 export interface DocumentTableProps {
   /** Names the table and its search box for screen readers. */
   label: string;
+  /** The whole list, or with `server` the page shown. */
   rows: readonly DocumentRow[];
+  /** Server-driven paging, sorting and search; absent: the table does them itself on `rows`. */
+  server?: ServerPaging;
   loading: boolean;
   columns: readonly ColumnSpec[];
   searchFields: readonly SearchField[];
@@ -75,24 +102,71 @@ function SortHeader(
   );
 }
 
-export function DocumentTable(props: DocumentTableProps) {
-  const { rows, loading, columns, searchFields, defaultSort, onView, onPrint, onInfo, touch = false } = props;
-  const narrow = useMediaQuery(NARROW_QUERY);
-  const cards = touch && narrow;
+/** The table's own search, sort and paging of the whole list (the client mode). */
+function useClientPaging(
+  rows: readonly DocumentRow[],
+  { searchFields, defaultSort, enabled }: {
+    searchFields: readonly SearchField[];
+    defaultSort: SortState | null;
+    enabled: boolean;
+  },
+) {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortState | null>(defaultSort);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
-  const searchId = useId();
-  const sizeId = useId();
-
   const shown = useMemo(
-    () => sortRows(searchRows(rows, query, searchFields), defaultSort ? sort : null),
-    [rows, query, searchFields, sort, defaultSort],
+    () => (enabled ? sortRows(searchRows(rows, query, searchFields), defaultSort ? sort : null) : []),
+    [enabled, rows, query, searchFields, sort, defaultSort],
   );
   useEffect(() => setPage(1), [rows, query]);
   const pages = pageCount(shown.length, pageSize);
   const current = Math.min(page, pages);
+  return {
+    rows: pageRows(shown, current, pageSize),
+    page: current,
+    pages,
+    pageSize,
+    sort,
+    search: query,
+    footer: footerText(current, pageSize, shown.length),
+    onSearch: setQuery,
+    onSort: setSort,
+    onPageSize: (size: number) => {
+      setPageSize(size);
+      setPage(1);
+    },
+    onPage: setPage,
+  };
+}
+
+export function DocumentTable(props: DocumentTableProps) {
+  const {
+    rows,
+    server,
+    loading,
+    columns,
+    searchFields,
+    defaultSort,
+    onView,
+    onPrint,
+    onInfo,
+    touch = false,
+  } = props;
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const cards = touch && narrow;
+  const client = useClientPaging(rows, { searchFields, defaultSort, enabled: !server });
+  const view = server
+    ? {
+      ...server,
+      rows,
+      pages: pageCount(server.total, server.pageSize),
+      footer: rangeText(server.offset, rows.length, server.total),
+    }
+    : client;
+  const { page: current, pages, pageSize, sort, search: query } = view;
+  const searchId = useId();
+  const sizeId = useId();
 
   const actionProps = { onView, onPrint, onInfo, size: touch ? 'middle' as const : 'small' as const };
   const tableColumns: ColumnsType<DocumentRow> = [
@@ -106,7 +180,7 @@ export function DocumentTable(props: DocumentTableProps) {
             <SortHeader
               title={column.title}
               state={state}
-              onSort={() => setSort(nextSort(sort, column.key as SortKey))}
+              onSort={() => view.onSort(nextSort(sort, column.key as SortKey))}
             />
           )
           : column.title,
@@ -141,10 +215,7 @@ export function DocumentTable(props: DocumentTableProps) {
             id={sizeId}
             aria-label='Entries per page'
             value={pageSize}
-            onChange={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            onChange={view.onPageSize}
             options={PAGE_SIZES.map((size) => ({ value: size, label: String(size) }))}
             style={{ width: 80 }}
           />
@@ -158,7 +229,7 @@ export function DocumentTable(props: DocumentTableProps) {
             allowClear={!touch}
             value={query}
             placeholder={props.searchPlaceholder}
-            onChange={(event) => setQuery(event.target.value)}
+            onChange={(event) => view.onSearch(event.target.value)}
             style={{ width: 260 }}
           />
           {
@@ -168,7 +239,7 @@ export function DocumentTable(props: DocumentTableProps) {
                 aria-label='Clear search'
                 icon={<CloseOutlined />}
                 disabled={query === ''}
-                onClick={() => setQuery('')}
+                onClick={() => view.onSearch('')}
               />
             )
           }
@@ -178,7 +249,7 @@ export function DocumentTable(props: DocumentTableProps) {
         ? (
           <DocumentCards
             label={props.label}
-            rows={pageRows(shown, current, pageSize)}
+            rows={view.rows}
             loading={loading}
             columns={columns}
             actions={(row) => rowActions({ ...actionProps, row })}
@@ -189,20 +260,21 @@ export function DocumentTable(props: DocumentTableProps) {
             aria-label={props.label}
             rowKey='documentid'
             columns={tableColumns}
-            dataSource={pageRows(shown, current, pageSize)}
+            dataSource={view.rows}
             loading={loading}
             pagination={false}
             locale={{ emptyText: 'No documents found' }}
-            scroll={{ x: true }}
+            // No `scroll`: antd would add a hidden row measuring the columns with copies of the headers, sort
+            // buttons included (focusable inside aria-hidden, which Lighthouse fails). mail.css scrolls instead.
           />
         )}
       <Flex justify='space-between' align='center' wrap gap={12} className='document-table-footer'>
         <Typography.Text role='status' className='document-table-count'>
-          {footerText(current, pageSize, shown.length)}
+          {view.footer}
         </Typography.Text>
         <nav aria-label='Pages'>
           <Space size={4} wrap>
-            <Button onClick={() => setPage(current - 1)} disabled={current <= 1}>Previous</Button>
+            <Button onClick={() => view.onPage(current - 1)} disabled={current <= 1}>Previous</Button>
             {pageButtons(current, pages).map((number, index) =>
               number === null ? <span key={`gap-${index}`} aria-hidden>…</span> : (
                 <Button
@@ -211,13 +283,13 @@ export function DocumentTable(props: DocumentTableProps) {
                   disabled={number === current}
                   aria-current={number === current ? 'page' : undefined}
                   aria-label={`Page ${number}`}
-                  onClick={() => setPage(number)}
+                  onClick={() => view.onPage(number)}
                 >
                   {number}
                 </Button>
               )
             )}
-            <Button onClick={() => setPage(current + 1)} disabled={current >= pages}>Next</Button>
+            <Button onClick={() => view.onPage(current + 1)} disabled={current >= pages}>Next</Button>
           </Space>
         </nav>
       </Flex>

@@ -1,7 +1,8 @@
 /**
  * 'My Documents' of a sender (attorney or representative): the sortable
  * table with a 'Read' column, Info, the Upload Document modal and the red
- * load-failure message with 'Try Again'.
+ * load-failure message with 'Try Again'. The server searches, sorts and pages
+ * (useSenderPage.ts): a sender may have sent tens of thousands of documents.
  */
 import { Typography } from 'antd';
 import { useState } from 'react';
@@ -13,8 +14,8 @@ import { InfoModal } from './InfoModal.tsx';
 import { DEFAULT_SORT, type DocumentRow, type SearchField } from './listLogic.ts';
 import { LoadError } from './LoadError.tsx';
 import { UploadModal, type UploadTexts } from './UploadModal.tsx';
-import { useDocumentList } from './useDocumentList.ts';
 import { usePopups } from './usePopups.ts';
+import { useSenderPage } from './useSenderPage.ts';
 
 export const SENDER_COLUMNS: readonly ColumnSpec[] = [
   { key: 'name', title: 'Document Name' },
@@ -43,7 +44,7 @@ export function SenderDocuments(
   { source, uploadPath, uploadTexts, uploadOpen, onUploadClose }: SenderDocumentsProps,
 ) {
   const signedIn = storage.getGuid() !== null;
-  const list = useDocumentList(signedIn ? source : null);
+  const list = useSenderPage(signedIn ? source.kind : null);
   const popups = usePopups();
   const [info, setInfo] = useState<DocumentRow | null>(null);
   const headingId = `${source.kind}-documents`;
@@ -53,13 +54,25 @@ export function SenderDocuments(
       <Typography.Title level={2} id={headingId} className='section-heading'>
         My Documents
       </Typography.Title>
-      {!signedIn && <LoadError message={AUTH_REQUIRED} onRetry={list.reload} />}
+      {!signedIn && <LoadError message={AUTH_REQUIRED} onRetry={list.retry} />}
       {list.error !== null && !list.loading && (
-        <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.reload} />
+        <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.retry} />
       )}
       <DocumentTable
         label='My Documents'
         rows={list.rows}
+        server={{
+          total: list.total,
+          offset: list.offset,
+          page: list.page,
+          pageSize: list.pageSize,
+          sort: list.sort,
+          search: list.search,
+          onSearch: list.setSearch,
+          onSort: list.setSort,
+          onPageSize: list.setPageSize,
+          onPage: list.goTo,
+        }}
         loading={list.loading}
         columns={SENDER_COLUMNS}
         searchFields={SEARCH_FIELDS}

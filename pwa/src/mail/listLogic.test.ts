@@ -9,9 +9,11 @@ import {
   pageButtons,
   pageCount,
   pageRows,
+  rangeText,
   readText,
   searchRows,
   sortRows,
+  startFor,
   toDocumentRow,
 } from './listLogic.ts';
 
@@ -115,4 +117,19 @@ Deno.test('read text and byte sizes', () => {
   assert.equal(formatBytes(512), '512 bytes');
   assert.equal(formatBytes(1536), '1.5 KB');
   assert.equal(formatBytes(10 * 1024 * 1024), '10.0 MB');
+});
+
+Deno.test("a server page's footer counts from its offset", () => {
+  assert.equal(rangeText(10, 10, 35), 'Showing 11 to 20 of 35 entries');
+  assert.equal(rangeText(30, 5, 35), 'Showing 31 to 35 of 35 entries');
+  assert.equal(rangeText(0, 0, 0), 'Showing 0 to 0 of 0 entries');
+});
+
+Deno.test('Next and Previous go by cursor, other page numbers by number, page 1 from the start', () => {
+  const shown = { page: 3, nextCursor: 'n', prevCursor: 'p' };
+  assert.deepEqual(startFor(4, shown), { kind: 'after', cursor: 'n' });
+  assert.deepEqual(startFor(2, shown), { kind: 'before', cursor: 'p' });
+  assert.deepEqual(startFor(7, shown), { kind: 'page', page: 7 });
+  assert.deepEqual(startFor(1, shown), { kind: 'first' });
+  assert.deepEqual(startFor(4, { ...shown, nextCursor: null }), { kind: 'page', page: 4 });
 });

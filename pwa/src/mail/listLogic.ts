@@ -162,11 +162,35 @@ export function pageButtons(page: number, count: number, width = 7): (number | n
  * for later pages too ('Showing 11 to 20 of 35 entries').
  */
 export function footerText(page: number, pageSize: number, total: number): string {
-  if (total === 0) return 'Showing 0 to 0 of 0 entries';
   const current = Math.min(Math.max(1, page), pageCount(total, pageSize));
-  const first = (current - 1) * pageSize + 1;
-  const last = Math.min(total, current * pageSize);
-  return `Showing ${first} to ${last} of ${total} entries`;
+  return rangeText((current - 1) * pageSize, Math.min(pageSize, total - (current - 1) * pageSize), total);
+}
+
+/** The same footer from where a page starts (`offset` rows before it) and how many rows it shows. */
+export function rangeText(offset: number, shown: number, total: number): string {
+  if (total === 0 || shown <= 0) return `Showing 0 to 0 of ${total} entries`;
+  return `Showing ${offset + 1} to ${offset + shown} of ${total} entries`;
+}
+
+/** Where a server-paged list's next request starts (GET …?page= / after= / before=, docs/api.md). */
+export type PageStart =
+  | { kind: 'first' }
+  | { kind: 'page'; page: number }
+  | { kind: 'after'; cursor: string }
+  | { kind: 'before'; cursor: string };
+
+/**
+ * How to reach page `target` from the page shown: Next and Previous (and a neighbour's number) go by the shown
+ * page's cursors, which stay right however deep the list; any other number goes by number.
+ */
+export function startFor(
+  target: number,
+  shown: { page: number; nextCursor: string | null; prevCursor: string | null },
+): PageStart {
+  if (target <= 1) return { kind: 'first' };
+  if (target === shown.page + 1 && shown.nextCursor) return { kind: 'after', cursor: shown.nextCursor };
+  if (target === shown.page - 1 && shown.prevCursor) return { kind: 'before', cursor: shown.prevCursor };
+  return { kind: 'page', page: target };
 }
 
 /**

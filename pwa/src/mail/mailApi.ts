@@ -4,7 +4,13 @@
  * report upload progress, so it goes through XMLHttpRequest and reads the
  * answer with the same rules as every other call).
  */
-import type { DocumentInfo } from '../../../contract/shapes/document.ts';
+import type {
+  AttorneyDocument,
+  DocumentInfo,
+  RepresentativeDocument,
+  SenderPage,
+  SenderPageRequest,
+} from '../../../contract/shapes/document.ts';
 import { API_BASE, ApiError, apiRequest, readResponse } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type DocumentRow, toDocumentRow } from './listLogic.ts';
@@ -47,6 +53,43 @@ export async function fetchDocuments(
   options: { signal?: AbortSignal; quiet?: boolean } = {},
 ): Promise<DocumentRow[]> {
   return rowsOf(await apiRequest<ListAnswer>(listPath(source), options));
+}
+
+/** One page of a sender's list, its rows mapped like every list's. */
+export interface SenderPageAnswer {
+  rows: DocumentRow[];
+  total: number;
+  offset: number;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+/**
+ * One page of the attorney's or the representative's list (docs/api.md "Documents"): the server searches,
+ * sorts and pages; the request names the page by number or by a cursor of the last answer.
+ */
+export async function fetchSenderPage(
+  kind: 'attorney' | 'representative',
+  request: SenderPageRequest,
+  options: { signal?: AbortSignal } = {},
+): Promise<SenderPageAnswer> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(request)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const body = await apiRequest<Partial<SenderPage<AttorneyDocument | RepresentativeDocument>>>(
+    `${listPath({ kind })}?${params}`,
+    options,
+  );
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const cursor = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return {
+    rows: rowsOf(body),
+    total: count(body.total),
+    offset: count(body.offset),
+    nextCursor: cursor(body.nextCursor),
+    prevCursor: cursor(body.prevCursor),
+  };
 }
 
 /** The delivery receipt of GET /api/documents/{id}/info. */

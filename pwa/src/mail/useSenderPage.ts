@@ -1,0 +1,138 @@
+/**
+ * One page of a sender's list (attorney or representative) from the server (issue 12): the server searches,
+ * sorts and pages, so the busiest sender's 20,000 documents never travel. The screen's rules stay the ones of
+ * spec sections 4, 5 and 9: any change of the search, the sort or the page size starts again at page 1, and so
+ * does a reload after an upload. The search box asks the server once typing pauses.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../lib/api.ts';
+import { fetchSenderPage, type SenderPageAnswer } from './mailApi.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  type DocumentRow,
+  type PageStart,
+  type SortState,
+  startFor,
+} from './listLogic.ts';
+
+/** Typing pauses this long before the search is sent: one request per word, not per key. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const FIRST: PageStart = { kind: 'first' };
+const NOTHING: SenderPageAnswer = { rows: [], total: 0, offset: 0, nextCursor: null, prevCursor: null };
+
+export interface SenderPageState {
+  rows: DocumentRow[];
+  /** Rows matching the search in all. */
+  total: number;
+  /** Rows before the first one shown. */
+  offset: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sort: SortState;
+  /** The search box's text (sent once typing pauses). */
+  search: string;
+  loading: boolean;
+  /** The last load's failure, null after a success. */
+  error: unknown;
+  setSearch(text: string): void;
+  setSort(sort: SortState): void;
+  setPageSize(size: number): void;
+  goTo(page: number): void;
+  /** Back to page 1 and load again (the list changed: an upload). */
+  reload(): void;
+  /** The same request again ('Try Again'); from page 1 when the server refused it (a stale cursor). */
+  retry(): void;
+}
+
+export function useSenderPage(kind: 'attorney' | 'representative' | null): SenderPageState {
+  const [search, setSearchText] = useState('');
+  const [query, setQuery] = useState('');
+  const [sort, setSortState] = useState<SortState>(DEFAULT_SORT);
+  const [pageSize, setSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [start, setStart] = useState<PageStart>(FIRST);
+  const [round, setRound] = useState(0);
+  const [answer, setAnswer] = useState<SenderPageAnswer>(NOTHING);
+  const [loading, setLoading] = useState(kind !== null);
+  const [error, setError] = useState<unknown>(null);
+
+  // The search last sent, so the pause after typing back to it asks nothing again.
+  const sent = useRef('');
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (sent.current === search) return;
+      sent.current = search;
+      setQuery(search);
+      setStart(FIRST);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    if (kind === null) {
+      setLoading(false);
+      return;
+    }
+    const controller = new AbortController();
+    setLoading(true);
+    fetchSenderPage(kind, {
+      q: query.trim() === '' ? undefined : query,
+      sort: sort.key,
+      order: sort.order,
+      pageSize,
+      page: start.kind === 'page' ? start.page : undefined,
+      after: start.kind === 'after' ? start.cursor : undefined,
+      before: start.kind === 'before' ? start.cursor : undefined,
+    }, { signal: controller.signal })
+      .then((loaded) => {
+        setAnswer(loaded);
+        setError(null);
+      }, (failure) => {
+        if (!controller.signal.aborted) setError(failure);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [kind, query, sort, pageSize, start, round]);
+
+  const page = Math.floor(answer.offset / pageSize) + 1;
+  const goTo = useCallback(
+    (target: number) => setStart(startFor(target, { ...answer, page })),
+    [answer, page],
+  );
+  const reload = useCallback(() => {
+    setStart(FIRST);
+    setRound((n) => n + 1);
+  }, []);
+  const retry = useCallback(() => {
+    if (error instanceof ApiError && error.status === 400) setStart(FIRST);
+    setRound((n) => n + 1);
+  }, [error]);
+
+  return {
+    rows: answer.rows,
+    total: answer.total,
+    offset: answer.offset,
+    page,
+    pageSize,
+    sort,
+    search,
+    loading,
+    error,
+    setSearch: setSearchText,
+    setSort: (next) => {
+      setSortState(next);
+      setStart(FIRST);
+    },
+    setPageSize: (size) => {
+      setSize(size);
+      setStart(FIRST);
+    },
+    goTo,
+    reload,
+    retry,
+  };
+}
