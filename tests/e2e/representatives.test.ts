@@ -147,6 +147,13 @@ Deno.test({
     await page.getByRole('button', { name: 'My Documents' }).click();
     await page.getByText('After acceptance').waitFor();
     assert.equal(await page.getByText('Before acceptance').count(), 0);
+    // The server's search (the list is paged there) finds the shared one, marked, and never the unshared one.
+    const search = page.getByLabel('Search:');
+    await search.fill('after acc');
+    await page.locator('.document-table-count', { hasText: 'Showing 1 to 1 of 1 entries' }).waitFor();
+    await page.getByRole('row', { name: /After acceptance/ }).getByText(`Sent by ${REP.firstName}`).waitFor();
+    await search.fill('BEFORE');
+    await page.getByText('No documents found').waitFor();
     await page.context().close();
   },
 });
