@@ -149,13 +149,10 @@ async function copyChunks(sql: Sql, sha256: string, from: number, to: number): P
   const state = (stream as unknown as { _readableState?: { highWaterMark: number } })._readableState;
   if (state) state.highWaterMark = 1 << 30;
   (stream as unknown as { _read?: () => void })._read?.();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of stream as AsyncIterable<Uint8Array>) {
-    parts.push(part);
-    size += part.length;
-  }
-  return decodeCopyBinary(concat(parts, size));
+  const pieces: Uint8Array[] = [];
+  for await (const piece of stream as AsyncIterable<Uint8Array>) pieces.push(piece);
+  // Decoded from the pieces as they came: each chunk is a view of its CopyData message, not a copy.
+  return decodeCopyBinary(pieces);
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {
