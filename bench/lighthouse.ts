@@ -191,10 +191,19 @@ const reports: { label: string; report: Report }[] = [];
 let missed = false;
 try {
   for (const { label, path, role } of pages) {
-    if (role) await signIn(browser.port, server.url, role);
-    const report = await lighthouse(`${server.url}${path}`, browser.port, Boolean(role));
-    if (report.runtimeError) {
-      throw new Error(`${label}: ${report.runtimeError.code} ${report.runtimeError.message}`);
+    let report: Report | undefined;
+    // A trace Lighthouse failed to record (NO_NAVSTART and the like, seen on a loaded machine) is its own
+    // failure, not the page's: one more try, from a fresh sign-in.
+    for (let attempt = 1; !report; attempt++) {
+      if (role) await signIn(browser.port, server.url, role);
+      try {
+        const run = await lighthouse(`${server.url}${path}`, browser.port, Boolean(role));
+        if (run.runtimeError) throw new Error(`${run.runtimeError.code} ${run.runtimeError.message}`);
+        report = run;
+      } catch (error) {
+        if (attempt >= 2) throw new Error(`${label}: ${error instanceof Error ? error.message : error}`);
+        console.log(`${label}: Lighthouse failed once, trying again (${error})`);
+      }
     }
     if (new URL(report.finalDisplayedUrl).pathname !== path) {
       throw new Error(`${label}: Lighthouse ended on ${report.finalDisplayedUrl}, not ${path} (signed out?)`);
