@@ -223,6 +223,15 @@ function scopeDocuments(sql: Tx, scope: SenderScope) {
 }
 
 /**
+ * The recipient's DOC number, looked up by primary key for each row that needs it. A scalar subquery rather than
+ * a join on purpose: with a join the planner may walk every user in DOC-number order (sorting 100,000 of them)
+ * hoping to meet this sender's documents, or read past a page; this way it reads the sender's rows and stops.
+ */
+function recipientDocNumber(sql: Tx) {
+  return sql`(select o.doc_number from users o where o.id = d.recipient_id)`;
+}
+
+/**
  * The sort expression of a key. Names and DOC numbers sort case-insensitively in byte order ("C", the same on
  * every server whatever its locale); the delete date is the upload time plus one retention for every row, so it
  * sorts as the upload time. Every order ends with the id, so equal values still have one order a cursor can keep.
@@ -232,7 +241,7 @@ function sortExpression(sql: Tx, key: SenderSortKey) {
     case 'name':
       return sql`lower(d.title) collate "C"`;
     case 'offenderdocnumber':
-      return sql`lower(r.doc_number) collate "C"`;
+      return sql`lower(${recipientDocNumber(sql)}) collate "C"`;
     case 'pages':
       return sql`d.pages`;
     case 'date':
@@ -247,7 +256,7 @@ function sortValueText(sql: Tx, key: SenderSortKey) {
     case 'name':
       return sql`lower(d.title)`;
     case 'offenderdocnumber':
-      return sql`lower(r.doc_number)`;
+      return sql`lower(${recipientDocNumber(sql)})`;
     case 'pages':
       return sql`d.pages::text`;
     case 'date':
@@ -280,9 +289,8 @@ function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=
 /**
  * The rows of a scope a sender list shows: unexpired, and matching the search. Parameters only, never spliced
  * into the text, and starts_with rather than LIKE, so a query's % or _ are plain characters. The DOC number is
- * the recipient's, looked up for each row that the name and pages did not match (a scalar subquery by primary
- * key): the planner then still walks `d` in the list's order and stops at a page, where a join let it walk every
- * user in DOC-number order, and a semi-join hashed every offender a one-digit search names (all 100,000).
+ * looked up only for the rows the name and pages did not match (recipientDocNumber; a semi-join instead hashed
+ * every offender a one-digit search names, all 100,000 of them, on every request).
  */
 function senderCondition(sql: Tx, query: SenderListQuery) {
   const needle = query.search?.trim() ?? '';
@@ -290,7 +298,7 @@ function senderCondition(sql: Tx, query: SenderListQuery) {
     ${
     needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
       or starts_with(d.pages::text, lower(${needle}))
-      or starts_with(lower((select o.doc_number from users o where o.id = d.recipient_id)), lower(${needle})))`
+      or starts_with(lower(${recipientDocNumber(sql)}), lower(${needle})))`
   }`;
 }
 
@@ -322,10 +330,8 @@ export async function list_sender_documents_page(
   const position = query.after ?? query.before;
   const offset = query.offset ?? 0;
   const key = sortExpression(sql, query.sort);
-  // The recipient is joined inside a branch only when its DOC number is the order.
-  const recipient = query.sort === 'offenderdocnumber' ? sql`join users r on r.id = d.recipient_id` : sql``;
   const branches = scopeBranches(sql, scope).map((inScope) =>
-    sql`(select d.id, ${key} as sort_key from documents d ${recipient}
+    sql`(select d.id, ${key} as sort_key from documents d
       where ${inScope} and ${senderCondition(sql, query)}
       ${position ? sql`and ${comparePosition(sql, query.sort, ascending ? '>' : '<', position)}` : sql``}
       order by ${key} ${direction}, d.id ${direction}
@@ -360,9 +366,7 @@ export async function count_sender_documents(
            ${
     at ? sql`count(*) filter (where ${comparePosition(sql, query.sort, op, at)})::int` : sql`0`
   } as preceding
-    from ${scopeDocuments(sql, scope)} ${
-    query.sort === 'offenderdocnumber' ? sql`join users r on r.id = d.recipient_id` : sql``
-  }
+    from ${scopeDocuments(sql, scope)}
     where ${senderCondition(sql, query)}`;
   return row;
 }
