@@ -16,30 +16,54 @@ import { PATHS } from './lib/routing.ts';
 import { Login } from './auth/Login.tsx';
 import { Logout } from './auth/Logout.tsx';
 
-const AntdShell = lazy(() => import('./components/AntdShell.tsx'));
 const PopupViewer = lazy(() => import('./components/PopupViewer.tsx'));
 // Signed-in screens (and the signed-out pages a tablet rarely shows) load on demand: the sign-in page stays small.
-const Register = lazy(() => import('./auth/Register.tsx').then((m) => ({ default: m.Register })));
-const Unauthorized = lazy(() => import('./auth/Unauthorized.tsx').then((m) => ({ default: m.Unauthorized })));
-const SetPassword = lazy(() => import('./auth/SetPassword.tsx').then((m) => ({ default: m.SetPassword })));
-const Files = lazy(() => import('./mail/Files.tsx').then((m) => ({ default: m.Files })));
 const OffenderPortal = lazy(() =>
   import('./portals/offender/OffenderPortal.tsx').then((m) => ({ default: m.OffenderPortal }))
 );
-const AttorneyPortal = lazy(() =>
-  import('./portals/attorney/AttorneyPortal.tsx').then((m) => ({ default: m.AttorneyPortal }))
-);
+
+/** The screens inside the antd shell, by the path they answer. */
+const SCREENS = {
+  register: () => import('./auth/Register.tsx'),
+  unauthorized: () => import('./auth/Unauthorized.tsx'),
+  setPassword: () => import('./auth/SetPassword.tsx'),
+  files: () => import('./mail/Files.tsx'),
+  attorney: () => import('./portals/attorney/AttorneyPortal.tsx'),
+  representative: () => import('./portals/representative/RepresentativePortal.tsx'),
+  admin: () => import('./portals/admin/AdminPortal.tsx'),
+  approver: () => import('./portals/approver/ApproverPortal.tsx'),
+} as const;
+
+const SCREEN_PATHS: [RegExp, keyof typeof SCREENS][] = [
+  [/^\/register/, 'register'],
+  [/^\/unauthorized/, 'unauthorized'],
+  [/^\/set-password/, 'setPassword'],
+  [/^\/files/, 'files'],
+  [/^\/portal\/attorney/, 'attorney'],
+  [/^\/(portal\/)?representative/, 'representative'],
+  [/^\/portal\/admin/, 'admin'],
+  [/^\/portal\/approver/, 'approver'],
+];
+
+/**
+ * The antd shell, with the screen it is loaded for fetched beside it: one round trip for both rather than the
+ * screen's chunk only once the shell has rendered (a screen reached later reuses the same import).
+ */
+const AntdShell = lazy(() => {
+  const screen = SCREEN_PATHS.find(([path]) => path.test(window.location.pathname))?.[1];
+  if (screen) void SCREENS[screen]().catch(() => {});
+  return import('./components/AntdShell.tsx');
+});
+const Register = lazy(() => SCREENS.register().then((m) => ({ default: m.Register })));
+const Unauthorized = lazy(() => SCREENS.unauthorized().then((m) => ({ default: m.Unauthorized })));
+const SetPassword = lazy(() => SCREENS.setPassword().then((m) => ({ default: m.SetPassword })));
+const Files = lazy(() => SCREENS.files().then((m) => ({ default: m.Files })));
+const AttorneyPortal = lazy(() => SCREENS.attorney().then((m) => ({ default: m.AttorneyPortal })));
 const RepresentativePortal = lazy(() =>
-  import('./portals/representative/RepresentativePortal.tsx').then((m) => ({
-    default: m.RepresentativePortal,
-  }))
+  SCREENS.representative().then((m) => ({ default: m.RepresentativePortal }))
 );
-const AdminPortal = lazy(() =>
-  import('./portals/admin/AdminPortal.tsx').then((m) => ({ default: m.AdminPortal }))
-);
-const ApproverPortal = lazy(() =>
-  import('./portals/approver/ApproverPortal.tsx').then((m) => ({ default: m.ApproverPortal }))
-);
+const AdminPortal = lazy(() => SCREENS.admin().then((m) => ({ default: m.AdminPortal })));
+const ApproverPortal = lazy(() => SCREENS.approver().then((m) => ({ default: m.ApproverPortal })));
 
 export function App() {
   return (
