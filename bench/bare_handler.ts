@@ -8,6 +8,7 @@
  *
  *   GET /offender-list?id=<user id>           list_documents_for_recipient
  *   GET /attorney-list?id=<user id>           list_documents_for_attorney
+ *   GET /attorney-page?id=<user id>           listSenderPage: page 1 of 10 by name, as the PWA first asks
  *   GET /users                                list_users_for_admin
  *   GET /users?q=…                            one page of 50 of the search (list_users_page_for_admin)
  *   GET /audit?type=…&from=…&before=…&user=…  one page of 51 (list_audit_logs), the event types
@@ -23,7 +24,7 @@ import { list_audit_event_types, list_audit_logs } from '../api/db/audit_search.
 import { connectPostgres } from '../api/db/client.ts';
 import { list_documents_for_attorney, list_documents_for_recipient } from '../api/db/documents.ts';
 import { list_users_for_admin, list_users_page_for_admin } from '../api/db/users.ts';
-import { toAttorneyDocument, toOffenderDocument } from '../api/domain/documents.ts';
+import { listSenderPage, toAttorneyDocument, toOffenderDocument } from '../api/domain/documents.ts';
 import { toAdminUser } from '../api/domain/user_admin.ts';
 import { SUCCESS } from '../api/http/messages.ts';
 
@@ -53,6 +54,20 @@ Deno.serve({
         message: SUCCESS.documentsListed,
         documents: (await list_documents_for_attorney(sql, q('id')!)).map(toAttorneyDocument),
       });
+    case '/attorney-page': {
+      const page = await listSenderPage(sql, { attorneyId: q('id')! }, {
+        sort: 'name',
+        order: 'asc',
+        pageSize: 10,
+        start: { kind: 'first' },
+      });
+      return Response.json({
+        success: true,
+        message: SUCCESS.documentsListed,
+        ...page,
+        documents: page.documents.map(toAttorneyDocument),
+      });
+    }
     case '/users':
       if (q('q') !== undefined) {
         // The search page: one more row than shown tells whether a next page exists (as the API).

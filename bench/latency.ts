@@ -438,7 +438,8 @@ try {
   const { start, before } = auditRange();
   const pairs: [string, string][] = [
     ["offender's list", `/offender-list?id=${ids.offender}`],
-    // bench/bare_handler.ts serves the whole list only: the paged list has no floor to pair with yet.
+    ["attorney's list (typical, ~500 documents)", `/attorney-page?id=${ids.attorney}`],
+    ["attorney's list (busiest sender, 20,000)", `/attorney-page?id=${ids.busiest}`],
     ["attorney's whole list (busiest, unpaged)", `/attorney-list?id=${ids.busiest}`],
     ["admin's user list (all users)", '/users'],
     ["admin's user search (common name)", `/users?q=${SEARCH_COMMON}&limit=50`],
