@@ -3,8 +3,10 @@
  * phone on slow 4G) on /login, the offender's list and the attorney's list, against the real server on the
  * embedded database with the demo data, in Debian's Chromium. Prints the performance, accessibility and
  * best-practices scores, Largest Contentful Paint and Total Blocking Time of each page, then every audit that
- * kept a score below 100 with Lighthouse's own title for it. Issue 12's aims: performance ≥ 95,
- * accessibility 100, best practices 100.
+ * kept a score below 100 with Lighthouse's own title for it. Issue 12's aims, on the tablet's pages (/login and
+ * the offender's list; the attorney's list is measured for information): performance ≥ 95, accessibility 100,
+ * best practices 100. Exits 1 when a tablet page misses one. The machine's load average is printed with the
+ * scores: the simulated throttling multiplies the CPU time it observes, so a busy machine scores lower.
  *
  *   node_modules/.bin/vite build --config pwa/vite.config.ts --outDir /tmp/dist --emptyOutDir
  *   npm run bench:lighthouse -- /tmp/dist       # default: PWA_DIST, else pwa/dist; builds nothing itself
@@ -182,15 +184,17 @@ function shortfalls(report: Report, category: typeof CATEGORIES[number]): string
 const dist = distFromArgs(Deno.args);
 const server = await startTestServer({ PWA_DIST: dist });
 const browser = await startChromium();
-const pages: { label: string; path: string; role?: DemoRole }[] = [
-  { label: '/login', path: '/login' },
-  { label: 'offender list', path: '/portal/offender', role: 'offender' },
-  { label: 'attorney list', path: '/portal/attorney', role: 'attorney' },
+/** `aimed`: one of the tablet's pages, which issue 12's aims are for. */
+const pages: { label: string; path: string; role?: DemoRole; aimed: boolean }[] = [
+  { label: '/login', path: '/login', aimed: true },
+  { label: 'offender list', path: '/portal/offender', role: 'offender', aimed: true },
+  { label: 'attorney list', path: '/portal/attorney', role: 'attorney', aimed: false },
 ];
-const reports: { label: string; report: Report }[] = [];
+const reports: { label: string; report: Report; aimed: boolean }[] = [];
 let missed = false;
 try {
-  for (const { label, path, role } of pages) {
+  const loadBefore = Deno.loadavg();
+  for (const { label, path, role, aimed } of pages) {
     let report: Report | undefined;
     // A trace Lighthouse failed to record (NO_NAVSTART and the like, seen on a loaded machine) is its own
     // failure, not the page's: one more try, from a fresh sign-in.
@@ -208,7 +212,7 @@ try {
     if (new URL(report.finalDisplayedUrl).pathname !== path) {
       throw new Error(`${label}: Lighthouse ended on ${report.finalDisplayedUrl}, not ${path} (signed out?)`);
     }
-    reports.push({ label, report });
+    reports.push({ label, report, aimed });
     const keep = Deno.env.get('LIGHTHOUSE_REPORTS');
     if (keep) {
       await Deno.mkdir(keep, { recursive: true });
@@ -222,8 +226,10 @@ try {
   console.log(
     `Lighthouse (mobile emulation, simulated slow 4G and 4x CPU slowdown), ${version}, build ${dist}`,
   );
+  const load = (avg: number[]) => avg.map((n) => n.toFixed(2)).join(', ');
+  console.log(`load average before ${load(loadBefore)}, after ${load(Deno.loadavg())} (1, 5, 15 min)`);
   console.log(`${'page'.padEnd(16)} perf a11y  b-p        FCP        LCP        TBT    CLS        TTI`);
-  for (const { label, report } of reports) {
+  for (const { label, report, aimed } of reports) {
     const c = report.categories;
     console.log(
       `${label.padEnd(16)} ${score(c.performance.score)}  ${score(c.accessibility.score)}  ${
@@ -232,10 +238,10 @@ try {
         ms(report.audits['largest-contentful-paint']).padStart(10)
       } ${ms(report.audits['total-blocking-time']).padStart(10)} ${
         (report.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3).padStart(6)
-      } ${ms(report.audits['interactive']).padStart(10)}`,
+      } ${ms(report.audits['interactive']).padStart(10)}${aimed ? '' : '  (for information)'}`,
     );
     for (const category of CATEGORIES) {
-      if ((c[category].score ?? 0) < AIMS[category]) missed = true;
+      if (aimed && (c[category].score ?? 0) < AIMS[category]) missed = true;
     }
   }
   for (const { label, report } of reports) {
@@ -246,7 +252,9 @@ try {
     for (const warning of report.runWarnings) console.log(`${label}: warning: ${warning}`);
   }
   console.log(
-    `\naims (performance ≥ 95, accessibility 100, best practices 100): ${missed ? 'NOT all met' : 'met'}`,
+    `\naims on /login and the offender list (performance ≥ 95, accessibility 100, best practices 100): ${
+      missed ? 'NOT all met' : 'met'
+    }`,
   );
 } finally {
   await browser.stop();
