@@ -131,7 +131,12 @@ async function readChunks(sql: Sql, sha256: string, from: number, to: number): P
   // (COPY_IN_PROGRESS): a reserved connection keeps every other query off it until the COPY is done.
   const reserved = await sql.reserve();
   try {
-    return await copyChunks(reserved as unknown as Sql, sha256, from, to);
+    const chunks = await copyChunks(reserved as unknown as Sql, sha256, from, to);
+    // The data ends at CopyDone, before the server's CommandComplete and ReadyForQuery: a query behind the COPY
+    // on the same connection answers only once the COPY is over, so the connection goes back to the pool idle
+    // (released earlier, the pool's next query or COPY could meet the COPY still running: COPY_IN_PROGRESS).
+    await reserved`select 1`;
+    return chunks;
   } finally {
     reserved.release();
   }
