@@ -7,11 +7,13 @@ import type { ByteRange } from './range.ts';
 import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } from './types.ts';
 
 /**
- * Read size of a stream. Measured with bench/stream.ts (10 MB to 32 clients): Deno's own
- * `file.readable` (64 KiB reads) reached 0.40 of nginx; 512 KiB reached 0.44 with the API's
- * memory growing by about 70 MB; 1 MiB was no faster within the noise and grew by 90 MB.
+ * Read size of a stream, pulled by the socket. Measured with bench/stream.ts (10 MB to 32 clients, PostgreSQL,
+ * nginx paired): Deno's own `file.readable` (64 KiB reads in Rust) reached 0.45–0.47 of nginx with +15–18 MB;
+ * in one later run, 256 KiB 0.58 (+64 MB), 384 KiB 0.57 (+103 MB), 512 KiB 0.86 in a noisy pair (+175 MB, and
+ * 0.54–0.61 with +85–135 MB before). The speed differs within the noise, the memory does not: 256 KiB keeps the
+ * API's growth under 100 MB with 32 readers.
  */
-const READ_CHUNK = 512 * 1024;
+const READ_CHUNK = 256 * 1024;
 
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
