@@ -15,7 +15,11 @@ import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } fro
 export const CHUNK_SIZE = 256 * 1024;
 
 export class PgBlobStore implements BlobStore {
-  constructor(private readonly sql: Sql, private readonly options: { chunksPerRead: number }) {}
+  constructor(
+    private readonly sql: Sql,
+    /** `copySql`: where the COPY reads run (a pool of their own on a real server, api/db/client.ts). */
+    private readonly options: { chunksPerRead: number; copySql: Sql },
+  ) {}
 
   async put(stream: ReadableStream<Uint8Array>): Promise<StoredBlob> {
     const { sql } = this;
@@ -66,8 +70,7 @@ export class PgBlobStore implements BlobStore {
     const end = range?.end ?? stat.size - 1;
     const lastSeq = Math.floor(end / CHUNK_SIZE);
     let seq = Math.floor(start / CHUNK_SIZE);
-    const { sql } = this;
-    const perRead = this.options.chunksPerRead;
+    const { copySql: sql, chunksPerRead: perRead } = this.options;
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (end < start || seq > lastSeq) {
@@ -131,12 +134,7 @@ async function readChunks(sql: Sql, sha256: string, from: number, to: number): P
   // (COPY_IN_PROGRESS): a reserved connection keeps every other query off it until the COPY is done.
   const reserved = await sql.reserve();
   try {
-    const chunks = await copyChunks(reserved as unknown as Sql, sha256, from, to);
-    // The data ends at CopyDone, before the server's CommandComplete and ReadyForQuery: a query behind the COPY
-    // on the same connection answers only once the COPY is over, so the connection goes back to the pool idle
-    // (released earlier, the pool's next query or COPY could meet the COPY still running: COPY_IN_PROGRESS).
-    await reserved`select 1`;
-    return chunks;
+    return await copyChunks(reserved as unknown as Sql, sha256, from, to);
   } finally {
     reserved.release();
   }

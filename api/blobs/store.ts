@@ -9,7 +9,10 @@ import type { BlobStore } from './types.ts';
 export function createBlobStore(config: Pick<Config, 'blobStore' | 'dataDir'>, db: Database): BlobStore {
   if (config.blobStore === 'postgres') {
     // PGlite serves one connection: read one chunk per query so a slow client never holds it.
-    return new PgBlobStore(db.sql, { chunksPerRead: db.kind === 'pglite' ? 1 : 4 });
+    return new PgBlobStore(db.sql, {
+      chunksPerRead: db.kind === 'pglite' ? 1 : 4,
+      copySql: db.copySql ?? db.sql,
+    });
   }
   return new FsBlobStore(`${config.dataDir}/blobs`);
 }

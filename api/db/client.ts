@@ -13,15 +13,34 @@ export interface Database {
   sql: Sql;
   /** 'postgres' for a real server, 'pglite' for the embedded one. */
   kind: 'postgres' | 'pglite';
+  /**
+   * A real server only: a small pool of its own for the postgres blob store's COPY reads. postgres.js refuses
+   * a query on a connection that is in a COPY (COPY_IN_PROGRESS), and on the shared pool its reserve() could
+   * hand out a connection that a transaction had just taken (bench:stream saw those 500s with 32 readers); here
+   * nothing but reserved COPYs ever runs.
+   */
+  copySql?: Sql;
   close(): Promise<void>;
 }
+
+/** Connections of the COPY reads' own pool: each holds one reader's read of a few chunks. */
+const COPY_POOL_SIZE = 4;
 
 const CLIENT_OPTIONS = { onnotice: () => {} };
 
 /** Connects to a real PostgreSQL server. */
 export function connectPostgres(url: string, options: { max?: number } = {}): Database {
   const sql = postgres(url, { ...CLIENT_OPTIONS, max: options.max ?? 10 }) as unknown as Sql;
-  return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
+  // Lazy: a connection is opened only when the postgres blob store first reads.
+  const copySql = postgres(url, { ...CLIENT_OPTIONS, max: COPY_POOL_SIZE }) as unknown as Sql;
+  return {
+    sql,
+    copySql,
+    kind: 'postgres',
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), copySql.end({ timeout: 5 })]);
+    },
+  };
 }
 
 /**
