@@ -1,7 +1,9 @@
 /**
  * Providers and the route tree of spec section 2; nothing else. The tablet's path (sign-in, the offender's
- * portal, /logout) is plain React with the light toasts; every other screen sits inside the antd shell, loaded
- * on demand with it (components/AntdShell.tsx; issue 12: at most 200 KB of JavaScript before the viewer).
+ * portal, /logout) and the attorney's and representative's portals are plain React with the light toasts (their
+ * lists paint without antd; each loads antd itself for its Upload modal or Representatives screen). Every other
+ * screen sits inside the antd shell, loaded on demand with it (components/AntdShell.tsx; issue 12: at most 200 KB
+ * of JavaScript before the viewer, Lighthouse ≥ 95 on the lists).
  */
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
@@ -21,6 +23,14 @@ const PopupViewer = lazy(() => import('./components/PopupViewer.tsx'));
 const OffenderPortal = lazy(() =>
   import('./portals/offender/OffenderPortal.tsx').then((m) => ({ default: m.OffenderPortal }))
 );
+const AttorneyPortal = lazy(() =>
+  import('./portals/attorney/AttorneyPortal.tsx').then((m) => ({ default: m.AttorneyPortal }))
+);
+const RepresentativePortal = lazy(() =>
+  import('./portals/representative/RepresentativePortal.tsx').then((m) => ({
+    default: m.RepresentativePortal,
+  }))
+);
 
 /** The screens inside the antd shell, by the path they answer. */
 const SCREENS = {
@@ -28,8 +38,6 @@ const SCREENS = {
   unauthorized: () => import('./auth/Unauthorized.tsx'),
   setPassword: () => import('./auth/SetPassword.tsx'),
   files: () => import('./mail/Files.tsx'),
-  attorney: () => import('./portals/attorney/AttorneyPortal.tsx'),
-  representative: () => import('./portals/representative/RepresentativePortal.tsx'),
   admin: () => import('./portals/admin/AdminPortal.tsx'),
   approver: () => import('./portals/approver/ApproverPortal.tsx'),
 } as const;
@@ -39,8 +47,6 @@ const SCREEN_PATHS: [RegExp, keyof typeof SCREENS][] = [
   [/^\/unauthorized/, 'unauthorized'],
   [/^\/set-password/, 'setPassword'],
   [/^\/files/, 'files'],
-  [/^\/portal\/attorney/, 'attorney'],
-  [/^\/(portal\/)?representative/, 'representative'],
   [/^\/portal\/admin/, 'admin'],
   [/^\/portal\/approver/, 'approver'],
 ];
@@ -58,10 +64,6 @@ const Register = lazy(() => SCREENS.register().then((m) => ({ default: m.Registe
 const Unauthorized = lazy(() => SCREENS.unauthorized().then((m) => ({ default: m.Unauthorized })));
 const SetPassword = lazy(() => SCREENS.setPassword().then((m) => ({ default: m.SetPassword })));
 const Files = lazy(() => SCREENS.files().then((m) => ({ default: m.Files })));
-const AttorneyPortal = lazy(() => SCREENS.attorney().then((m) => ({ default: m.AttorneyPortal })));
-const RepresentativePortal = lazy(() =>
-  SCREENS.representative().then((m) => ({ default: m.RepresentativePortal }))
-);
 const AdminPortal = lazy(() => SCREENS.admin().then((m) => ({ default: m.AdminPortal })));
 const ApproverPortal = lazy(() => SCREENS.approver().then((m) => ({ default: m.ApproverPortal })));
 
@@ -80,19 +82,19 @@ export function App() {
               <Route element={<RequireAuth roles={['offender']} />}>
                 <Route path='/portal/offender/*' element={<OffenderPortal />} />
               </Route>
+              <Route element={<RequireAuth roles={['attorney']} />}>
+                <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
+              </Route>
+              <Route element={<RequireAuth roles={['representative']} />}>
+                <Route path='/portal/representative/*' element={<RepresentativePortal />} />
+                <Route path='/representative/*' element={<RepresentativePortal />} />
+              </Route>
               <Route element={<AntdShell />}>
                 <Route path={PATHS.register} element={<Register />} />
                 <Route path={PATHS.unauthorized} element={<Unauthorized />} />
                 <Route element={<RequireAuth />}>
                   <Route path={PATHS.setPassword} element={<SetPassword />} />
                   <Route path={PATHS.files} element={<Files />} />
-                </Route>
-                <Route element={<RequireAuth roles={['attorney']} />}>
-                  <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
-                </Route>
-                <Route element={<RequireAuth roles={['representative']} />}>
-                  <Route path='/portal/representative/*' element={<RepresentativePortal />} />
-                  <Route path='/representative/*' element={<RepresentativePortal />} />
                 </Route>
                 <Route element={<RequireAuth roles={['admin']} />}>
                   <Route path='/portal/admin/*' element={<AdminPortal />} />

@@ -55,7 +55,7 @@ async function listNames(server: TestServer, token: string, path: string): Promi
 async function firstRowIs(page: Page, name: string): Promise<void> {
   await page.waitForFunction(
     (expected) =>
-      document.querySelector('.document-table tbody tr.ant-table-row td > div > span')?.textContent ===
+      document.querySelector('.document-table tbody tr.document-row td > div > span')?.textContent ===
         expected,
     name,
   );
@@ -87,18 +87,18 @@ function footer(page: Page) {
 
 /** The document names of the table, top to bottom. */
 function names(page: Page): Promise<string[]> {
-  return page.locator('.document-table tbody tr.ant-table-row td:first-child > div > span:first-child')
+  return page.locator('.document-table tbody tr.document-row td:first-child > div > span:first-child')
     .allTextContents();
 }
 
-/** The offender's list rows: its own light table (portals/offender/OffenderTable.tsx), not antd's. */
+/** The offender's list rows (the shared light table, mail/DocumentTable.tsx). */
 function offenderRows(page: Page) {
-  return page.locator('.document-table tbody tr.offender-table-row');
+  return page.locator('.document-table tbody tr.document-row');
 }
 
+/** Picks an option of a native <select> (the table's page size). */
 async function chooseOption(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.locator(`.ant-select-item-option[title="${option}"]`).click();
+  await page.getByLabel(label).selectOption(option);
 }
 
 /** Uploads from the portal's 'Upload Document' modal with the upload slowed down, so progress is visible. */
@@ -395,9 +395,12 @@ Deno.test({
           assert.deepEqual(await names(page), byName.slice((lastPage - 2) * 10, (lastPage - 1) * 10));
 
           // A sort change returns to page 1, over the whole list.
+          const nameHeader = page.getByRole('columnheader', { name: 'Document Name' });
+          assert.equal(await nameHeader.getAttribute('aria-sort'), 'ascending', 'sorted by name at first');
           await page.getByRole('button', { name: 'Document Name' }).click();
           await footer(page).filter({ hasText: `Showing 1 to 10 of ${fullTotal} entries` }).waitFor();
           await firstRowIs(page, descending[0]);
+          assert.equal(await nameHeader.getAttribute('aria-sort'), 'descending');
           assert.deepEqual(await names(page), descending.slice(0, 10));
           await page.getByRole('button', { name: '# of Pages' }).click();
           await firstRowIs(page, 'Sealed exhibit');
@@ -405,7 +408,7 @@ Deno.test({
             .waitFor();
           await page.getByRole('button', { name: '# of Pages' }).click();
           await page.waitForFunction(() =>
-            !document.querySelector('.document-table tbody tr.ant-table-row td')?.textContent?.startsWith(
+            !document.querySelector('.document-table tbody tr.document-row td')?.textContent?.startsWith(
               'Sealed',
             )
           );
@@ -417,7 +420,7 @@ Deno.test({
           // A page size change returns to page 1.
           await chooseOption(page, 'Entries per page', '25');
           await footer(page).filter({ hasText: `Showing 1 to 25 of ${fullTotal} entries` }).waitFor();
-          assert.equal(await page.locator('.document-table tbody tr.ant-table-row').count(), 25);
+          assert.equal(await page.locator('.document-table tbody tr.document-row').count(), 25);
           await page.getByRole('button', { name: 'Page 2' }).click();
           await footer(page).filter({ hasText: `Showing 26 to ${Math.min(50, fullTotal)} of ${fullTotal}` })
             .waitFor();

@@ -317,7 +317,7 @@ Deno.test({
             const desk = await (await office.newContext()).newPage();
             desk.setDefaultTimeout(20_000);
             await signInThroughForm(desk, server.url, ATTORNEY);
-            const rowA = desk.locator('tr.ant-table-row').filter({ hasText: TITLES.a });
+            const rowA = desk.locator('tr.document-row').filter({ hasText: TITLES.a });
             await rowA.getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
           } finally {
             await office.close();

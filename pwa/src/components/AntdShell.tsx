@@ -1,6 +1,5 @@
 /**
- * antd, for the screens that use it: the back office (attorney, representative, admin and approver portals,
- * /files), registration and the password change, and the viewer. Loaded on demand (App.tsx), so the tablet's
+ * antd, for the screens that use it: the back office (admin and approver portals, /files), registration and the password change, and the viewer. Loaded on demand (App.tsx), so the tablet's
  * path (sign-in, the offender's list, the lock screen) carries none of it (issue 12: at most 200 KB of
  * JavaScript before the viewer opens). Inside it, toasts are antd's messages (components/useToast.ts).
  */
@@ -24,6 +23,14 @@ function AntdToasts({ children }: { children: ReactNode }) {
   return <ToastContext.Provider value={toast}>{children}</ToastContext.Provider>;
 }
 
+/**
+ * The app's antd theme and locale, nothing else: for antd pieces loaded on demand inside a light page (the
+ * sender portals' Upload modal and Representatives screen), whose toasts stay the page's light ones.
+ */
+export function AntdTheme({ children }: { children: ReactNode }) {
+  return <ConfigProvider locale={enUS} theme={theme}>{children}</ConfigProvider>;
+}
+
 /** The app's antd theme around `children`; `tablet`: every control 44 px (TABLET_THEME). */
 export function AntdFrame({ tablet = false, children }: { tablet?: boolean; children: ReactNode }) {
   const content = (
@@ -32,9 +39,9 @@ export function AntdFrame({ tablet = false, children }: { tablet?: boolean; chil
     </AntApp>
   );
   return (
-    <ConfigProvider locale={enUS} theme={theme}>
+    <AntdTheme>
       {tablet ? <ConfigProvider theme={TABLET_THEME as ThemeConfig}>{content}</ConfigProvider> : content}
-    </ConfigProvider>
+    </AntdTheme>
   );
 }
 

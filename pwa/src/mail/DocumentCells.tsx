@@ -1,14 +1,13 @@
 /**
- * What one column of a document list shows for a row, shared by the table and
- * by the cards a tablet shows instead (DocumentCards.tsx), so both say the same.
+ * What each column of a document list shows for a row, shared by the table and the cards (DocumentTable,
+ * DocumentCards), so both say the same. Plain markup, no antd: the lists are the first thing every portal
+ * paints (issue 12's Lighthouse aims).
  */
-import { LockOutlined } from '@ant-design/icons';
-import { Button, Flex, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, readText } from './listLogic.ts';
 
-/** A column of a list: which field, its heading, and whether it sorts. */
+/** A column of a list: which field, and its heading. */
 export type ColumnKey =
   | 'name'
   | 'attorney'
@@ -24,37 +23,43 @@ export interface ColumnSpec {
   title: string;
 }
 
+const ENCRYPTED = 'Encrypted, page count unavailable';
+
+/** A padlock (the path of antd's LockOutlined), inline: no icon library on the lists' path. */
+function LockIcon() {
+  return (
+    <svg
+      viewBox='64 64 896 896'
+      width='1em'
+      height='1em'
+      fill='currentColor'
+      aria-hidden='true'
+      focusable='false'
+    >
+      <path d='M832 464h-68V240c0-70.7-57.3-128-128-128H388c-70.7 0-128 57.3-128 128v224h-68c-17.7 0-32 14.3-32 32v384c0 17.7 14.3 32 32 32h640c17.7 0 32-14.3 32-32V496c0-17.7-14.3-32-32-32zM332 240c0-30.9 25.1-56 56-56h248c30.9 0 56 25.1 56 56v224H332V240zm460 600H232V536h560v304zM484 701v53c0 4.4 3.6 8 8 8h40c4.4 0 8-3.6 8-8v-53a48.01 48.01 0 10-56 0z' />
+    </svg>
+  );
+}
+
 /** Spec section 2: a page count of 0 (an encrypted PDF) shows a lock instead of a number. */
 export function PagesCell({ pages }: { pages: number }) {
   if (pages > 0) return <>{pages}</>;
   return (
-    <span
-      className='pages-locked'
-      role='img'
-      aria-label='Encrypted, page count unavailable'
-      title='Encrypted, page count unavailable'
-    >
-      <LockOutlined aria-hidden />
+    <span className='pages-locked' role='img' aria-label={ENCRYPTED} title={ENCRYPTED}>
+      <LockIcon />
     </span>
   );
 }
 
-/** The 'Sent by …' mark of a document a representative sent (attorney list). */
+/** The 'Sent by …' mark of a document a representative sent. */
 export function SentBy({ row }: { row: DocumentRow }) {
   if (row.sent_by !== 'representative') return null;
-  return <Tag className='sent-by'>Sent by {row.sender_name || 'a representative'}</Tag>;
+  return <span className='tag sent-by'>Sent by {row.sender_name || 'a representative'}</span>;
 }
 
-/** The content of one cell. */
+/** The content of one cell (the name's cell and card add its 'Sent by' mark themselves). */
 export function cellContent(row: DocumentRow, key: ColumnKey): ReactNode {
   switch (key) {
-    case 'name':
-      return (
-        <Flex vertical align='start' gap={2}>
-          <span>{row.name}</span>
-          <SentBy row={row} />
-        </Flex>
-      );
     case 'date':
     case 'eformDue':
       return formatDate(row[key]);
@@ -67,40 +72,37 @@ export function cellContent(row: DocumentRow, key: ColumnKey): ReactNode {
   }
 }
 
-export interface RowActionsProps {
-  row: DocumentRow;
+export interface RowActionHandlers {
   onView(row: DocumentRow): void;
   onPrint(row: DocumentRow): void;
   /** Absent: no Info button (/files). */
   onInfo?(row: DocumentRow): void;
-  /** Small in a desk's table; full size on a tablet, where the portal's theme makes it a 44 px target. */
-  size: 'small' | 'middle';
 }
 
 /**
- * View / Print / Info of one document, as separate elements so the table's
- * Space and the card's row lay out each one. Their accessible names carry the
- * document's name, so a screen reader's list of buttons says which is which.
+ * View / Print / Info of one document. Their accessible names carry the document's name, so a screen reader's
+ * list of buttons says which is which; Info is disabled when the document has no description (spec section 4).
  */
-export function rowActions({ row, onView, onPrint, onInfo, size }: RowActionsProps): ReactNode[] {
-  const actions = [
-    <Button key='view' size={size} onClick={() => onView(row)} aria-label={`View ${row.name}`}>View</Button>,
-    <Button key='print' size={size} onClick={() => onPrint(row)} aria-label={`Print ${row.name}`}>
-      Print
-    </Button>,
-  ];
-  if (onInfo) {
-    actions.push(
-      <Button
-        key='info'
-        size={size}
-        onClick={() => onInfo(row)}
-        disabled={row.description.trim() === ''}
-        aria-label={`Info ${row.name}`}
-      >
-        Info
-      </Button>,
-    );
-  }
-  return actions;
+export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers & { row: DocumentRow }) {
+  return (
+    <>
+      <button type='button' className='btn' onClick={() => onView(row)} aria-label={`View ${row.name}`}>
+        View
+      </button>
+      <button type='button' className='btn' onClick={() => onPrint(row)} aria-label={`Print ${row.name}`}>
+        Print
+      </button>
+      {onInfo && (
+        <button
+          type='button'
+          className='btn'
+          onClick={() => onInfo(row)}
+          disabled={row.description.trim() === ''}
+          aria-label={`Info ${row.name}`}
+        >
+          Info
+        </button>
+      )}
+    </>
+  );
 }

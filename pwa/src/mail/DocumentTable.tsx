@@ -1,22 +1,29 @@
 /**
- * The document table every portal shares: a search box, the table (sortable
- * headers where the portal sorts), the row actions View / Print / Info, a
- * page-size selector, Previous / numbered / Next buttons and the footer count.
- * Any change to the list or the search, and any page-size change, returns to
- * page 1 (spec section 4).
+ * The document table every list shares (the offender's tablet, the attorney's and representative's 'My
+ * Documents', /files; spec sections 2, 4, 5, 9): the page-size choice, the search box, the table (sortable
+ * headers where the portal sorts; a card per document on a touch screen held upright: DocumentCards), View /
+ * Print / Info, the footer count and Previous / numbered / Next. Any change to the list or the search, and any
+ * page-size change, returns to page 1 (spec section 4).
  *
- * Two modes. Given `server`, the table shows the page the server sent and
- * hands every change of search, sort, size and page to it (the sender lists,
- * useSenderPage.ts). Without it, it searches, sorts and pages `rows` itself
- * (the offender's list and /files, which are small).
+ * Two modes. Given `server`, the table shows the page the server sent and hands every change of search, sort,
+ * size and page to it (the sender lists, useSenderPage.ts). Without it, it searches, sorts and pages `rows`
+ * itself (the offender's list and /files, which are small).
+ *
+ * Plain markup, no antd: every portal's first paint is this list, and issue 12 wants Lighthouse ≥ 95 on it.
+ * Every control is a native element (keyboard and screen reader for free); the tablet's `.tablet` rules
+ * (portals/offender/offender.css) make them 44 CSS px.
  */
-import { CaretDownOutlined, CaretUpOutlined, CloseOutlined } from '@ant-design/icons';
-import { Button, Flex, Input, Select, Space, Table, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { DocumentCards } from './DocumentCards.tsx';
-import { cellContent, type ColumnKey, type ColumnSpec, rowActions } from './DocumentCells.tsx';
+import {
+  cellContent,
+  type ColumnKey,
+  type ColumnSpec,
+  type RowActionHandlers,
+  RowActions,
+  SentBy,
+} from './DocumentCells.tsx';
 import {
   DEFAULT_PAGE_SIZE,
   type DocumentRow,
@@ -56,8 +63,8 @@ export interface ServerPaging {
   onPage(page: number): void;
 }
 
-export interface DocumentTableProps {
-  /** Names the table and its search box for screen readers. */
+export interface DocumentTableProps extends RowActionHandlers {
+  /** Names the table (its caption) and the card list for screen readers. */
   label: string;
   /** The whole list, or with `server` the page shown. */
   rows: readonly DocumentRow[];
@@ -67,38 +74,34 @@ export interface DocumentTableProps {
   columns: readonly ColumnSpec[];
   searchFields: readonly SearchField[];
   searchPlaceholder: string;
-  /** The initial sort; null: the portal does not sort (the offender list). */
+  /** The initial sort; null: the list does not sort (the offender's list, /files). */
   defaultSort: SortState | null;
-  onView(row: DocumentRow): void;
-  onPrint(row: DocumentRow): void;
-  /** Absent: no Info button (/files). */
-  onInfo?(row: DocumentRow): void;
   /**
-   * Made for a touch screen (the offender's facility tablet): a card per
-   * document below NARROW_QUERY's width, the table above it, full-size
-   * buttons (the offender portal's TABLET_THEME makes controls 44 px) and long names
-   * wrapped rather than pushing the actions off the screen. The cards have no
-   * sort headers: meant for a list that does not sort.
+   * Made for a touch screen (the offender's facility tablet): a card per document below NARROW_QUERY's width,
+   * the table above it. The cards have no sort headers: meant for a list that does not sort.
    */
   touch?: boolean;
 }
 
-/** Below antd's lg breakpoint (992 px: a tablet held upright) a row's six columns do not fit across. */
+/** Below 992 px (a tablet held upright) a row's six columns do not fit across: cards instead. */
 export const NARROW_QUERY = '(max-width: 991.98px)';
 
 const SORTABLE: readonly ColumnKey[] = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'];
 
-function SortHeader(
-  { title, state, onSort }: { title: string; state: 'asc' | 'desc' | null; onSort(): void },
-) {
+function CloseIcon() {
   return (
-    <button type='button' className='sort-header' onClick={onSort}>
-      {title}
-      <span className='sort-icons' aria-hidden>
-        <CaretUpOutlined className={state === 'asc' ? 'active' : ''} />
-        <CaretDownOutlined className={state === 'desc' ? 'active' : ''} />
-      </span>
-    </button>
+    <svg viewBox='0 0 16 16' width='1em' height='1em' aria-hidden='true' focusable='false'>
+      <path d='M3 3l10 10M13 3L3 13' stroke='currentColor' strokeWidth='1.6' strokeLinecap='round' />
+    </svg>
+  );
+}
+
+function SortIcons({ state }: { state: 'asc' | 'desc' | null }) {
+  return (
+    <svg className='sort-icons' viewBox='0 0 8 14' width='8' height='14' aria-hidden='true' focusable='false'>
+      <path d='M4 1l3.5 4.5h-7z' className={state === 'asc' ? 'active' : undefined} />
+      <path d='M4 13l3.5-4.5h-7z' className={state === 'desc' ? 'active' : undefined} />
+    </svg>
   );
 }
 
@@ -140,6 +143,122 @@ function useClientPaging(
   };
 }
 
+function Pager({ current, pages, onPage }: { current: number; pages: number; onPage(page: number): void }) {
+  return (
+    <nav aria-label='Pages' className='pager'>
+      <button type='button' className='btn' onClick={() => onPage(current - 1)} disabled={current <= 1}>
+        Previous
+      </button>
+      {pageButtons(current, pages).map((number, index) =>
+        number === null
+          ? <span key={`gap-${index}`} className='pager-gap' aria-hidden='true'>…</span>
+          : (
+            <button
+              type='button'
+              key={number}
+              className={number === current ? 'btn btn-primary' : 'btn'}
+              disabled={number === current}
+              aria-current={number === current ? 'page' : undefined}
+              aria-label={`Page ${number}`}
+              onClick={() => onPage(number)}
+            >
+              {number}
+            </button>
+          )
+      )}
+      <button type='button' className='btn' onClick={() => onPage(current + 1)} disabled={current >= pages}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+function Table(
+  { label, rows, loading, columns, sort, onSort, actions, touch }: {
+    label: string;
+    touch: boolean;
+    rows: readonly DocumentRow[];
+    loading: boolean;
+    columns: readonly ColumnSpec[];
+    /** Undefined: the list does not sort. */
+    sort: SortState | null | undefined;
+    onSort(sort: SortState): void;
+    actions: RowActionHandlers;
+  },
+) {
+  return (
+    <div className='documents-scroll'>
+      {/* A desk's table lays its columns out by the table, not by the rows (documents-fixed, mail.css). */}
+      <table className={touch ? 'documents' : 'documents documents-fixed'} aria-busy={loading}>
+        <caption className='visually-hidden'>{label}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => {
+              const sortable = sort !== undefined && SORTABLE.includes(column.key);
+              if (!sortable) return <th key={column.key} scope='col'>{column.title}</th>;
+              const state = sort?.key === column.key ? sort.order : null;
+              return (
+                <th
+                  key={column.key}
+                  scope='col'
+                  aria-sort={state === 'asc' ? 'ascending' : state === 'desc' ? 'descending' : 'none'}
+                >
+                  <button
+                    type='button'
+                    className='sort-header'
+                    onClick={() => onSort(nextSort(sort ?? null, column.key as SortKey))}
+                  >
+                    {column.title}
+                    <SortIcons state={state} />
+                  </button>
+                </th>
+              );
+            })}
+            <th scope='col'>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr className='documents-empty'>
+              <td colSpan={columns.length + 1}>
+                {loading
+                  ? (
+                    <span className='spinner' role='status'>
+                      <span className='spinner-ring' aria-hidden='true' />
+                      <span>Loading documents</span>
+                    </span>
+                  )
+                  : 'No documents found'}
+              </td>
+            </tr>
+          )}
+          {rows.map((row) => (
+            <tr key={row.documentid} className='document-row'>
+              {columns.map((column) => (
+                <td key={column.key}>
+                  {column.key === 'name'
+                    ? (
+                      <div className='document-name'>
+                        <span>{row.name}</span>
+                        <SentBy row={row} />
+                      </div>
+                    )
+                    : cellContent(row, column.key)}
+                </td>
+              ))}
+              <td className='document-actions'>
+                <div>
+                  <RowActions row={row} {...actions} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function DocumentTable(props: DocumentTableProps) {
   const {
     rows,
@@ -164,87 +283,47 @@ export function DocumentTable(props: DocumentTableProps) {
       footer: rangeText(server.offset, rows.length, server.total),
     }
     : client;
-  const { page: current, pages, pageSize, sort, search: query } = view;
   const searchId = useId();
   const sizeId = useId();
-
-  const actionProps = { onView, onPrint, onInfo, size: touch ? 'middle' as const : 'small' as const };
-  const tableColumns: ColumnsType<DocumentRow> = [
-    ...columns.map((column) => {
-      const sortable = defaultSort !== null && SORTABLE.includes(column.key);
-      const state = sortable && sort?.key === column.key ? sort.order : null;
-      return {
-        key: column.key,
-        title: sortable
-          ? (
-            <SortHeader
-              title={column.title}
-              state={state}
-              onSort={() => view.onSort(nextSort(sort, column.key as SortKey))}
-            />
-          )
-          : column.title,
-        onHeaderCell: () => ({
-          'aria-sort': state === 'asc'
-            ? 'ascending' as const
-            : state === 'desc'
-            ? 'descending' as const
-            : undefined,
-        }),
-        render: (_: unknown, row: DocumentRow) => cellContent(row, column.key),
-      };
-    }),
-    {
-      key: 'actions',
-      title: 'Actions',
-      render: (_: unknown, row: DocumentRow) => (
-        // On a tablet the three stay on one line: stacked 44 px buttons would make every row tall.
-        <Space size={touch ? 8 : 4} wrap={!touch}>
-          {rowActions({ ...actionProps, row })}
-        </Space>
-      ),
-    },
-  ];
+  const actions = useMemo(() => ({ onView, onPrint, onInfo }), [onView, onPrint, onInfo]);
 
   return (
-    <div className={touch ? 'document-table document-table-touch' : 'document-table'}>
-      <Flex justify='space-between' align='center' wrap gap={12} className='document-table-tools'>
-        <Flex align='center' gap={8}>
+    <div className='document-table'>
+      <div className='document-table-tools'>
+        <div className='tool'>
           <label htmlFor={sizeId}>Show</label>
-          <Select
+          <select
             id={sizeId}
+            className='input page-size'
             aria-label='Entries per page'
-            value={pageSize}
-            onChange={view.onPageSize}
-            options={PAGE_SIZES.map((size) => ({ value: size, label: String(size) }))}
-            style={{ width: 80 }}
-          />
+            value={view.pageSize}
+            onChange={(event) => view.onPageSize(Number(event.target.value))}
+          >
+            {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+          </select>
           <span>entries</span>
-        </Flex>
-        <Flex align='center' gap={8}>
+        </div>
+        <div className='tool'>
           <label htmlFor={searchId}>Search:</label>
-          <Input
+          <input
             id={searchId}
             type='search'
-            allowClear={!touch}
-            value={query}
+            className='input search-input'
+            value={view.search}
             placeholder={props.searchPlaceholder}
             onChange={(event) => view.onSearch(event.target.value)}
-            style={{ width: 260 }}
           />
-          {
-            // antd's clear icon is a 12 px button without a name: on a touch screen, a real one.
-            touch && (
-              <Button
-                aria-label='Clear search'
-                icon={<CloseOutlined />}
-                disabled={query === ''}
-                onClick={() => view.onSearch('')}
-              />
-            )
-          }
-        </Flex>
-      </Flex>
+          <button
+            type='button'
+            className='btn btn-icon'
+            aria-label='Clear search'
+            disabled={view.search === ''}
+            onClick={() => view.onSearch('')}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      </div>
       {cards
         ? (
           <DocumentCards
@@ -252,47 +331,31 @@ export function DocumentTable(props: DocumentTableProps) {
             rows={view.rows}
             loading={loading}
             columns={columns}
-            actions={(row) => rowActions({ ...actionProps, row })}
+            actions={actions}
           />
         )
         : (
-          <Table<DocumentRow>
-            aria-label={props.label}
-            rowKey='documentid'
-            columns={tableColumns}
-            dataSource={view.rows}
+          <Table
+            label={props.label}
+            rows={view.rows}
             loading={loading}
-            pagination={false}
-            locale={{ emptyText: 'No documents found' }}
-            // No `scroll`: antd would add a hidden row measuring the columns with copies of the headers, sort
-            // buttons included (focusable inside aria-hidden, which Lighthouse fails). mail.css scrolls instead.
+            columns={columns}
+            sort={defaultSort === null ? undefined : view.sort}
+            onSort={view.onSort}
+            actions={actions}
+            touch={touch}
           />
         )}
-      <Flex justify='space-between' align='center' wrap gap={12} className='document-table-footer'>
-        <Typography.Text role='status' className='document-table-count'>
-          {view.footer}
-        </Typography.Text>
-        <nav aria-label='Pages'>
-          <Space size={4} wrap>
-            <Button onClick={() => view.onPage(current - 1)} disabled={current <= 1}>Previous</Button>
-            {pageButtons(current, pages).map((number, index) =>
-              number === null ? <span key={`gap-${index}`} aria-hidden>…</span> : (
-                <Button
-                  key={number}
-                  type={number === current ? 'primary' : 'default'}
-                  disabled={number === current}
-                  aria-current={number === current ? 'page' : undefined}
-                  aria-label={`Page ${number}`}
-                  onClick={() => view.onPage(number)}
-                >
-                  {number}
-                </Button>
-              )
-            )}
-            <Button onClick={() => view.onPage(current + 1)} disabled={current >= pages}>Next</Button>
-          </Space>
-        </nav>
-      </Flex>
+      {
+        // Not while the first load shows its spinner: the rows would push it down (a layout shift Lighthouse
+        // counts, CLS 0.04 on the tablet's list); it appears once, under them.
+        !(loading && view.rows.length === 0) && (
+          <div className='document-table-footer'>
+            <p role='status' className='document-table-count'>{view.footer}</p>
+            <Pager current={view.page} pages={view.pages} onPage={view.onPage} />
+          </div>
+        )
+      }
     </div>
   );
 }

@@ -3,7 +3,6 @@
  * redirect sends unknown roles here): what they may read, with View and Print.
  * Staff get an empty list from the API.
  */
-import { Typography } from 'antd';
 import { PortalHeader } from '../components/PortalHeader.tsx';
 import { PortalLayout } from '../components/PortalLayout.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
@@ -34,9 +33,7 @@ export function Files() {
   return (
     <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
       <section aria-labelledby='files-heading' className='list-area'>
-        <Typography.Title level={2} id='files-heading' className='section-heading'>
-          My documents
-        </Typography.Title>
+        <h2 id='files-heading' className='section-heading'>My documents</h2>
         {list.error !== null && !list.loading && (
           <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.reload} />
         )}

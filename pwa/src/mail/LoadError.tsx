@@ -1,15 +1,9 @@
-/** The red load-failure message with 'Try Again' (attorney and representative portals, spec section 2). */
-import { Alert, Button } from 'antd';
-
+/** The red load-failure message with 'Try Again' (attorney and representative portals, spec section 2). Plain markup: shown on the lists' path. */
 export function LoadError({ message, onRetry }: { message: string; onRetry(): void }) {
   return (
-    <Alert
-      className='documents-load-error'
-      type='error'
-      showIcon
-      role='alert'
-      title={message}
-      action={<Button danger onClick={onRetry}>Try Again</Button>}
-    />
+    <div className='alert alert-error documents-load-error' role='alert'>
+      <span className='alert-title'>{message}</span>
+      <button type='button' className='btn btn-danger' onClick={onRetry}>Try Again</button>
+    </div>
   );
 }

@@ -5,10 +5,14 @@
  * file is refused before anything is sent; while the bytes go up a progress
  * bar shows the percentage. On success the modal closes, the form resets and
  * the caller reloads its list.
+ *
+ * antd's Form and Modal: loaded only when 'Upload New Document' is first clicked (the default export, for
+ * React.lazy in SenderDocuments.tsx), so the lists paint without antd (issue 12).
  */
 import { UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, Progress, Typography } from 'antd';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
+import { AntdTheme } from '../components/AntdShell.tsx';
 import { useAppConfig } from '../components/AppConfigProvider.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
@@ -20,26 +24,8 @@ import {
   type UploadFormState,
   uploadHint,
   uploadReady,
+  type UploadTexts,
 } from './uploadForm.ts';
-
-/** The texts that differ between the two portals (spec section 8). */
-export interface UploadTexts {
-  required: string;
-  failed: string;
-  error: string;
-}
-
-export const ATTORNEY_UPLOAD_TEXTS: UploadTexts = {
-  required: 'Please fill in all required fields',
-  failed: 'Upload failed',
-  error: 'Failed to upload document. Please try again.',
-};
-
-export const REPRESENTATIVE_UPLOAD_TEXTS: UploadTexts = {
-  required: 'Please fill all fields and select a file',
-  failed: 'Upload failed',
-  error: 'Upload failed',
-};
 
 export const UPLOAD_SUCCESS = 'Document uploaded successfully!';
 
@@ -182,5 +168,17 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
         )}
       </Form>
     </Modal>
+  );
+}
+
+/**
+ * For React.lazy: the modal inside the app's antd theme (the sender portals render outside the antd shell). Its
+ * toasts are the light ones of the page around it (components/useToast.ts).
+ */
+export default function ThemedUploadModal(props: UploadModalProps) {
+  return (
+    <AntdTheme>
+      <UploadModal {...props} />
+    </AntdTheme>
   );
 }

@@ -65,3 +65,22 @@ export function uploadBody(form: UploadFormState & { selectedFile: File }): Form
   body.set('file', form.selectedFile, form.selectedFile.name);
   return body;
 }
+
+/** The texts that differ between the two portals (spec section 8). */
+export interface UploadTexts {
+  required: string;
+  failed: string;
+  error: string;
+}
+
+export const ATTORNEY_UPLOAD_TEXTS: UploadTexts = {
+  required: 'Please fill in all required fields',
+  failed: 'Upload failed',
+  error: 'Failed to upload document. Please try again.',
+};
+
+export const REPRESENTATIVE_UPLOAD_TEXTS: UploadTexts = {
+  required: 'Please fill all fields and select a file',
+  failed: 'Upload failed',
+  error: 'Upload failed',
+};

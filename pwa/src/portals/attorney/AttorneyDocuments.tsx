@@ -1,6 +1,6 @@
 /** The attorney's documents: what they sent and what their representatives sent (marked 'Sent by …'). */
 import { SenderDocuments } from '../../mail/SenderDocuments.tsx';
-import { ATTORNEY_UPLOAD_TEXTS } from '../../mail/UploadModal.tsx';
+import { ATTORNEY_UPLOAD_TEXTS } from '../../mail/uploadForm.ts';
 
 const SOURCE = { kind: 'attorney' } as const;
 

@@ -1,17 +1,20 @@
 /**
  * /portal/attorney/*: / and /documents show the attorney's documents, /representatives the representatives who
  * named them (Accept / Remove); anything else goes back to /portal/attorney (spec section 2).
+ *
+ * Outside the antd shell (App.tsx): the header and the list are plain markup, so the list paints without antd
+ * (issue 12). The Representatives screen (an antd table and Popconfirm) and the Upload modal load on demand.
  */
-import { FileTextOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
 import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { AttorneyDocuments } from './AttorneyDocuments.tsx';
-import { RepresentativesScreen } from './RepresentativesScreen.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+
+const RepresentativesScreen = lazy(() => import('./RepresentativesScreen.tsx'));
 
 const REPRESENTATIVES_PATH = `${ROLE_HOME.attorney}/representatives`;
 
@@ -25,18 +28,18 @@ export function AttorneyPortal() {
     <>
       {onRepresentatives
         ? (
-          <Button icon={<FileTextOutlined />} onClick={() => navigate(ROLE_HOME.attorney)}>
+          <button type='button' className='btn' onClick={() => navigate(ROLE_HOME.attorney)}>
             My Documents
-          </Button>
+          </button>
         )
         : (
           <>
-            <Button type='primary' icon={<UploadOutlined />} onClick={() => setUploadOpen(true)}>
+            <button type='button' className='btn btn-primary' onClick={() => setUploadOpen(true)}>
               Upload New Document
-            </Button>
-            <Button icon={<TeamOutlined />} onClick={() => navigate(REPRESENTATIVES_PATH)}>
+            </button>
+            <button type='button' className='btn' onClick={() => navigate(REPRESENTATIVES_PATH)}>
               Representatives
-            </Button>
+            </button>
           </>
         )}
     </>
@@ -47,7 +50,14 @@ export function AttorneyPortal() {
       <Routes>
         <Route index element={documents} />
         <Route path='documents' element={documents} />
-        <Route path='representatives' element={<RepresentativesScreen />} />
+        <Route
+          path='representatives'
+          element={
+            <Suspense fallback={<Spinner />}>
+              <RepresentativesScreen />
+            </Suspense>
+          }
+        />
         <Route path='*' element={<Navigate to={ROLE_HOME.attorney} replace />} />
       </Routes>
     </PortalLayout>

@@ -1,10 +1,13 @@
 /**
  * The attorney's 'Representatives': the representatives who named them as supervising attorney, pending ones
- * first, with Accept (pending) and Remove (declines a pending link or ends an accepted one).
+ * first, with Accept (pending) and Remove (declines a pending link or ends an accepted one). antd's Table and
+ * Popconfirm, loaded with this screen only (AttorneyPortal.tsx's React.lazy: the default export, in the app's antd
+ * theme); its toasts are the portal's light ones.
  */
 import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { AntdTheme } from '../../components/AntdShell.tsx';
 import { LoadedSection } from '../../components/LoadedSection.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
@@ -110,5 +113,13 @@ export function RepresentativesScreen() {
         scroll={{ x: true }}
       />
     </LoadedSection>
+  );
+}
+
+export default function ThemedRepresentativesScreen() {
+  return (
+    <AntdTheme>
+      <RepresentativesScreen />
+    </AntdTheme>
   );
 }

@@ -4,22 +4,33 @@
  * the API as soon as it answers (useOffenderList.ts, issue 10), with a banner
  * while what is shown is not live. A 401 says 'Authentication failed - please
  * login again' and goes to /logout. Made for the facility tablet: a card per
- * document when held upright, the table when turned (OffenderTable.tsx).
+ * document when held upright, the table when turned (mail/DocumentTable.tsx's `touch`).
  */
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
 import { ApiError } from '../../lib/api.ts';
-import { type DocumentRow, toDocumentRow } from '../../mail/listLogic.ts';
+import { type DocumentRow, type SearchField, toDocumentRow } from '../../mail/listLogic.ts';
+import { type ColumnSpec, DocumentTable } from '../../mail/DocumentTable.tsx';
+import { InfoDialog } from '../../mail/InfoDialog.tsx';
 import { usePopups } from '../../mail/usePopups.ts';
 import { documentStore } from '../../mail/documentStore.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
 import { listSavedText, OFFLINE_TEXTS } from '../../offline/offlineTexts.ts';
-import { InfoDialog } from './InfoDialog.tsx';
 import { offenderLoadFailure } from './offenderTexts.ts';
-import { OffenderTable } from './OffenderTable.tsx';
 import { useOffenderList } from './useOffenderList.ts';
+
+/** The offender list's columns (spec section 2), in order. */
+const COLUMNS: readonly ColumnSpec[] = [
+  { key: 'name', title: 'Document Name' },
+  { key: 'attorney', title: 'From Attorney' },
+  { key: 'date', title: 'Date Received' },
+  { key: 'pages', title: '# of Pages' },
+  { key: 'eformDue', title: 'Delete Date' },
+];
+
+const SEARCH_FIELDS: readonly SearchField[] = ['name', 'attorney'];
 
 export function OffenderDocuments({ cache }: { cache: boolean }) {
   const toast = useToast();
@@ -60,10 +71,15 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
           </button>
         </div>
       )}
-      <OffenderTable
+      <DocumentTable
+        touch
         label='My documents'
         rows={rows}
         loading={list.loading && rows.length === 0}
+        columns={COLUMNS}
+        searchFields={SEARCH_FIELDS}
+        searchPlaceholder='Document name, attorney or pages'
+        defaultSort={null}
         onView={popups.view}
         onPrint={popups.print}
         onInfo={setInfo}

@@ -1,6 +1,6 @@
 /** 'My Documents' of the representative: what they sent on their supervising attorney's behalf. */
 import { SenderDocuments } from '../../mail/SenderDocuments.tsx';
-import { REPRESENTATIVE_UPLOAD_TEXTS } from '../../mail/UploadModal.tsx';
+import { REPRESENTATIVE_UPLOAD_TEXTS } from '../../mail/uploadForm.ts';
 
 const SOURCE = { kind: 'representative' } as const;
 

@@ -1,6 +1,7 @@
-/** The representative portal, served at /representative and at /portal/representative/* (spec section 2). */
-import { UploadOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+/**
+ * The representative portal, served at /representative and at /portal/representative/* (spec section 2). Outside
+ * the antd shell (App.tsx): plain markup, the Upload modal loads on demand (issue 12).
+ */
 import { useState } from 'react';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
@@ -11,9 +12,9 @@ export function RepresentativePortal() {
   const logOff = useLogOff('to-login');
   const [uploadOpen, setUploadOpen] = useState(false);
   const upload = (
-    <Button type='primary' icon={<UploadOutlined />} onClick={() => setUploadOpen(true)}>
+    <button type='button' className='btn btn-primary' onClick={() => setUploadOpen(true)}>
       Upload New Document
-    </Button>
+    </button>
   );
   return (
     <PortalLayout

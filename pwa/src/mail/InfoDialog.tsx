@@ -1,14 +1,14 @@
 /**
- * Info on the tablet: a modal dialog titled with the document name, showing its description and the delivery
+ * Info (every list with an Info button: the offender's tablet, the attorney's and representative's lists): a modal dialog titled with the document name, showing its description and the delivery
  * receipt (SHA-256, page count, size, upload and read times) both sides can check. Closes on Escape, a tap
  * outside it or the × button. The browser's own <dialog> (showModal: focus kept inside, the page behind inert,
- * Escape), not antd's Modal: the tablet's path carries no antd (issue 12). Same content as mail/InfoModal.tsx.
+ * Escape), not antd's Modal: the lists' path carries no antd (issue 12).
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { failureMessage } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
-import { type DocumentRow, formatBytes, infoText, readText } from '../../mail/listLogic.ts';
-import { type DocumentReceipt, fetchReceipt } from '../../mail/mailApi.ts';
+import { failureMessage } from '../lib/api.ts';
+import { formatDate } from '../lib/format.ts';
+import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
+import { type DocumentReceipt, fetchReceipt } from './mailApi.ts';
 
 type ReceiptState =
   | { kind: 'loading' }
