@@ -20,26 +20,10 @@ import { basename } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser.ts';
 import { startTestServer } from '../tests/support/server.ts';
-import { demoAccount, type DemoRole, distFromArgs, kb, waitForLoginForm } from './support/portal_pages.ts';
+import { distFromArgs, kb, signInThroughPage, waitForLoginForm } from './support/portal_pages.ts';
 
 /** Issue 12: the offender's route, before the viewer is opened. */
 const BUDGET_BYTES = 200 * 1024;
-
-/**
- * Signs `role` in through /login's form and waits for its list with a row. The same as
- * support/portal_pages.ts signInThroughPage, whose waitForList still looks for antd's table rows only: the
- * offender's list is now plain markup (a row is `tr.offender-table-row`, a card an `article`).
- */
-async function signInThroughForm(page: Page, role: DemoRole): Promise<void> {
-  const account = demoAccount(role);
-  await waitForLoginForm(page);
-  await page.getByLabel('facility ID number').fill(account.username);
-  await page.getByLabel('Pin Number').fill(account.secret);
-  await page.getByRole('button', { name: 'View Mail' }).click();
-  await page.waitForURL(new RegExp(`/portal/${role}`));
-  await page.locator('tr.offender-table-row, .ant-table-tbody tr.ant-table-row, article').first()
-    .waitFor({ timeout: 30_000 });
-}
 
 /** A landscape facility tablet with a touch screen (tests/e2e/offender_tablet.test.ts): the table layout. */
 const TABLET = { viewport: { width: 1280, height: 800 }, hasTouch: true } as const;
@@ -267,7 +251,7 @@ try {
   let viewer: Page | undefined;
   const offender = await measure(browser, [
     login,
-    { label: 'signed in, offender list shown', run: (page) => signInThroughForm(page, 'offender') },
+    { label: 'signed in, offender list shown', run: (page) => signInThroughPage(page, 'offender') },
     {
       label: 'Info modal open',
       run: async (page) => {
@@ -290,7 +274,7 @@ try {
   ]);
   const attorney = await measure(browser, [
     login,
-    { label: 'signed in, attorney list shown', run: (page) => signInThroughForm(page, 'attorney') },
+    { label: 'signed in, attorney list shown', run: (page) => signInThroughPage(page, 'attorney') },
   ]);
 
   console.log(`JavaScript transferred on the portal's routes, build ${dist}`);

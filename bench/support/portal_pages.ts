@@ -42,9 +42,9 @@ export async function signInThroughPage(page: Page, role: DemoRole): Promise<voi
   await waitForList(page);
 }
 
-/** The list shows documents (a table row or, on a narrow screen, a card). */
+/** The list shows documents (mail/DocumentTable.tsx: a table row or, on a narrow touch screen, a card). */
 export async function waitForList(page: Page): Promise<void> {
-  await page.locator('.ant-table-tbody tr.ant-table-row, article').first().waitFor({ timeout: 30_000 });
+  await page.locator('tr.document-row, article').first().waitFor({ timeout: 30_000 });
 }
 
 /** KB as the Network panel shows it (1 KB = 1,024 bytes), right-aligned. */
