@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, readText } from './listLogic.ts';
+import { InlineIcon } from '../components/InlineIcon.tsx';
 
 /** A column of a list: which field, and its heading. */
 export type ColumnKey =
@@ -25,28 +26,16 @@ export interface ColumnSpec {
 
 const ENCRYPTED = 'Encrypted, page count unavailable';
 
-/** A padlock (the path of antd's LockOutlined), inline: no icon library on the lists' path. */
-function LockIcon() {
-  return (
-    <svg
-      viewBox='64 64 896 896'
-      width='1em'
-      height='1em'
-      fill='currentColor'
-      aria-hidden='true'
-      focusable='false'
-    >
-      <path d='M832 464h-68V240c0-70.7-57.3-128-128-128H388c-70.7 0-128 57.3-128 128v224h-68c-17.7 0-32 14.3-32 32v384c0 17.7 14.3 32 32 32h640c17.7 0 32-14.3 32-32V496c0-17.7-14.3-32-32-32zM332 240c0-30.9 25.1-56 56-56h248c30.9 0 56 25.1 56 56v224H332V240zm460 600H232V536h560v304zM484 701v53c0 4.4 3.6 8 8 8h40c4.4 0 8-3.6 8-8v-53a48.01 48.01 0 10-56 0z' />
-    </svg>
-  );
-}
+/** A padlock (the path of antd's LockOutlined). */
+const LOCK_PATH =
+  'M832 464h-68V240c0-70.7-57.3-128-128-128H388c-70.7 0-128 57.3-128 128v224h-68c-17.7 0-32 14.3-32 32v384c0 17.7 14.3 32 32 32h640c17.7 0 32-14.3 32-32V496c0-17.7-14.3-32-32-32zM332 240c0-30.9 25.1-56 56-56h248c30.9 0 56 25.1 56 56v224H332V240zm460 600H232V536h560v304zM484 701v53c0 4.4 3.6 8 8 8h40c4.4 0 8-3.6 8-8v-53a48.01 48.01 0 10-56 0z';
 
 /** Spec section 2: a page count of 0 (an encrypted PDF) shows a lock instead of a number. */
 export function PagesCell({ pages }: { pages: number }) {
   if (pages > 0) return <>{pages}</>;
   return (
     <span className='pages-locked' role='img' aria-label={ENCRYPTED} title={ENCRYPTED}>
-      <LockIcon />
+      <InlineIcon path={LOCK_PATH} />
     </span>
   );
 }

@@ -65,18 +65,7 @@ export function SenderDocuments(
       <DocumentTable
         label='My Documents'
         rows={list.rows}
-        server={{
-          total: list.total,
-          offset: list.offset,
-          page: list.page,
-          pageSize: list.pageSize,
-          sort: list.sort,
-          search: list.search,
-          onSearch: list.setSearch,
-          onSort: list.setSort,
-          onPageSize: list.setPageSize,
-          onPage: list.goTo,
-        }}
+        server={list.paging}
         loading={list.loading}
         columns={SENDER_COLUMNS}
         searchFields={SEARCH_FIELDS}

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../lib/api.ts';
+import type { ServerPaging } from './DocumentTable.tsx';
 import { fetchSenderPage, type SenderPageAnswer } from './mailApi.ts';
 import {
   DEFAULT_PAGE_SIZE,
@@ -24,23 +25,11 @@ const NOTHING: SenderPageAnswer = { rows: [], total: 0, offset: 0, nextCursor: n
 
 export interface SenderPageState {
   rows: DocumentRow[];
-  /** Rows matching the search in all. */
-  total: number;
-  /** Rows before the first one shown. */
-  offset: number;
-  /** 1-based. */
-  page: number;
-  pageSize: number;
-  sort: SortState;
-  /** The search box's text (sent once typing pauses). */
-  search: string;
+  /** What the table shows and the changes it reports (the search is sent once typing pauses). */
+  paging: ServerPaging;
   loading: boolean;
   /** The last load's failure, null after a success. */
   error: unknown;
-  setSearch(text: string): void;
-  setSort(sort: SortState): void;
-  setPageSize(size: number): void;
-  goTo(page: number): void;
   /** Back to page 1 and load again (the list changed: an upload). */
   reload(): void;
   /** The same request again ('Try Again'); from page 1 when the server refused it (a stale cursor). */
@@ -114,24 +103,26 @@ export function useSenderPage(kind: 'attorney' | 'representative' | null): Sende
 
   return {
     rows: answer.rows,
-    total: answer.total,
-    offset: answer.offset,
-    page,
-    pageSize,
-    sort,
-    search,
+    paging: {
+      total: answer.total,
+      offset: answer.offset,
+      page,
+      pageSize,
+      sort,
+      search,
+      onSearch: setSearchText,
+      onSort: (next) => {
+        setSortState(next);
+        setStart(FIRST);
+      },
+      onPageSize: (size) => {
+        setSize(size);
+        setStart(FIRST);
+      },
+      onPage: goTo,
+    },
     loading,
     error,
-    setSearch: setSearchText,
-    setSort: (next) => {
-      setSortState(next);
-      setStart(FIRST);
-    },
-    setPageSize: (size) => {
-      setSize(size);
-      setStart(FIRST);
-    },
-    goTo,
     reload,
     retry,
   };
