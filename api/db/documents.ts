@@ -142,16 +142,46 @@ function readAuditWindowStart(sql: Tx) {
 type ReadAudit = { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' };
 
 /**
- * Whether this session's read of this document and kind was audited within the window: a plain read, so the
- * common case (a viewer's further range requests) needs no transaction, row lock or WAL flush. A false answer
- * is only a hint: claim_document_read_audit decides.
+ * A document as a reading of its bytes needs it: who may read it, what the answer's headers and the audit event
+ * name, and whether this session's read of it of this kind was audited within the window. That flag is only a
+ * hint (claim_document_read_audit decides): when it is set, the common case (a viewer's further range requests)
+ * needs no transaction, row lock or WAL flush.
  */
-export async function read_audited_recently(sql: Tx, read: ReadAudit): Promise<boolean> {
-  const rows = await sql`
-    select 1 from document_read_audits
-    where session_id = ${read.sessionId} and document_id = ${read.documentId} and kind = ${read.kind}
-      and last_audited_at > ${readAuditWindowStart(sql)}`;
-  return rows.length > 0;
+export interface DocumentToRead extends
+  Pick<
+    DocumentRow,
+    | 'id'
+    | 'sender_id'
+    | 'recipient_id'
+    | 'supervising_attorney_id'
+    | 'title'
+    | 'file_name'
+    | 'size'
+    | 'sha256'
+    | 'viewed_at'
+  > {
+  read_audited_recently: boolean;
+}
+
+/**
+ * One unexpired document by id for a reading of its bytes, with the read-audit hint of this session and kind:
+ * one statement, on the documents table alone (no names, no metadata), so a view, print or prefetch costs the
+ * database one light round trip after the session check.
+ */
+export async function find_document_to_read(
+  sql: Tx,
+  id: string,
+  read: Omit<ReadAudit, 'documentId'>,
+): Promise<DocumentToRead | undefined> {
+  const [row] = await sql<DocumentToRead[]>`
+    select d.id, d.sender_id, d.recipient_id, d.supervising_attorney_id, d.title, d.file_name,
+           d.size::float8 as size, d.sha256, d.viewed_at,
+           exists (select 1 from document_read_audits a
+                   where a.session_id = ${read.sessionId} and a.document_id = d.id and a.kind = ${read.kind}
+                     and a.last_audited_at > ${readAuditWindowStart(sql)}) as read_audited_recently
+    from documents d
+    where d.id = ${id} and ${deleteAt(sql)} > now()`;
+  return row;
 }
 
 /**

@@ -8,11 +8,12 @@ import {
   claim_document_read_audit,
   count_sender_documents,
   type DocumentRow,
+  type DocumentToRead,
   find_document,
+  find_document_to_read,
   list_sender_documents_page,
   type ListPosition,
   mark_document_viewed,
-  read_audited_recently,
   type SenderListQuery,
   type SenderListRow,
   type SenderScope,
@@ -48,15 +49,33 @@ export function mayRead(
     reader.id === doc.supervising_attorney_id;
 }
 
-/** The document if this reader may read it; undefined for a malformed, missing, expired or forbidden id alike. */
-export async function findReadableDocument(
-  sql: Tx,
+/** The document `find` gives if this reader may read it; undefined for a malformed, missing, expired or forbidden id alike. */
+async function readable<Row extends Parameters<typeof mayRead>[1]>(
   reader: Reader,
   id: string,
-): Promise<DocumentRow | undefined> {
+  find: (id: string) => Promise<Row | undefined>,
+): Promise<Row | undefined> {
   if (!UUID.test(id)) return undefined;
-  const doc = await find_document(sql, id.toLowerCase());
+  const doc = await find(id.toLowerCase());
   return doc && mayRead(reader, doc) ? doc : undefined;
+}
+
+/** The document if this reader may read it (readable). */
+export function findReadableDocument(sql: Tx, reader: Reader, id: string): Promise<DocumentRow | undefined> {
+  return readable(reader, id, (id) => find_document(sql, id));
+}
+
+/**
+ * findReadableDocument for a reading of its bytes (view, print, prefetch): the same rule, and in the same
+ * statement whether this session's reading of this kind was already audited within the window.
+ */
+export function findDocumentToRead(
+  sql: Tx,
+  reader: Reader & { session_id: string },
+  id: string,
+  kind: 'view' | 'print' | 'prefetch',
+): Promise<DocumentToRead | undefined> {
+  return readable(reader, id, (id) => find_document_to_read(sql, id, { sessionId: reader.session_id, kind }));
 }
 
 /**
@@ -69,7 +88,7 @@ export async function findReadableDocument(
 export async function recordReading(
   deps: Pick<AppDeps, 'sql'>,
   reader: Reader & { session_id: string },
-  doc: DocumentRow,
+  doc: DocumentToRead,
   options: { kind: 'view' | 'print'; ipAddress: string; range?: { start: number; end: number } },
 ): Promise<void> {
   // Printing is reading too: either sets the read time the sender sees. The update keeps its own
@@ -77,7 +96,7 @@ export async function recordReading(
   const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
   const read = { sessionId: reader.session_id, documentId: doc.id, kind: options.kind };
   // A viewer's further range requests within the window: nothing to write, so no transaction at all.
-  if (!firstReading && await read_audited_recently(deps.sql, read)) return;
+  if (!firstReading && doc.read_audited_recently) return;
   await deps.sql.begin(async (tx) => {
     if (firstReading) await mark_document_viewed(tx, doc.id);
     const claimed = await claim_document_read_audit(tx, read);

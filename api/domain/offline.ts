@@ -14,7 +14,7 @@
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import { claim_document_read_audit, type DocumentRow } from '../db/documents.ts';
+import { claim_document_read_audit, type DocumentToRead } from '../db/documents.ts';
 import {
   ensure_session_data_key,
   find_offline_read_event,
@@ -224,9 +224,11 @@ async function checkUnlock(
 export async function recordPrefetch(
   deps: Deps,
   reader: ActiveSession,
-  doc: DocumentRow,
+  doc: DocumentToRead,
   options: { ipAddress: string },
 ): Promise<void> {
+  // Fetched again within the window (a retried download): nothing to write, no transaction.
+  if (doc.read_audited_recently) return;
   await deps.sql.begin(async (tx) => {
     const claimed = await claim_document_read_audit(tx, {
       sessionId: reader.session_id,

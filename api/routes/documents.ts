@@ -8,6 +8,7 @@ import { type ByteRange, parseRange } from '../blobs/range.ts';
 import { OFFLOAD_HEADER, OFFLOAD_LOCATION } from '../http/blob_offload.ts';
 import {
   type DocumentRow,
+  type DocumentToRead,
   list_documents_for_attorney,
   list_documents_for_recipient,
   list_documents_readable_by,
@@ -16,6 +17,7 @@ import {
 import type { Tx } from '../db/client.ts';
 import {
   CURSOR_MAX_LENGTH,
+  findDocumentToRead,
   findReadableDocument,
   listSenderPage,
   type PageStart,
@@ -173,7 +175,7 @@ async function documentNotFound(
 async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefetch') {
   const { deps, session, clientAddress } = c.var;
   const id = c.req.param('id') ?? '';
-  const found = await findReadableDocument(deps.sql, session, id);
+  const found = await findDocumentToRead(deps.sql, session, id, kind);
   // The sender and the supervising attorney may read a document but never cache it: the same 404 as any other.
   const doc = kind === 'prefetch' && found?.recipient_id !== session.id ? undefined : found;
   if (!doc) throw await documentNotFound(c, id, kind);
@@ -227,7 +229,7 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
 async function offloadDocument(
   c: Context<AppEnv>,
   kind: 'view' | 'print' | 'prefetch',
-  doc: DocumentRow,
+  doc: DocumentToRead,
   headers: Record<string, string>,
   range: ByteRange | undefined,
 ) {
