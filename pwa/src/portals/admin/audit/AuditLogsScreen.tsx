@@ -5,12 +5,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useToast } from '../../../components/useToast.ts';
 import { ApiError, failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { type AuditLog, downloadAuditCsv, fetchAuditLogs } from './auditApi.ts';
+import { useCursorPages } from '../../../lib/useCursorPages.ts';
+import { type AuditLog, type AuditLogPage, downloadAuditCsv, fetchAuditLogs } from './auditApi.ts';
 import {
   type AuditFilters,
   countActiveFilters,
@@ -29,6 +30,28 @@ export const AUDIT_TEXTS = {
   exported: 'Audit logs exported',
   datesNote: 'Start and end dates are whole days in UTC; times are shown in your local time zone.',
 } as const;
+
+const NO_LOGS: AuditLogPage = { logs: [], nextCursor: null, eventTypes: [] };
+
+/** A further page's rows after those shown. */
+function appendLogs(shown: AuditLogPage, next: AuditLogPage): AuditLogPage {
+  return { ...next, logs: [...shown.logs, ...next.logs] };
+}
+
+/** Refused before anything is sent: there is no session to send. */
+const NO_TOKEN = new Error(AUDIT_TEXTS.noToken);
+
+interface LoadFailure {
+  title: string;
+  detail?: string;
+}
+
+function describeFailure(failure: unknown): LoadFailure {
+  if (failure === NO_TOKEN) return { title: AUDIT_TEXTS.noToken };
+  // A non-OK answer reads 'Failed to fetch audit logs'; the server's reason (a bad date, say) follows.
+  const detail = failure instanceof ApiError && failure.serverMessage ? failure.serverMessage : undefined;
+  return { title: AUDIT_TEXTS.fetchFailed, detail };
+}
 
 const columns: ColumnsType<AuditLog> = [
   {
@@ -63,68 +86,39 @@ export function AuditLogsScreen() {
   const toast = useToast();
   const [form] = Form.useForm<AuditFilters>();
   const [applied, setApplied] = useState<AuditFilters>(NO_FILTERS);
-  const [logs, setLogs] = useState<AuditLog[]>([]);
+  // Every type the server or a loaded row has named since the screen opened; a failed load keeps them.
   const [eventTypes, setEventTypes] = useState<string[]>([]);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const [error, setError] = useState<{ title: string; detail?: string } | null>(null);
-  const request = useRef<AbortController | null>(null);
-
-  const load = useCallback(async (filters: AuditFilters, cursor: string | null) => {
-    if (!storage.getGuid()) {
-      setError({ title: AUDIT_TEXTS.noToken });
-      return;
-    }
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
-    if (cursor) setLoadingMore(true);
-    else setLoading(true);
-    try {
-      const page = await fetchAuditLogs(filters, cursor, controller.signal);
-      setError(null);
-      setLogs((previous) => (cursor ? [...previous, ...page.logs] : page.logs));
-      setEventTypes((previous) => mergeEventTypes([...previous, ...page.eventTypes], page.logs));
-      setNextCursor(page.nextCursor);
-    } catch (cause) {
-      if (cause instanceof DOMException && cause.name === 'AbortError') return;
-      // A non-OK answer reads 'Failed to fetch audit logs'; the server's reason (a bad date, say) follows.
-      const detail = cause instanceof ApiError && cause.serverMessage ? cause.serverMessage : undefined;
-      setError({ title: AUDIT_TEXTS.fetchFailed, detail });
-      if (!cursor) {
-        setLogs([]);
-        setNextCursor(null);
+  const pages = useCursorPages({
+    query: applied,
+    async fetchPage(filters: AuditFilters, cursor: string | null, signal: AbortSignal) {
+      if (!storage.getGuid()) throw NO_TOKEN;
+      const page = await fetchAuditLogs(filters, cursor, signal);
+      if (!signal.aborted) {
+        setEventTypes((previous) => mergeEventTypes([...previous, ...page.eventTypes], page.logs));
       }
-    } finally {
-      if (request.current === controller) {
-        setLoading(false);
-        setLoadingMore(false);
-      }
-    }
-  }, []);
+      return page;
+    },
+    empty: NO_LOGS,
+    append: appendLogs,
+    describe: describeFailure,
+  });
+  // One message at a time: the first page's failure, or else a 'Load more' that failed.
+  const error = pages.error ?? pages.moreError;
 
-  useEffect(() => {
-    void load(NO_FILTERS, null);
-    return () => request.current?.abort();
-  }, [load]);
-
+  // Always a new object, so that applying or clearing asks the server again even when nothing changed.
   function apply(values: Partial<AuditFilters>) {
-    const filters: AuditFilters = {
+    setApplied({
       startDate: values.startDate ?? '',
       endDate: values.endDate ?? '',
       eventType: values.eventType ?? '',
       userId: (values.userId ?? '').trim(),
-    };
-    setApplied(filters);
-    void load(filters, null);
+    });
   }
 
   function clear() {
     form.resetFields();
-    setApplied(NO_FILTERS);
-    void load(NO_FILTERS, null);
+    setApplied({ ...NO_FILTERS });
   }
 
   async function exportCsv() {
@@ -198,8 +192,8 @@ export function AuditLogsScreen() {
       <Table<AuditLog>
         rowKey='id'
         columns={columns}
-        dataSource={logs}
-        loading={loading}
+        dataSource={pages.page.logs}
+        loading={pages.loading}
         pagination={false}
         expandable={{
           expandedRowRender: (log) => (
@@ -210,9 +204,9 @@ export function AuditLogsScreen() {
         }}
         locale={{ emptyText: emptyAuditText(applied) }}
       />
-      {nextCursor && (
+      {pages.page.nextCursor && (
         <div style={{ textAlign: 'center' }}>
-          <Button loading={loadingMore} onClick={() => void load(applied, nextCursor)}>Load more</Button>
+          <Button loading={pages.loadingMore} onClick={() => void pages.loadMore()}>Load more</Button>
         </div>
       )}
     </Space>
