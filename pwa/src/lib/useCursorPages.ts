@@ -26,7 +26,7 @@ export interface CursorPages<P extends CursorPage, E> {
   moreError: E | null;
   /** The first page again, with the same query (Refresh, Retry, after the list changed). */
   reload(): Promise<void>;
-  /** The next page, added after the rows shown; nothing when there is none. */
+  /** The next page, added after the rows shown; nothing when there is none or a first page is loading. */
   loadMore(): Promise<void>;
 }
 
@@ -70,9 +70,12 @@ export function useCursorPages<Q, P extends CursorPage, E>(
   }, []);
   const reload = useCallback(() => load(query, null), [query, load]);
   const { nextCursor } = state.page;
+  const { loading } = state;
+  // Not while a first page is on its way: the cursor shown belongs to the rows it will replace, and asking the
+  // new query for what comes after it would append rows the new query never listed.
   const loadMore = useCallback(
-    () => (nextCursor ? load(query, nextCursor) : Promise.resolve()),
-    [query, load, nextCursor],
+    () => (nextCursor && !loading ? load(query, nextCursor) : Promise.resolve()),
+    [query, load, nextCursor, loading],
   );
 
   return {

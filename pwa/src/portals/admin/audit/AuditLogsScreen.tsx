@@ -206,7 +206,9 @@ export function AuditLogsScreen() {
       />
       {pages.page.nextCursor && (
         <div style={{ textAlign: 'center' }}>
-          <Button loading={pages.loadingMore} onClick={() => void pages.loadMore()}>Load more</Button>
+          <Button loading={pages.loadingMore} disabled={pages.loading} onClick={() => void pages.loadMore()}>
+            Load more
+          </Button>
         </div>
       )}
     </Space>
