@@ -3,6 +3,9 @@
  *   - nginx serving the file itself (the baseline);
  *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
  *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
+ *   - the offload mode's ceiling: the API's answer to one reading (its X-Accel-Redirect and headers) replayed by a
+ *     bare Deno.serve behind the same front (bench/support/redirect_handler.ts), checking nothing: what the front
+ *     and the redirect cost by themselves, so the gap to the API is the API's own work per request;
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
  * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. nginx is
  * measured right before each mode's run (and before each of its rounds), so a ratio pairs two runs made under
@@ -31,6 +34,7 @@
  */
 import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
+import { type BenchServer, startBenchServer } from './support/server.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
@@ -57,6 +61,9 @@ async function freshDatabase(name: string): Promise<{ url: string; drop(): Promi
     },
   };
 }
+
+/** Headers of one connection, not of the answer: the replayed redirect leaves them to its own server. */
+const HOP_HEADERS = ['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding'];
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: '127.0.0.1', port: 0 });
@@ -198,6 +205,8 @@ interface ApiRun {
   /** The mode's run in each round; `baseline[i]` is nginx's run just before `results[i]`. */
   results: WrkResult[];
   baseline: WrkResult[];
+  /** Offload only: the bare redirect handler behind the same front, in each round right after the API. */
+  ceiling: WrkResult[];
   rssBefore: number;
   rssPeakSampled: number;
   hwm: number;
@@ -213,6 +222,9 @@ async function runApi(
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
   const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
   let front: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
+  let ceilingFront: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
+  let redirectHandler: BenchServer | undefined;
+  const ceilingDir = await Deno.makeTempDir({ prefix: 'lmp-bench-ceiling-' });
   const port = freePort();
   const database = await freshDatabase(`lmp_bench_${mode}_${Date.now()}`);
   const databaseEnv: Record<string, string> = database
@@ -287,6 +299,27 @@ end
     if (mode === 'offload') front = await startOffloadFront(frontDir, dataDir, port);
     const url = `${front?.base ?? base}/api/documents/view/${uploaded.document.documentid}`;
     await checkBytes(mode, url, { authorization: `Bearer ${offender}` }, sha);
+    let ceilingUrl: string | undefined;
+    if (mode === 'offload') {
+      // The API's own answer to a reading (asked of it directly, not through the front), replayed by a handler
+      // that checks nothing: the same redirect and headers through the same front.
+      const direct = await fetch(`${base}/api/documents/view/${uploaded.document.documentid}`, {
+        headers: { authorization: `Bearer ${offender}` },
+      });
+      await direct.body?.cancel();
+      const replayed = Object.fromEntries(
+        [...direct.headers].filter(([name]) => !HOP_HEADERS.includes(name)),
+      );
+      if (!replayed['x-accel-redirect']) {
+        throw new Error(`the API answered ${direct.status} without a redirect`);
+      }
+      redirectHandler = await startBenchServer({ REDIRECT_HEADERS: JSON.stringify(replayed) }, {
+        script: 'bench/support/redirect_handler.ts',
+      });
+      ceilingFront = await startOffloadFront(ceilingDir, dataDir, Number(new URL(redirectHandler.base).port));
+      ceilingUrl = `${ceilingFront.base}/api/documents/view/${uploaded.document.documentid}`;
+      await checkBytes('bare redirect', ceilingUrl, {}, sha);
+    }
 
     const rssBefore = status(child.pid, 'VmRSS');
     let rssPeakSampled = rssBefore;
@@ -297,15 +330,20 @@ end
     }, 50);
     const results: WrkResult[] = [];
     const baseline: WrkResult[] = [];
+    const ceiling: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // nginx right before, on the same machine load: the pair's ratio is what a busy machine can still tell.
       if (baselineUrl) baseline.push(await wrk(baselineUrl));
       results.push(await wrk(url, [], script));
+      if (ceilingUrl) ceiling.push(await wrk(ceilingUrl, [], script));
     }
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
-    return { mode, results, baseline, rssBefore, rssPeakSampled, hwm };
+    return { mode, results, baseline, ceiling, rssBefore, rssPeakSampled, hwm };
   } finally {
+    await ceilingFront?.stop();
+    await redirectHandler?.stop();
+    await Deno.remove(ceilingDir, { recursive: true }).catch(() => {});
     await front?.stop();
     await Deno.remove(frontDir, { recursive: true }).catch(() => {});
     child.kill('SIGTERM');
@@ -366,6 +404,19 @@ try {
         mb(run.hwm)
       } MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
+    if (run.ceiling.length) {
+      const ceilingRatios = run.ceiling.map((r, i) =>
+        run.baseline[i] ? r.mbPerSec / run.baseline[i].mbPerSec : NaN
+      );
+      console.log(
+        `${'nginx + bare redirect handler'.padEnd(31)} ${
+          figures(run.ceiling)
+        }  bytes identical  ratio to nginx ${run.baseline.length ? median(ceilingRatios).toFixed(2) : 'n/a'}${
+          ROUNDS > 1 ? ` (median of ${ceilingRatios.map((r) => r.toFixed(2)).join(', ')})` : ''
+        }  ` +
+          `(the API's answer replayed, nothing checked: the front's own cost)`,
+      );
+    }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
   }
 } finally {
