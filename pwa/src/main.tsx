@@ -1,5 +1,5 @@
 /** Entry point: styles, the service worker, and the app. */
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { registerSW } from 'virtual:pwa-register';
 import { App } from './App.tsx';
@@ -11,8 +11,13 @@ registerSW({ immediate: true });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The first render as a transition: React renders it in slices of a few milliseconds and lets the browser paint
+// between them (the boot screen of index.html first), instead of one long task with every component's code
+// still cold. Nothing on screen differs; issue 12: Total Blocking Time on the lists, Lighthouse ≥ 95.
+startTransition(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
