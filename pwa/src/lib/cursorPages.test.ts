@@ -3,6 +3,7 @@ import {
   type CursorPagesEvent,
   type CursorPagesState,
   initialPages,
+  moreCursor,
   nextPages,
   type PageRules,
 } from './cursorPages.ts';
@@ -117,4 +118,26 @@ Deno.test('a change made on screen edits the rows without touching the request i
     { type: 'answered', request: 2, more: true, page: page(['c']) },
   ]);
   assert.deepEqual(state.page, page(['b', 'c']));
+});
+
+Deno.test("'Load more' starts after the rows shown, and not while a new query's first page is on its way", () => {
+  const shown = run([{ type: 'sent', request: 1, more: false }, {
+    type: 'answered',
+    request: 1,
+    more: false,
+    page: page(['a'], 'after-a'),
+  }]);
+  assert.equal(moreCursor(shown), 'after-a');
+  // The filters changed: 'after-a' belongs to the rows the new answer replaces.
+  const refiltering = run([{ type: 'sent', request: 2, more: false }], shown);
+  assert.equal(moreCursor(refiltering), null);
+  const refiltered = run(
+    [{ type: 'answered', request: 2, more: false, page: page(['b'], 'after-b') }],
+    refiltering,
+  );
+  assert.equal(moreCursor(refiltered), 'after-b');
+  assert.equal(
+    moreCursor(run([{ type: 'answered', request: 2, more: false, page: page(['b']) }], refiltering)),
+    null,
+  );
 });

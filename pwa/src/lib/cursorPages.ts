@@ -56,6 +56,15 @@ export function initialPages<P extends CursorPage, E>(rules: PageRules<P>): Curs
   };
 }
 
+/**
+ * Where 'Load more' would start, or null when it has nothing to do: no further page, or a first page on its way.
+ * The cursor shown then belongs to the rows that answer replaces: asking the new query for what comes after it
+ * would append rows the new query never listed.
+ */
+export function moreCursor<P extends CursorPage, E>(state: CursorPagesState<P, E>): string | null {
+  return state.loading ? null : state.page.nextCursor;
+}
+
 /** The state after one event. */
 export function nextPages<P extends CursorPage, E>(
   state: CursorPagesState<P, E>,

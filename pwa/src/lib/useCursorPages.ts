@@ -4,7 +4,7 @@
  * a failure turned into the screen's own message by `describe` instead of an exception.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type CursorPage, initialPages, nextPages, type PageRules } from './cursorPages.ts';
+import { type CursorPage, initialPages, moreCursor, nextPages, type PageRules } from './cursorPages.ts';
 
 export interface CursorPagesOptions<Q, P extends CursorPage, E> extends PageRules<P> {
   /** What the server filters by; a new value (by identity) asks for the first page again. */
@@ -69,13 +69,10 @@ export function useCursorPages<Q, P extends CursorPage, E>(
     setState((previous) => nextPages(previous, { type: 'edited', update }, source.current));
   }, []);
   const reload = useCallback(() => load(query, null), [query, load]);
-  const { nextCursor } = state.page;
-  const { loading } = state;
-  // Not while a first page is on its way: the cursor shown belongs to the rows it will replace, and asking the
-  // new query for what comes after it would append rows the new query never listed.
+  const cursor = moreCursor(state);
   const loadMore = useCallback(
-    () => (nextCursor && !loading ? load(query, nextCursor) : Promise.resolve()),
-    [query, load, nextCursor, loading],
+    () => (cursor ? load(query, cursor) : Promise.resolve()),
+    [query, load, cursor],
   );
 
   return {
