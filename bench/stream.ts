@@ -375,6 +375,15 @@ const figures = (runs: WrkResult[]) =>
     median(runs.map((r) => r.requestsPerSec)).toFixed(1)
   } req/s`;
 
+/** Each round's throughput over nginx's in the run right before it: the median, and every round's. */
+const ratioToNginx = (runs: WrkResult[], baseline: WrkResult[]) => {
+  if (!baseline.length) return 'ratio to nginx n/a';
+  const ratios = runs.map((r, i) => baseline[i] ? r.mbPerSec / baseline[i].mbPerSec : NaN);
+  return `ratio to nginx ${median(ratios).toFixed(2)}${
+    ROUNDS > 1 ? ` (median of ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''
+  }`;
+};
+
 // The baseline stays up for the whole run: each mode's rounds alternate with a round of it.
 let nginx: Awaited<ReturnType<typeof startStaticNginx>> | undefined;
 const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
@@ -392,29 +401,20 @@ try {
   for (const mode of ['offload', 'fs', 'postgres'] as const) {
     if (!MODES.includes(mode)) continue;
     const run = await runApi(mode, file, sha, nginx?.url);
-    const ratios = run.results.map((r, i) => run.baseline[i] ? r.mbPerSec / run.baseline[i].mbPerSec : NaN);
     if (run.baseline.length) console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
     const non2xx = run.results.reduce((n, r) => n + r.non2xx, 0);
     console.log(
-      `${LABELS[mode].padEnd(31)} ${figures(run.results)}  bytes identical  ratio to nginx ${
-        run.baseline.length ? median(ratios).toFixed(2) : 'n/a'
-      }${ROUNDS > 1 ? ` (median of ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''}  API RSS before ${
-        mb(run.rssBefore)
-      } MB, peak ${mb(run.rssPeakSampled)} MB (growth ${mb(run.rssPeakSampled - run.rssBefore)} MB), VmHWM ${
-        mb(run.hwm)
-      } MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
+      `${LABELS[mode].padEnd(31)} ${figures(run.results)}  bytes identical  ${
+        ratioToNginx(run.results, run.baseline)
+      }  API RSS before ${mb(run.rssBefore)} MB, peak ${mb(run.rssPeakSampled)} MB (growth ${
+        mb(run.rssPeakSampled - run.rssBefore)
+      } MB), VmHWM ${mb(run.hwm)} MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
     if (run.ceiling.length) {
-      const ceilingRatios = run.ceiling.map((r, i) =>
-        run.baseline[i] ? r.mbPerSec / run.baseline[i].mbPerSec : NaN
-      );
       console.log(
-        `${'nginx + bare redirect handler'.padEnd(31)} ${
-          figures(run.ceiling)
-        }  bytes identical  ratio to nginx ${run.baseline.length ? median(ceilingRatios).toFixed(2) : 'n/a'}${
-          ROUNDS > 1 ? ` (median of ${ceilingRatios.map((r) => r.toFixed(2)).join(', ')})` : ''
-        }  ` +
-          `(the API's answer replayed, nothing checked: the front's own cost)`,
+        `${'nginx + bare redirect handler'.padEnd(31)} ${figures(run.ceiling)}  bytes identical  ${
+          ratioToNginx(run.ceiling, run.baseline)
+        }  (the API's answer replayed, nothing checked: the front's own cost)`,
       );
     }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));

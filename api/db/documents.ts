@@ -112,10 +112,15 @@ export async function insert_document(
   return row;
 }
 
-/** Unexpired documents matching `condition`, newest first: the one place lists and lookups go through. */
+/** Document `d` is within its retention: every query here that returns documents applies it. */
+function unexpired(sql: Tx) {
+  return sql`${deleteAt(sql)} > now()`;
+}
+
+/** Unexpired documents matching `condition`, newest first: the one place lists and full lookups go through. */
 function unexpiredDocuments(sql: Tx, condition: postgres.Fragment): Promise<DocumentRow[]> {
   return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where (${condition}) and ${deleteAt(sql)} > now()
+    where (${condition}) and ${unexpired(sql)}
     order by d.uploaded_at desc, d.id`;
 }
 
@@ -180,7 +185,7 @@ export async function find_document_to_read(
                    where a.session_id = ${read.sessionId} and a.document_id = d.id and a.kind = ${read.kind}
                      and a.last_audited_at > ${readAuditWindowStart(sql)}) as read_audited_recently
     from documents d
-    where d.id = ${id} and ${deleteAt(sql)} > now()`;
+    where d.id = ${id} and ${unexpired(sql)}`;
   return row;
 }
 
@@ -324,7 +329,7 @@ function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=
  */
 function senderCondition(sql: Tx, query: SenderListQuery) {
   const needle = query.search?.trim() ?? '';
-  return sql`${deleteAt(sql)} > now()
+  return sql`${unexpired(sql)}
     ${
     needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
       or starts_with(d.pages::text, lower(${needle}))
