@@ -1,0 +1,56 @@
+/**
+ * The log's info lines go to stdout in batches (api/log.ts): none is lost or reordered, a warning or an error is
+ * never held back behind them, and the exit writes what is pending.
+ */
+import assert from 'node:assert/strict';
+import { batchedLines } from '../../api/log.ts';
+
+Deno.test('lines wait for the scheduled flush, then go out in one write, in order', () => {
+  const writes: string[] = [];
+  const scheduled: (() => void)[] = [];
+  const lines = batchedLines((text) => writes.push(text), (flush) => scheduled.push(flush));
+  lines.add('a');
+  lines.add('b');
+  lines.add('c');
+  assert.deepEqual(writes, []);
+  assert.equal(scheduled.length, 1, 'one flush scheduled for the whole batch');
+  scheduled[0]();
+  assert.deepEqual(writes, ['a\nb\nc\n']);
+  lines.flush();
+  assert.deepEqual(writes, ['a\nb\nc\n'], 'nothing pending: no empty write');
+  lines.add('d');
+  lines.flush();
+  assert.deepEqual(writes, ['a\nb\nc\n', 'd\n']);
+});
+
+Deno.test('in a process: every line is written, errors in their place, the rest at exit', async () => {
+  const script = await Deno.makeTempFile({ suffix: '.ts' });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { createLogger } from '${new URL('../../api/log.ts', import.meta.url).href}';
+const log = createLogger({ logFormat: 'text', logLevel: 'info' });
+log.info('one');
+log.info('two');
+log.error('three');
+log.info('four');
+await new Promise((r) => setTimeout(r, 20));
+log.info('five');
+log.info('six');
+Deno.exit(0);
+`,
+    );
+    // stdout and stderr into one pipe, so the order the reader sees is the order of the writes.
+    const out = await new Deno.Command('sh', {
+      args: ['-c', `"${Deno.execPath()}" run -A "${script}" 2>&1`],
+      stdout: 'piped',
+    }).output();
+    assert.equal(out.code, 0);
+    const words = new TextDecoder().decode(out.stdout).trim().split('\n').map((line) =>
+      line.split(' ').pop()
+    );
+    assert.deepEqual(words, ['one', 'two', 'three', 'four', 'five', 'six']);
+  } finally {
+    await Deno.remove(script);
+  }
+});
