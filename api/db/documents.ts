@@ -117,11 +117,45 @@ function unexpired(sql: Tx) {
   return sql`${deleteAt(sql)} > now()`;
 }
 
+/** The unexpired documents matching `condition`, unordered. */
+function selectUnexpired(sql: Tx, condition: postgres.Fragment) {
+  return sql`${selectDocuments(sql)} where (${condition}) and ${unexpired(sql)}`;
+}
+
 /** Unexpired documents matching `condition`, newest first: the one place lists and full lookups go through. */
 function unexpiredDocuments(sql: Tx, condition: postgres.Fragment): Promise<DocumentRow[]> {
-  return sql<DocumentRow[]>`${selectDocuments(sql)}
-    where (${condition}) and ${unexpired(sql)}
-    order by d.uploaded_at desc, d.id`;
+  return sql<DocumentRow[]>`${selectUnexpired(sql, condition)} order by d.uploaded_at desc, d.id`;
+}
+
+/**
+ * list_documents_for_recipient of the user whose session this is, as one JSON array (newest first), for the
+ * session check to carry (api/http/guard.ts `alongside`): the offender's list then costs one round trip.
+ * document_rows_from_json reads it back.
+ */
+export function documents_received_in_session_json(sql: Tx, sessionId: string): postgres.Fragment {
+  const recipient = sql`(select user_id from sessions where id = ${sessionId})`;
+  return sql`(select coalesce(json_agg(x order by x.uploaded_at desc, x.id), '[]'::json)
+    from (${selectUnexpired(sql, sql`d.recipient_id = ${recipient}`)}) x)`;
+}
+
+/** A timestamp read back from JSON, where it is a string, as the Date a row's column holds. */
+function dateOrNull(value: string | null): Date | null {
+  return value === null ? null : new Date(value);
+}
+
+/** The DocumentRows of a documents_received_in_session_json value (JSON has no dates: they come back strings). */
+export function document_rows_from_json(value: unknown): DocumentRow[] {
+  type Json = Omit<DocumentRow, 'uploaded_at' | 'viewed_at' | 'delete_at'> & {
+    uploaded_at: string;
+    viewed_at: string | null;
+    delete_at: string;
+  };
+  return (value as Json[]).map((row) => ({
+    ...row,
+    uploaded_at: new Date(row.uploaded_at),
+    viewed_at: dateOrNull(row.viewed_at),
+    delete_at: new Date(row.delete_at),
+  }));
 }
 
 /** One unexpired document by id, whoever asks (the caller applies the access rule). */
@@ -169,24 +203,42 @@ export interface DocumentToRead extends
 }
 
 /**
- * One unexpired document by id for a reading of its bytes, with the read-audit hint of this session and kind:
- * one statement, on the documents table alone (no names, no metadata), so a view, print or prefetch costs the
- * database one light round trip after the session check.
+ * One unexpired document by id for a reading of its bytes, with the read-audit hint of this session and kind, as
+ * one JSON value (null when there is none): a select on the documents table alone (no names, no metadata) that
+ * another statement can carry. The guard's session check carries it for view, print and prefetch
+ * (api/http/guard.ts `alongside`), so a reading costs the database one round trip, not two;
+ * document_to_read_from_json reads the value back.
  */
-export async function find_document_to_read(
+export function document_to_read_json(
   sql: Tx,
   id: string,
   read: Omit<ReadAudit, 'documentId'>,
-): Promise<DocumentToRead | undefined> {
-  const [row] = await sql<DocumentToRead[]>`
+): postgres.Fragment {
+  return sql`(select row_to_json(x) from (
     select d.id, d.sender_id, d.recipient_id, d.supervising_attorney_id, d.title, d.file_name,
            d.size::float8 as size, d.sha256, d.viewed_at,
            exists (select 1 from document_read_audits a
                    where a.session_id = ${read.sessionId} and a.document_id = d.id and a.kind = ${read.kind}
                      and a.last_audited_at > ${readAuditWindowStart(sql)}) as read_audited_recently
     from documents d
-    where d.id = ${id} and ${unexpired(sql)}`;
-  return row;
+    where d.id = ${id} and ${unexpired(sql)}) x)`;
+}
+
+/** The DocumentToRead of a document_to_read_json value (JSON has no dates: viewed_at comes back a string). */
+export function document_to_read_from_json(value: unknown): DocumentToRead | undefined {
+  if (!value) return undefined;
+  const row = value as Omit<DocumentToRead, 'viewed_at'> & { viewed_at: string | null };
+  return { ...row, viewed_at: dateOrNull(row.viewed_at) };
+}
+
+/** document_to_read_json in a statement of its own. */
+export async function find_document_to_read(
+  sql: Tx,
+  id: string,
+  read: Omit<ReadAudit, 'documentId'>,
+): Promise<DocumentToRead | undefined> {
+  const [row] = await sql<{ doc: unknown }[]>`select ${document_to_read_json(sql, id, read)} as doc`;
+  return document_to_read_from_json(row.doc);
 }
 
 /**

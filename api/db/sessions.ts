@@ -5,6 +5,7 @@
  * Every statement that ends a session also sets its offline data key (issue 10, api/db/offline.ts) to null in
  * the same statement: the tablet's cached ciphertext of an ended session can never be decrypted again.
  */
+import type postgres from 'postgres';
 import { SETTINGS } from '../../contract/settings.ts';
 import type { Tx } from './client.ts';
 import type { UserRow } from './users.ts';
@@ -62,9 +63,16 @@ export const LAST_SEEN_WRITE_SECONDS = 30;
  * `session_idle_minutes` setting, or its user or their entity is no longer active. One statement, one round
  * trip: the write is a data-modifying CTE that runs whatever the outer select returns, and updates no row
  * (so takes no lock and commits nothing) while the recorded time is recent.
+ *
+ * `alongside`, a read that yields one value (the route's first read, api/http/guard.ts), rides in the same
+ * statement as the column `alongside`: it comes back only with a live session's row.
  */
-export async function touch_active_session(sql: Tx, sessionId: string): Promise<ActiveSession | undefined> {
-  const [row] = await sql<ActiveSession[]>`
+export async function touch_active_session(
+  sql: Tx,
+  sessionId: string,
+  alongside?: postgres.Fragment,
+): Promise<(ActiveSession & { alongside?: unknown }) | undefined> {
+  const [row] = await sql<(ActiveSession & { alongside?: unknown })[]>`
     with idle as (${idleMinutes(sql)}), live as (
       select s.id, s.user_id, s.must_change_password
       from sessions s, idle
@@ -79,6 +87,7 @@ export async function touch_active_session(sql: Tx, sessionId: string): Promise<
     select live.id as session_id, live.must_change_password, u.id, u.entity_id, e.slug as entity_slug, u.role,
            u.status, u.email, u.doc_number, u.first_name, u.last_name,
            case when u.role = 'offender' then ${whitelistOf(sql)} end as whitelist
+           ${alongside ? sql`, ${alongside} as alongside` : sql``}
     from live join users u on u.id = live.user_id join entities e on e.id = u.entity_id
     where u.status = 'active' and e.status = 'active'`;
   return row;

@@ -7,10 +7,15 @@ import type { Tx } from '../db/client.ts';
 import {
   claim_document_read_audit,
   count_sender_documents,
+  document_rows_from_json,
+  document_to_read_from_json,
+  document_to_read_json,
   type DocumentRow,
+  documents_received_in_session_json,
   type DocumentToRead,
   find_document,
   find_document_to_read,
+  list_documents_for_recipient,
   list_sender_documents_page,
   type ListPosition,
   mark_document_viewed,
@@ -67,16 +72,56 @@ export function findReadableDocument(sql: Tx, reader: Reader, id: string): Promi
 
 /**
  * findReadableDocument for a reading of its bytes (view, print, prefetch): the same rule, and in the same
- * statement whether this session's reading of this kind was already audited within the window.
+ * statement whether this session's reading of this kind was already audited within the window. `carried` is
+ * what documentToReadAlongside's read answered in the session check's statement; without it the document is
+ * read here.
  */
 export function findDocumentToRead(
   sql: Tx,
   reader: Reader & { session_id: string },
   id: string,
   kind: 'view' | 'print' | 'prefetch',
+  carried?: { value: unknown },
 ): Promise<DocumentToRead | undefined> {
-  return readable(reader, id, (id) => find_document_to_read(sql, id, { sessionId: reader.session_id, kind }));
+  return readable(
+    reader,
+    id,
+    (id) =>
+      carried
+        ? Promise.resolve(document_to_read_from_json(carried.value))
+        : find_document_to_read(sql, id, { sessionId: reader.session_id, kind }),
+  );
 }
+
+/**
+ * findDocumentToRead's read for the guard to carry (GuardOptions.alongside); nothing for a malformed id, which
+ * readable answers without the database.
+ */
+export function documentToReadAlongside(
+  sql: Tx,
+  sessionId: string,
+  id: string,
+  kind: 'view' | 'print' | 'prefetch',
+) {
+  return UUID.test(id) ? document_to_read_json(sql, id, { sessionId, kind }) : undefined;
+}
+
+/**
+ * The offender's own list, newest first: `carried` is what receivedDocumentsAlongside's read answered in the
+ * session check's statement; without it the list is read here.
+ */
+export function listReceivedDocuments(
+  sql: Tx,
+  recipientId: string,
+  carried?: { value: unknown },
+): Promise<DocumentRow[]> {
+  return carried
+    ? Promise.resolve(document_rows_from_json(carried.value))
+    : list_documents_for_recipient(sql, recipientId);
+}
+
+/** listReceivedDocuments' read for the guard to carry (GuardOptions.alongside): the session's own user's list. */
+export const receivedDocumentsAlongside = documents_received_in_session_json;
 
 /**
  * Accounts for one read of a document's bytes, whatever its Range: the first read by this session of this

@@ -3,6 +3,7 @@
  * lapsed is ended and audited once ('session_expired', idle or absolute), a wrong-role refusal is audited
  * ('access_denied'). The SQL is api/db/sessions.ts.
  */
+import type postgres from 'postgres';
 import { insert_audit_event } from '../db/audit.ts';
 import { type ActiveSession, end_lapsed_session, touch_active_session } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
@@ -10,14 +11,16 @@ import type { AppDeps } from '../deps.ts';
 /**
  * The live session with this id, touched; undefined when it may not be used. When the reason is that it lapsed
  * (idle or absolute expiry), the session is ended and 'session_expired' written in one transaction, once per
- * session: the next request finds it ended and writes nothing.
+ * session: the next request finds it ended and writes nothing. `alongside` rides in the session check's
+ * statement (touch_active_session).
  */
 export async function resumeSession(
   deps: Pick<AppDeps, 'sql'>,
   sessionId: string,
   ipAddress: string,
-): Promise<ActiveSession | undefined> {
-  const session = await touch_active_session(deps.sql, sessionId);
+  alongside?: postgres.Fragment,
+): Promise<(ActiveSession & { alongside?: unknown }) | undefined> {
+  const session = await touch_active_session(deps.sql, sessionId, alongside);
   if (session) return session;
   await deps.sql.begin(async (tx) => {
     const lapsed = await end_lapsed_session(tx, sessionId);

@@ -8,6 +8,8 @@ export type AppEnv = {
     deps: AppDeps;
     /** Set by the guard on authenticated routes. */
     session: ActiveSession;
+    /** Set by the guard on a route that gave it an `alongside` read: what that read answered (GuardOptions). */
+    alongside: { value: unknown } | undefined;
     /** The client's address, resolved once per request. */
     clientAddress: string;
     /** Generated per request (or a trusted proxy's), echoed in X-Request-Id and in every log line. */

@@ -10,18 +10,20 @@ import {
   type DocumentRow,
   type DocumentToRead,
   list_documents_for_attorney,
-  list_documents_for_recipient,
   list_documents_readable_by,
   type SenderScope,
 } from '../db/documents.ts';
 import type { Tx } from '../db/client.ts';
 import {
   CURSOR_MAX_LENGTH,
+  documentToReadAlongside,
   findDocumentToRead,
   findReadableDocument,
+  listReceivedDocuments,
   listSenderPage,
   type PageStart,
   readCursor,
+  receivedDocumentsAlongside,
   recordDocumentNotFound,
   recordReading,
   toAttorneyDocument,
@@ -43,7 +45,7 @@ import type { OfflineEventsRequest, OfflineEventsResult } from '../../contract/s
 import type { AppEnv } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { failureError, failureMessage, refusal } from '../http/failures.ts';
-import { requireRole, requireSignedIn } from '../http/guard.ts';
+import { type GuardOptions, requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { handleUpload } from '../http/upload.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
@@ -175,7 +177,7 @@ async function documentNotFound(
 async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefetch') {
   const { deps, session, clientAddress } = c.var;
   const id = c.req.param('id') ?? '';
-  const found = await findDocumentToRead(deps.sql, session, id, kind);
+  const found = await findDocumentToRead(deps.sql, session, id, kind, c.var.alongside);
   // The sender and the supervising attorney may read a document but never cache it: the same 404 as any other.
   const doc = kind === 'prefetch' && found?.recipient_id !== session.id ? undefined : found;
   if (!doc) throw await documentNotFound(c, id, kind);
@@ -246,6 +248,17 @@ async function offloadDocument(
   return c.body(null, 200, { ...kept, [OFFLOAD_HEADER]: `${OFFLOAD_LOCATION}${inside}` });
 }
 
+/** A reading's document comes with the session check, in its statement (GuardOptions.alongside). */
+const carryDocument = (kind: 'view' | 'print' | 'prefetch'): GuardOptions => ({
+  alongside: (c, sessionId) =>
+    documentToReadAlongside(c.var.deps.sql, sessionId, c.req.param('id') ?? '', kind),
+});
+
+/** The offender's own list comes with the session check, in its statement (GuardOptions.alongside). */
+const carryOwnList: GuardOptions = {
+  alongside: (c, sessionId) => receivedDocumentsAlongside(c.var.deps.sql, sessionId),
+};
+
 export const documentRoutes = new Hono<AppEnv>()
   .post('/upload', requireRole(['attorney']), handleUpload)
   .get('/attorney', requireRole(['attorney']), senderQuery, (c) =>
@@ -254,13 +267,18 @@ export const documentRoutes = new Hono<AppEnv>()
       all: (sql) => list_documents_for_attorney(sql, c.var.session.id),
       map: toAttorneyDocument,
     }))
-  .get('/offender/:docNumber', requireRole(['offender']), valid('param', docNumberParam), async (c) => {
-    const { session } = c.var;
-    // Only one's own list; another DOC number looks like nothing at all.
-    if (c.req.valid('param').docNumber !== session.doc_number) throw notFound();
-    const rows = await list_documents_for_recipient(c.var.deps.sql, session.id);
-    return c.json({ success: true, documents: rows.map(toOffenderDocument) });
-  })
+  .get(
+    '/offender/:docNumber',
+    requireRole(['offender'], carryOwnList),
+    valid('param', docNumberParam),
+    async (c) => {
+      const { session } = c.var;
+      // Only one's own list; another DOC number looks like nothing at all.
+      if (c.req.valid('param').docNumber !== session.doc_number) throw notFound();
+      const rows = await listReceivedDocuments(c.var.deps.sql, session.id, c.var.alongside);
+      return c.json({ success: true, documents: rows.map(toOffenderDocument) });
+    },
+  )
   .get('/mine', requireSignedIn(), async (c) => {
     const { session } = c.var;
     // Staff never receive documents (privileged by default): their list is empty.
@@ -276,11 +294,21 @@ export const documentRoutes = new Hono<AppEnv>()
     if (!doc) throw await documentNotFound(c, id, 'info');
     return c.json({ success: true, data: { document: toDocumentInfo(doc) } });
   })
-  .get('/view/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'view'))
-  .get('/print/:id', requireRole(READERS), valid('param', idParam), (c) => serveDocument(c, 'print'))
+  .get(
+    '/view/:id',
+    requireRole(READERS, carryDocument('view')),
+    valid('param', idParam),
+    (c) => serveDocument(c, 'view'),
+  )
+  .get(
+    '/print/:id',
+    requireRole(READERS, carryDocument('print')),
+    valid('param', idParam),
+    (c) => serveDocument(c, 'print'),
+  )
   .get(
     '/prefetch/:id',
-    requireRole(['offender']),
+    requireRole(['offender'], carryDocument('prefetch')),
     valid('param', idParam),
     (c) => serveDocument(c, 'prefetch'),
   )
