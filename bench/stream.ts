@@ -1,5 +1,5 @@
 /**
- * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d10s`, bearer header) in one run:
+ * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d5s`, bearer header) in one run:
  *   - nginx serving the file itself (the baseline);
  *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
  *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
@@ -8,14 +8,15 @@
  *     and the redirect cost by themselves, so the gap to the API is the API's own work per request;
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
  * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. nginx is
- * measured right before each mode's run (and before each of its rounds), so a ratio pairs two runs made under
- * the same load: on a machine others share, that pair is what stays comparable. Before
+ * measured before each round of each mode and once after its last, and each round's ratio is over the mean of the
+ * nginx runs on either side of it: on a machine others share, a load that rises or falls during the round then
+ * weighs on both sides of the ratio alike, and the ratio is what stays comparable. Before
  * each timed run one request's body is checked against the file's SHA-256: every mode sends identical bytes.
  *
  *   npm run bench:stream
- *   BENCH_SECONDS=30 npm run bench:stream          # a longer run (default 10 s)
+ *   BENCH_SECONDS=30 npm run bench:stream          # longer runs (default 5 s each)
  *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
- *   BENCH_ROUNDS=3 npm run bench:stream            # per mode, 3 rounds each right after one of nginx; medians
+ *   BENCH_ROUNDS=5 npm run bench:stream            # per mode, rounds each right after one of nginx (default 3); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *
  * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best
@@ -37,12 +38,16 @@ import { makePdf } from '../tests/support/pdfs.ts';
 import { type BenchServer, startBenchServer } from './support/server.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
+const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
 const SIZE = 10 * 1024 * 1024;
 const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
 /** Reader sessions the requests rotate over (BENCH_SESSIONS=1: every request on one token). */
 const SESSIONS = Math.max(1, Number(Deno.env.get('BENCH_SESSIONS') ?? 32));
-const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 1));
+/**
+ * Rounds per mode: on this shared 2-core machine one pair of 5 s runs moves by ±0.1 from one round to the next
+ * (the ceiling row's spread), so a single round cannot tell 0.85 from 0.95; the median of three can come closer.
+ */
+const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 3));
 const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
 const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
@@ -202,7 +207,7 @@ async function checkBytes(mode: string, url: string, headers: Record<string, str
 
 interface ApiRun {
   mode: string;
-  /** The mode's run in each round; `baseline[i]` is nginx's run just before `results[i]`. */
+  /** The mode's run in each round; `baseline[i]` and `baseline[i + 1]` are nginx's runs before and after it. */
   results: WrkResult[];
   baseline: WrkResult[];
   /** Offload only: the bare redirect handler behind the same front, in each round right after the API. */
@@ -332,11 +337,12 @@ end
     const baseline: WrkResult[] = [];
     const ceiling: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // nginx right before, on the same machine load: the pair's ratio is what a busy machine can still tell.
+      // nginx on either side of each round, on the same machine load: what a busy machine can still tell.
       if (baselineUrl) baseline.push(await wrk(baselineUrl));
       results.push(await wrk(url, [], script));
       if (ceilingUrl) ceiling.push(await wrk(ceilingUrl, [], script));
     }
+    if (baselineUrl) baseline.push(await wrk(baselineUrl));
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
     return { mode, results, baseline, ceiling, rssBefore, rssPeakSampled, hwm };
@@ -375,10 +381,10 @@ const figures = (runs: WrkResult[]) =>
     median(runs.map((r) => r.requestsPerSec)).toFixed(1)
   } req/s`;
 
-/** Each round's throughput over nginx's in the run right before it: the median, and every round's. */
+/** Each round's throughput over the mean of nginx's runs before and after it: the median, and every round's. */
 const ratioToNginx = (runs: WrkResult[], baseline: WrkResult[]) => {
   if (!baseline.length) return 'ratio to nginx n/a';
-  const ratios = runs.map((r, i) => baseline[i] ? r.mbPerSec / baseline[i].mbPerSec : NaN);
+  const ratios = runs.map((r, i) => r.mbPerSec / ((baseline[i].mbPerSec + baseline[i + 1].mbPerSec) / 2));
   return `ratio to nginx ${median(ratios).toFixed(2)}${
     ROUNDS > 1 ? ` (median of ${ratios.map((r) => r.toFixed(2)).join(', ')})` : ''
   }`;
