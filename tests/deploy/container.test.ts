@@ -66,6 +66,58 @@ async function tearDown(env: Record<string, string>): Promise<void> {
   await run('podman', ['network', 'rm', '-f', NETWORK], { env: PODMAN_ENV });
 }
 
+/**
+ * What the network and the database looked like when the test failed: each container's restarts, each
+ * replica's fresh lookup of and connection to db:5432 (as postgres.js makes them), and the database's sessions.
+ */
+async function diagnose(): Promise<string> {
+  const probe = `import dns from 'node:dns/promises'; import net from 'node:net';
+    const t0 = performance.now(); let out = '';
+    try { out += 'lookup db ' + JSON.stringify(await dns.lookup('db', { all: true })); }
+    catch (e) { out += 'lookup db failed ' + e.code; }
+    out += ' in ' + (performance.now() - t0).toFixed(0) + ' ms';
+    const t1 = performance.now();
+    out += await new Promise((done) => { const s = net.connect(5432, 'db');
+      const t = setTimeout(() => { s.destroy(); done(', connect: no answer in 10 s'); }, 10000);
+      s.on('connect', () => { clearTimeout(t); s.destroy(); done(', connect in ' + (performance.now() - t1).toFixed(0) + ' ms'); });
+      s.on('error', (e) => { clearTimeout(t); done(', connect failed ' + e.code); }); });
+    console.log(out);`;
+  const lines: string[] = [];
+  for (const service of ['db', 'api1', 'api2', 'proxy']) {
+    const name = await containerOf(service).catch(() => '');
+    if (!name) {
+      lines.push(`${service}: not running`);
+      continue;
+    }
+    const state = await run('podman', [
+      'inspect',
+      '--format',
+      '{{.RestartCount}} restarts, started {{.State.StartedAt}}, {{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
+      name,
+    ], { env: PODMAN_ENV });
+    lines.push(`${service}: ${state.output.trim()}`);
+    if (service.startsWith('api')) {
+      const probed = await run('podman', ['exec', name, 'deno', 'eval', probe], { env: PODMAN_ENV });
+      lines.push(`  ${probed.output.trim()}`);
+    }
+  }
+  const db = await containerOf('db').catch(() => '');
+  if (db) {
+    const sessions = await run('podman', [
+      'exec',
+      db,
+      'psql',
+      '-d',
+      'portal',
+      '-Atc',
+      `select pid, client_addr, backend_start, state, wait_event_type, wait_event from pg_stat_activity
+       where backend_type = 'client backend' order by backend_start`,
+    ], { env: PODMAN_ENV });
+    lines.push(`database sessions:\n${sessions.output.trim()}`);
+  }
+  return lines.join('\n');
+}
+
 Deno.test({
   name:
     'container: compose with two replicas behind nginx signs in, uploads through one and reads through the other',
@@ -154,10 +206,17 @@ Deno.test({
 
       await waitFor('both replicas ready behind nginx', async () => {
         for (const api of ['api1', 'api2']) {
-          const health = await run('podman', ['healthcheck', 'run', await containerOf(api)], {
+          const container = await containerOf(api);
+          const health = await run('podman', ['healthcheck', 'run', container], { env: PODMAN_ENV });
+          if (health.code !== 0) return false;
+          // Debian's aardvark-dns (1.4, with podman 4.3) tears its listeners down and up again whenever a container
+          // joins the network, and name lookups there can then go unanswered for tens of seconds
+          // (containers/aardvark-dns#389, fixed in 1.11): a replica whose pool opens a connection in that window
+          // waits out postgres.js's 30 s connect timeout on "db". Ready means the name answers again too.
+          const lookup = await run('podman', ['exec', container, 'timeout', '2', 'getent', 'hosts', 'db'], {
             env: PODMAN_ENV,
           });
-          if (health.code !== 0) return false;
+          if (lookup.code !== 0) return false;
         }
         return (await curl('/api/health')).status === 200;
       }, 180_000);
@@ -272,6 +331,7 @@ Deno.test({
         });
         console.log(`--- ${api} log ---\n${logs.output}`);
       }
+      console.log(`--- diagnosis ---\n${await diagnose()}`);
       throw error;
     } finally {
       await tearDown(env);
