@@ -6,6 +6,8 @@ import type { Logger } from './log.ts';
 
 export interface AppDeps {
   sql: Sql;
+  /** Where the guard's session check runs: Database.sessionSql on a real server; unset, `sql`. */
+  sessionSql?: Sql;
   config: Config;
   /** HS256 key for session tokens. */
   signingKey: Uint8Array;

@@ -32,7 +32,7 @@ const blobs = createBlobStore(config, db);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const log = createLogger(config);
-const app = createApp({ sql: db.sql, config, signingKey, pinPepper, blobs, log });
+const app = createApp({ sql: db.sql, sessionSql: db.sessionSql, config, signingKey, pinPepper, blobs, log });
 // Deletes expired documents and then their bytes: now, then every hour.
 // On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
 const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {

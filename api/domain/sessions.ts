@@ -15,12 +15,12 @@ import type { AppDeps } from '../deps.ts';
  * statement (touch_active_session).
  */
 export async function resumeSession(
-  deps: Pick<AppDeps, 'sql'>,
+  deps: Pick<AppDeps, 'sql' | 'sessionSql'>,
   sessionId: string,
   ipAddress: string,
   alongside?: postgres.Fragment,
 ): Promise<(ActiveSession & { alongside?: unknown }) | undefined> {
-  const session = await touch_active_session(deps.sql, sessionId, alongside);
+  const session = await touch_active_session(deps.sessionSql ?? deps.sql, sessionId, alongside);
   if (session) return session;
   await deps.sql.begin(async (tx) => {
     const lapsed = await end_lapsed_session(tx, sessionId);

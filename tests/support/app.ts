@@ -26,6 +26,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const blobs = createBlobStore({ blobStore: config.blobStore, dataDir: blobDir }, db);
   const deps: AppDeps = {
     sql: db.sql,
+    sessionSql: db.sessionSql,
     config,
     signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
     pinPepper: new TextEncoder().encode('test-pin-pepper-'.repeat(3)),
