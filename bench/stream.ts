@@ -16,7 +16,7 @@
  *   npm run bench:stream
  *   BENCH_SECONDS=30 npm run bench:stream          # longer runs (default 5 s each)
  *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
- *   BENCH_ROUNDS=5 npm run bench:stream            # per mode, rounds each right after one of nginx (default 3); medians
+ *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 3); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *
  * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best

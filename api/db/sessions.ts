@@ -58,6 +58,14 @@ export interface ActiveSession extends UserRow {
 export const LAST_SEEN_WRITE_SECONDS = 30;
 
 /**
+ * What an `alongside` read answered (touch_active_session's column of that name), wrapped so that "carried, and
+ * its value is null" (no such document) stays apart from "nothing carried".
+ */
+export interface Carried {
+  value: unknown;
+}
+
+/**
  * The live session with this id and its user, touching its last-seen time when that is older than
  * LAST_SEEN_WRITE_SECONDS; undefined when it was revoked, passed its absolute expiry, sat idle past the
  * `session_idle_minutes` setting, or its user or their entity is no longer active. One statement, one round

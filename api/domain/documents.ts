@@ -4,6 +4,7 @@
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
+import type { Carried } from '../db/sessions.ts';
 import {
   claim_document_read_audit,
   count_sender_documents,
@@ -81,7 +82,7 @@ export function findDocumentToRead(
   reader: Reader & { session_id: string },
   id: string,
   kind: 'view' | 'print' | 'prefetch',
-  carried?: { value: unknown },
+  carried?: Carried,
 ): Promise<DocumentToRead | undefined> {
   return readable(
     reader,
@@ -113,7 +114,7 @@ export function documentToReadAlongside(
 export function listReceivedDocuments(
   sql: Tx,
   recipientId: string,
-  carried?: { value: unknown },
+  carried?: Carried,
 ): Promise<DocumentRow[]> {
   return carried
     ? Promise.resolve(document_rows_from_json(carried.value))

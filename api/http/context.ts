@@ -1,5 +1,5 @@
 /** The Hono environment every route shares. */
-import type { ActiveSession } from '../db/sessions.ts';
+import type { ActiveSession, Carried } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Logger } from '../log.ts';
 
@@ -9,7 +9,7 @@ export type AppEnv = {
     /** Set by the guard on authenticated routes. */
     session: ActiveSession;
     /** Set by the guard on a route that gave it an `alongside` read: what that read answered (GuardOptions). */
-    alongside: { value: unknown } | undefined;
+    alongside: Carried | undefined;
     /** The client's address, resolved once per request. */
     clientAddress: string;
     /** Generated per request (or a trusted proxy's), echoed in X-Request-Id and in every log line. */
