@@ -39,7 +39,7 @@ import {
 } from '../api/db/documents.ts';
 import { find_entity_whitelist } from '../api/db/ip_whitelist.ts';
 import { migrate } from '../api/db/migrate.ts';
-import { touch_active_session } from '../api/db/sessions.ts';
+import { find_active_session } from '../api/db/sessions.ts';
 import {
   find_login_candidate,
   insert_user,
@@ -212,7 +212,7 @@ async function explainAll(url: string, ids: { offender: string; attorney: string
     (sql) => sql<{ entity_id: string }[]>`select entity_id from users where id = ${ids.offender}`,
   );
   const queries: [string, (sql: Sql) => Promise<unknown>][] = [
-    ['session check (touch_active_session)', (sql) => touch_active_session(sql, session.id)],
+    ['session check (find_active_session)', (sql) => find_active_session(sql, session.id)],
     ['whitelist (sign-in only now)', (sql) => find_entity_whitelist(sql, offender.entity_id)],
     [
       'sign-in lookup (find_login_candidate)',

@@ -22,7 +22,7 @@ export interface Database {
   copySql?: Sql;
   /**
    * A real server only: the session check's own small pool. Every request's first statement is the guard's
-   * (touch_active_session, with what a route carries in it), short and nearly always a read. On two connections
+   * (find_active_session, with what a route carries in it), short and nearly always a read. On two connections
    * postgres.js pipelines these onto backends that are already awake, where on the shared pool of 10 each waits
    * for a backend of its own to wake: on the offender's list at 64 connections (demo database, alternated),
    * 5,725–5,905 → 6,543–6,672 requests/s and p99 22.3–25.2 → 21.1–21.5 ms. The embedded database has one

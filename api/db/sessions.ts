@@ -58,7 +58,7 @@ export interface ActiveSession extends UserRow {
 export const LAST_SEEN_WRITE_SECONDS = 30;
 
 /**
- * What an `alongside` read answered (touch_active_session's column of that name), wrapped so that "carried, and
+ * What an `alongside` read answered (find_active_session's column of that name), wrapped so that "carried, and
  * its value is null" (no such document) stays apart from "nothing carried".
  */
 export interface Carried {
@@ -66,39 +66,45 @@ export interface Carried {
 }
 
 /**
- * The live session with this id and its user, touching its last-seen time when that is older than
- * LAST_SEEN_WRITE_SECONDS; undefined when it was revoked, passed its absolute expiry, sat idle past the
- * `session_idle_minutes` setting, or its user or their entity is no longer active. One statement, one round
- * trip: the write is a data-modifying CTE that runs whatever the outer select returns, and updates no row
- * (so takes no lock and commits nothing) while the recorded time is recent.
+ * The live session with this id and its user; undefined when it was revoked, passed its absolute expiry, sat idle
+ * past the `session_idle_minutes` setting, or its user or their entity is no longer active. A read, one round
+ * trip: `stale` says whether its recorded last-seen time is older than LAST_SEEN_WRITE_SECONDS, for the caller
+ * to write it then (touch_session_last_seen). The write used to ride in here as a data-modifying CTE that changed
+ * no row on most requests, yet PostgreSQL set up its update (lock, indexes) on every one: about a fifth of the
+ * statement's time (pgbench, demo database); apart, it costs one more round trip per session every 30 s.
  *
  * `alongside`, a read that yields one value (the route's first read, api/http/guard.ts), rides in the same
  * statement as the column `alongside`: it comes back only with a live session's row.
  */
-export async function touch_active_session(
+export async function find_active_session(
   sql: Tx,
   sessionId: string,
   alongside?: postgres.Fragment,
-): Promise<(ActiveSession & { alongside?: unknown }) | undefined> {
-  const [row] = await sql<(ActiveSession & { alongside?: unknown })[]>`
-    with idle as (${idleMinutes(sql)}), live as (
-      select s.id, s.user_id, s.must_change_password
-      from sessions s, idle
-      where s.id = ${sessionId} and s.revoked_at is null and s.expires_at > now()
-        and s.last_seen_at > now() - idle.minutes * interval '1 minute'
-    ), touched as (
-      update sessions t set last_seen_at = now()
-      from live
-      where t.id = live.id and t.revoked_at is null
-        and t.last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second'
-    )
-    select live.id as session_id, live.must_change_password, u.id, u.entity_id, e.slug as entity_slug, u.role,
+): Promise<(ActiveSession & { stale: boolean; alongside?: unknown }) | undefined> {
+  const [row] = await sql<(ActiveSession & { stale: boolean; alongside?: unknown })[]>`
+    with idle as (${idleMinutes(sql)})
+    select s.id as session_id, s.must_change_password,
+           s.last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second' as stale,
+           u.id, u.entity_id, e.slug as entity_slug, u.role,
            u.status, u.email, u.doc_number, u.first_name, u.last_name,
            case when u.role = 'offender' then ${whitelistOf(sql)} end as whitelist
            ${alongside ? sql`, ${alongside} as alongside` : sql``}
-    from live join users u on u.id = live.user_id join entities e on e.id = u.entity_id
-    where u.status = 'active' and e.status = 'active'`;
+    from sessions s cross join idle join users u on u.id = s.user_id join entities e on e.id = u.entity_id
+    where s.id = ${sessionId} and s.revoked_at is null and s.expires_at > now()
+      and s.last_seen_at > now() - idle.minutes * interval '1 minute'
+      and u.status = 'active' and e.status = 'active'`;
   return row;
+}
+
+/**
+ * Records that a live session was just used (find_active_session said it was `stale`). Never revives an ended
+ * session; of two requests at once, the second finds the time fresh and writes nothing.
+ */
+export async function touch_session_last_seen(sql: Tx, sessionId: string): Promise<void> {
+  await sql`
+    update sessions set last_seen_at = now()
+    where id = ${sessionId} and revoked_at is null
+      and last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second'`;
 }
 
 /**

@@ -5,14 +5,19 @@
  */
 import type postgres from 'postgres';
 import { insert_audit_event } from '../db/audit.ts';
-import { type ActiveSession, end_lapsed_session, touch_active_session } from '../db/sessions.ts';
+import {
+  type ActiveSession,
+  end_lapsed_session,
+  find_active_session,
+  touch_session_last_seen,
+} from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 
 /**
- * The live session with this id, touched; undefined when it may not be used. When the reason is that it lapsed
+ * The live session with this id, its last-seen time written when stale; undefined when it may not be used. When the reason is that it lapsed
  * (idle or absolute expiry), the session is ended and 'session_expired' written in one transaction, once per
  * session: the next request finds it ended and writes nothing. `alongside` rides in the session check's
- * statement (touch_active_session).
+ * statement (find_active_session).
  */
 export async function resumeSession(
   deps: Pick<AppDeps, 'sql' | 'sessionSql'>,
@@ -20,8 +25,14 @@ export async function resumeSession(
   ipAddress: string,
   alongside?: postgres.Fragment,
 ): Promise<(ActiveSession & { alongside?: unknown }) | undefined> {
-  const session = await touch_active_session(deps.sessionSql ?? deps.sql, sessionId, alongside);
-  if (session) return session;
+  const sessionSql = deps.sessionSql ?? deps.sql;
+  const found = await find_active_session(sessionSql, sessionId, alongside);
+  if (found) {
+    const { stale, ...session } = found;
+    // Awaited, so the idle limit counts from this request once it is answered.
+    if (stale) await touch_session_last_seen(sessionSql, sessionId);
+    return session;
+  }
   await deps.sql.begin(async (tx) => {
     const lapsed = await end_lapsed_session(tx, sessionId);
     if (!lapsed) return;

@@ -14,7 +14,7 @@ import {
   find_document_to_read,
   list_documents_for_recipient,
 } from '../../api/db/documents.ts';
-import { touch_active_session } from '../../api/db/sessions.ts';
+import { find_active_session } from '../../api/db/sessions.ts';
 import { findDocumentToRead, toOffenderDocument } from '../../api/domain/documents.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { upload } from '../support/documents.ts';
@@ -135,7 +135,7 @@ Deno.test({
     const sessionId = decodeJwt(offender).sid as string;
     const compare = async () => {
       const read = { sessionId, kind: 'view' as const };
-      const carried = await touch_active_session(
+      const carried = await find_active_session(
         t.deps.sql,
         sessionId,
         document_to_read_json(t.deps.sql, id, read),
@@ -157,7 +157,7 @@ Deno.test({
     const read = await compare();
     assert.ok(read.viewed_at instanceof Date);
     assert.equal(read.read_audited_recently, true);
-    const missing = await touch_active_session(
+    const missing = await find_active_session(
       t.deps.sql,
       sessionId,
       document_to_read_json(t.deps.sql, crypto.randomUUID(), { sessionId, kind: 'view' }),
@@ -172,7 +172,7 @@ Deno.test({
   fn: async () => {
     const offender = await signIn(t, ...DEMO.offender);
     const sessionId = decodeJwt(offender).sid as string;
-    const carried = await touch_active_session(
+    const carried = await find_active_session(
       t.deps.sql,
       sessionId,
       documents_received_in_session_json(t.deps.sql, sessionId),
@@ -187,7 +187,7 @@ Deno.test({
     // Someone with no documents gets an empty list, not nothing.
     const empty = await signIn(t, ...DEMO.offender2);
     const emptySession = decodeJwt(empty).sid as string;
-    const none = await touch_active_session(
+    const none = await find_active_session(
       t.deps.sql,
       emptySession,
       documents_received_in_session_json(t.deps.sql, emptySession),

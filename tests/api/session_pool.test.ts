@@ -53,7 +53,7 @@ Deno.test({
       select query from pg_stat_activity where application_name = ${APPLICATION} and datname = current_database()`;
     assert.ok(ran, 'nothing ran on the session pool');
     // pg_stat_activity keeps the first 1 KB of the statement: the session check's own part.
-    assert.match(ran.query, /update sessions t set last_seen_at/);
+    assert.match(ran.query, /last_seen_at <= now\(\) - \$\d+ \* interval '1 second' as stale/);
   },
 });
 
