@@ -10,7 +10,8 @@
  *   GET /attorney-list?id=<user id>           list_documents_for_attorney
  *   GET /attorney-page?id=<user id>           listSenderPage: page 1 of 10 by name, as the PWA first asks
  *   GET /users                                list_users_for_admin
- *   GET /users?q=…                            one page of 50 of the search (list_users_page_for_admin)
+ *   GET /users?q=…                            one page of 50 of the search (list_users_page_for_admin) and its
+ *                                             count (count_users_for_admin), as the API answers it
  *   GET /audit?type=…&from=…&before=…&user=…  one page of 51 (list_audit_logs), the event types
  *                                             (list_audit_event_types) and the audit row the API writes for
  *                                             every page read (CJIS 5.4: the spec requires that write of the
@@ -23,7 +24,7 @@ import { insert_audit_event } from '../api/db/audit.ts';
 import { list_audit_event_types, list_audit_logs } from '../api/db/audit_search.ts';
 import { connectPostgres } from '../api/db/client.ts';
 import { list_documents_for_attorney, list_documents_for_recipient } from '../api/db/documents.ts';
-import { list_users_for_admin, list_users_page_for_admin } from '../api/db/users.ts';
+import { count_users_for_admin, list_users_for_admin, list_users_page_for_admin } from '../api/db/users.ts';
 import { listSenderPage, toAttorneyDocument, toOffenderDocument } from '../api/domain/documents.ts';
 import { toAdminUser } from '../api/domain/user_admin.ts';
 import { SUCCESS } from '../api/http/messages.ts';
@@ -70,10 +71,21 @@ Deno.serve({
     }
     case '/users':
       if (q('q') !== undefined) {
-        // The search page: one more row than shown tells whether a next page exists (as the API).
-        const rows = await list_users_page_for_admin(sql, { search: q('q'), limit: 51 });
+        // The search page as the API answers it: one more row than shown tells whether a next page exists, and
+        // the count beside it is the screen's 'Showing X of Y users' (the spec's footer), so the floor pays for it
+        // too.
+        const filter = { search: q('q') };
+        const [rows, total] = await Promise.all([
+          list_users_page_for_admin(sql, { ...filter, limit: 51 }),
+          count_users_for_admin(sql, filter),
+        ]);
         const users = rows.slice(0, 50).map(toAdminUser);
-        return Response.json({ success: true, users, nextCursor: rows.length > 50 ? users[49].id : null });
+        return Response.json({
+          success: true,
+          users,
+          nextCursor: rows.length > 50 ? users[49].id : null,
+          total,
+        });
       }
       return Response.json({ success: true, users: (await list_users_for_admin(sql)).map(toAdminUser) });
     case '/audit': {

@@ -41,6 +41,7 @@ import { find_entity_whitelist } from '../api/db/ip_whitelist.ts';
 import { migrate } from '../api/db/migrate.ts';
 import { find_active_session } from '../api/db/sessions.ts';
 import {
+  count_users_for_admin,
   find_login_candidate,
   insert_user,
   list_users_for_admin,
@@ -249,6 +250,10 @@ async function explainAll(url: string, ids: { offender: string; attorney: string
     [
       "admin's user search (one DOC number)",
       (sql) => list_users_page_for_admin(sql, { search: SEARCH_RARE, limit: 51 }),
+    ],
+    [
+      "admin's user search count (common name)",
+      (sql) => count_users_for_admin(sql, { search: SEARCH_COMMON }),
     ],
     [
       'audit log by event type',
