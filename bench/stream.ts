@@ -7,7 +7,9 @@
  *     bare Deno.serve behind the same front (bench/support/redirect_handler.ts), checking nothing: what the front
  *     and the redirect cost by themselves, so the gap to the API is the API's own work per request;
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
- * and prints each throughput, its ratio to nginx, and the API's RSS growth and peak during the run. nginx is
+ * and prints each throughput, its ratio to nginx, the API's RSS growth and peak during the run, and the CPU time
+ * each process spent per request (nginx's workers, the API, PostgreSQL, and the client, wrk, which on this machine
+ * shares the cores: its copy of every byte read is most of the machine's work). nginx is
  * measured before each round of each mode and once after its last, and each round's ratio is over the mean of the
  * nginx runs on either side of it: on a machine others share, a load that rises or falls during the round then
  * weighs on both sides of the ratio alike, and the ratio is what stays comparable. Before
@@ -35,6 +37,7 @@
  */
 import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
+import { cpuDuring, type Parties, processes } from './support/cpu.ts';
 import { type BenchServer, startBenchServer } from './support/server.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -89,25 +92,50 @@ interface WrkResult {
   mbPerSec: number;
   requestsPerSec: number;
   non2xx: number;
+  /** CPU microseconds per request of each server party, and of the client (wrk) itself. */
+  cpuPerRequest: Record<string, number>;
   raw: string;
 }
 
-async function wrk(url: string, headers: string[] = [], script?: string): Promise<WrkResult> {
+/**
+ * One timed wrk run against `url`, with the CPU each of `parties` used meanwhile. wrk runs under bash so that
+ * bash's `times` can tell the client's own CPU time (its last line).
+ */
+async function wrk(url: string, parties: Parties, script?: string): Promise<WrkResult> {
   const args = ['-t2', '-c32', `-d${SECONDS}s`, '--timeout', '30s'];
-  for (const h of headers) args.push('-H', h);
   if (script) args.push('-s', script);
   args.push(url);
-  const out = await new Deno.Command('/usr/bin/wrk', { args, stdout: 'piped', stderr: 'piped' }).output();
+  const [out, used] = await cpuDuring(parties, () =>
+    new Deno.Command('/bin/bash', {
+      args: ['-c', '/usr/bin/wrk "$@"; times', 'wrk', ...args],
+      stdout: 'piped',
+      stderr: 'piped',
+    }).output());
   const raw = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(raw);
   const units: Record<string, number> = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 };
+  const requestsPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(raw)?.[1] ?? 0);
+  // `times`: the shell's user and system time, then its children's (wrk's), as 0m1.234s.
+  const client = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(raw.trim());
+  const clientSeconds = client
+    ? Number(client[1]) * 60 + Number(client[2]) + Number(client[3]) * 60 + Number(client[4])
+    : 0;
+  const requests = requestsPerSec * SECONDS;
+  const perRequest = (seconds: number) => requests ? (seconds / requests) * 1e6 : 0;
   return {
     mbPerSec: transfer ? Number(transfer[1]) * units[transfer[2]] : 0,
-    requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(raw)?.[1] ?? 0),
+    requestsPerSec,
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(raw)?.[1] ?? 0),
+    cpuPerRequest: {
+      ...Object.fromEntries(Object.entries(used).map(([name, seconds]) => [name, perRequest(seconds)])),
+      'client (wrk)': perRequest(clientSeconds),
+    },
     raw,
   };
 }
+
+/** The baseline's parties: nginx's workers. */
+const nginxParties = (master: number): Parties => () => ({ nginx: processes({ parent: master }) });
 
 /** nginx with the bench's settings (the same for the baseline and the offload front) around `servers`. */
 async function startNginx(
@@ -221,7 +249,7 @@ async function runApi(
   mode: 'fs' | 'postgres' | 'offload',
   file: Uint8Array,
   sha: string,
-  baselineUrl: string | undefined,
+  nginx: { url: string; pid: number } | undefined,
 ): Promise<ApiRun> {
   const backend = mode === 'postgres' ? 'postgres' : 'fs';
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
@@ -326,6 +354,18 @@ end
       await checkBytes('bare redirect', ceilingUrl, {}, sha);
     }
 
+    // Whose CPU each run counts: the front's workers, the API, and with a server every PostgreSQL process (the
+    // embedded database is inside the API's); for the ceiling, its front and the bare handler.
+    const apiParties: Parties = () => ({
+      ...(front ? { nginx: processes({ parent: front.pid }) } : {}),
+      API: [child.pid],
+      ...(SERVER_URL ? { PostgreSQL: processes({ name: 'postgres' }) } : {}),
+    });
+    const ceilingParties: Parties = () => ({
+      nginx: ceilingFront ? processes({ parent: ceilingFront.pid }) : [],
+      'bare handler': redirectHandler ? [redirectHandler.pid] : [],
+    });
+
     const rssBefore = status(child.pid, 'VmRSS');
     let rssPeakSampled = rssBefore;
     const sampler = setInterval(() => {
@@ -338,11 +378,11 @@ end
     const ceiling: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // nginx on either side of each round, on the same machine load: what a busy machine can still tell.
-      if (baselineUrl) baseline.push(await wrk(baselineUrl));
-      results.push(await wrk(url, [], script));
-      if (ceilingUrl) ceiling.push(await wrk(ceilingUrl, [], script));
+      if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
+      results.push(await wrk(url, apiParties, script));
+      if (ceilingUrl) ceiling.push(await wrk(ceilingUrl, ceilingParties, script));
     }
-    if (baselineUrl) baseline.push(await wrk(baselineUrl));
+    if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
     return { mode, results, baseline, ceiling, rssBefore, rssPeakSampled, hwm };
@@ -390,6 +430,19 @@ const ratioToNginx = (runs: WrkResult[], baseline: WrkResult[]) => {
   }`;
 };
 
+/**
+ * The CPU each party spent per request (median over the runs), the servers' sum apart from the client's: on this
+ * machine wrk copies every byte it reads on the same cores, where a tablet's reads cost the server nothing.
+ */
+const cpuFigures = (runs: WrkResult[]) => {
+  const names = Object.keys(runs[0]?.cpuPerRequest ?? {});
+  const perParty = names.map((name) => [name, median(runs.map((r) => r.cpuPerRequest[name]))] as const);
+  const servers = perParty.filter(([name]) => name !== 'client (wrk)').reduce((sum, [, us]) => sum + us, 0);
+  const us = (n: number) => `${Math.round(n).toLocaleString('en-US')} µs`;
+  return `${''.padEnd(31)} CPU per request: ${perParty.map(([name, n]) => `${name} ${us(n)}`).join(', ')}; ` +
+    `servers ${us(servers)}`;
+};
+
 // The baseline stays up for the whole run: each mode's rounds alternate with a round of it.
 let nginx: Awaited<ReturnType<typeof startStaticNginx>> | undefined;
 const nginxDir = await Deno.makeTempDir({ prefix: 'lmp-bench-nginx-' });
@@ -406,8 +459,11 @@ const LABELS = {
 try {
   for (const mode of ['offload', 'fs', 'postgres'] as const) {
     if (!MODES.includes(mode)) continue;
-    const run = await runApi(mode, file, sha, nginx?.url);
-    if (run.baseline.length) console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
+    const run = await runApi(mode, file, sha, nginx);
+    if (run.baseline.length) {
+      console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
+      console.log(cpuFigures(run.baseline));
+    }
     const non2xx = run.results.reduce((n, r) => n + r.non2xx, 0);
     console.log(
       `${LABELS[mode].padEnd(31)} ${figures(run.results)}  bytes identical  ${
@@ -416,12 +472,14 @@ try {
         mb(run.rssPeakSampled - run.rssBefore)
       } MB), VmHWM ${mb(run.hwm)} MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
+    console.log(cpuFigures(run.results));
     if (run.ceiling.length) {
       console.log(
         `${'nginx + bare redirect handler'.padEnd(31)} ${figures(run.ceiling)}  bytes identical  ${
           ratioToNginx(run.ceiling, run.baseline)
         }  (the API's answer replayed, nothing checked: the front's own cost)`,
       );
+      console.log(cpuFigures(run.ceiling));
     }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
   }
