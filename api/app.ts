@@ -32,8 +32,11 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>()
     .use(async (c, next) => {
+      // Privileged data never sits in a browser or proxy cache. Set before the handler, so an answer made with
+      // c.json or c.body carries it from the start (a handler's own Cache-Control replaces it); an answer built
+      // as a Response of its own does not, and gets it after.
+      c.header('Cache-Control', 'no-store');
       await next();
-      // Privileged data never sits in a browser or proxy cache.
       if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     })
     .route('/', publicRoutes)

@@ -38,6 +38,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'the request id and the default no-store reach answers made before and after the handler alike',
+  ...DB_TEST,
+  fn: async () => {
+    // A JSON answer takes them from the start (set before the handler); the CSV export is a Response of its own
+    // and gets them after it.
+    const admin = await signIn(t, ...DEMO.admin);
+    const json = await call(t, 'GET', '/api/admin/audit-logs?limit=1', { token: admin });
+    assert.equal(json.status, 200);
+    assert.equal(json.headers.get('cache-control'), 'no-store');
+    assert.match(json.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const csv = await call(t, 'GET', '/api/admin/audit-logs/export.csv?eventType=none_such', {
+      token: admin,
+    });
+    assert.equal(csv.status, 200);
+    assert.equal(csv.headers.get('cache-control'), 'no-store');
+    assert.match(csv.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    assert.ok(csv.headers.get('content-security-policy'), 'the security headers too');
+  },
+});
+
+Deno.test({
   name: "a trusted proxy's request id is kept, so its log and ours share it",
   ...DB_TEST,
   fn: async () => {
