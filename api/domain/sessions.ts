@@ -14,10 +14,10 @@ import {
 import type { AppDeps } from '../deps.ts';
 
 /**
- * The live session with this id, its last-seen time written when stale; undefined when it may not be used. When the reason is that it lapsed
- * (idle or absolute expiry), the session is ended and 'session_expired' written in one transaction, once per
- * session: the next request finds it ended and writes nothing. `alongside` rides in the session check's
- * statement (find_active_session).
+ * The live session with this id, its last-seen time written when stale; undefined when it may not be used. When
+ * the reason is that it lapsed (idle or absolute expiry), the session is ended and 'session_expired' written in one
+ * transaction, once per session: the next request finds it ended and writes nothing. `alongside` rides in the
+ * session check's statement (find_active_session).
  */
 export async function resumeSession(
   deps: Pick<AppDeps, 'sql' | 'sessionSql'>,
