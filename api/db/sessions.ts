@@ -84,7 +84,7 @@ export async function find_active_session(
   const [row] = await sql<(ActiveSession & { stale: boolean; alongside?: unknown })[]>`
     with idle as (${idleMinutes(sql)})
     select s.id as session_id, s.must_change_password,
-           s.last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second' as stale,
+           ${lastSeenStale(sql)} as stale,
            u.id, u.entity_id, e.slug as entity_slug, u.role,
            u.status, u.email, u.doc_number, u.first_name, u.last_name,
            case when u.role = 'offender' then ${whitelistOf(sql)} end as whitelist
@@ -102,9 +102,13 @@ export async function find_active_session(
  */
 export async function touch_session_last_seen(sql: Tx, sessionId: string): Promise<void> {
   await sql`
-    update sessions set last_seen_at = now()
-    where id = ${sessionId} and revoked_at is null
-      and last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second'`;
+    update sessions s set last_seen_at = now()
+    where s.id = ${sessionId} and s.revoked_at is null and ${lastSeenStale(sql)}`;
+}
+
+/** Whether session `s`'s recorded last-seen time is old enough to be written again (LAST_SEEN_WRITE_SECONDS). */
+function lastSeenStale(sql: Tx) {
+  return sql`s.last_seen_at <= now() - ${LAST_SEEN_WRITE_SECONDS} * interval '1 second'`;
 }
 
 /**
