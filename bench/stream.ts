@@ -3,9 +3,11 @@
  *   - nginx serving the file itself (the baseline);
  *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
  *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
- *   - the offload mode's ceiling: the API's answer to one reading (its X-Accel-Redirect and headers) replayed by a
- *     bare Deno.serve behind the same front (bench/support/redirect_handler.ts), checking nothing: what the front
- *     and the redirect cost by themselves, so the gap to the API is the API's own work per request;
+ *   - the offload mode's references, each a bare Deno.serve behind a front like the API's replaying the API's answer
+ *     to one reading (its X-Accel-Redirect and headers; bench/support/redirect_handler.ts): checking nothing, what
+ *     the front and the redirect cost by themselves (the ceiling); and, on PostgreSQL, after running the reading's
+ *     one statement (session check and document) as the API does, what asking the database on every reading costs
+ *     (the floor of any design that checks each reading), so the gap to the API is the API's own work;
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
  * and prints each throughput, its ratio to nginx, the API's RSS growth and peak during the run, and the CPU time
  * each process spent per request (nginx's workers, the API, PostgreSQL, and the client, wrk, which on this machine
@@ -38,7 +40,7 @@
 import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
 import { cpuDuring, type Parties, processes } from './support/cpu.ts';
-import { type BenchServer, startBenchServer } from './support/server.ts';
+import { startBenchServer } from './support/server.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
@@ -233,13 +235,61 @@ async function checkBytes(mode: string, url: string, headers: Record<string, str
   }
 }
 
+/**
+ * Offload only: a bare handler replaying the API's answer behind a front of its own, run in each round right after
+ * the API (bench/support/redirect_handler.ts).
+ */
+interface Reference {
+  label: string;
+  /** What its figure shows. */
+  shows: string;
+  url: string;
+  parties: Parties;
+  runs: WrkResult[];
+  stop(): Promise<void>;
+}
+
+/** Starts the redirect handler with `env` and a front for it; `checking` adds PostgreSQL's CPU to its parties. */
+async function startReference(
+  label: string,
+  shows: string,
+  env: Record<string, string>,
+  documentPath: string,
+  dataDir: string,
+  checking: boolean,
+): Promise<Reference> {
+  const handler = await startBenchServer(env, { script: 'bench/support/redirect_handler.ts' });
+  const dir = await Deno.makeTempDir({ prefix: 'lmp-bench-reference-' });
+  const front = await startOffloadFront(dir, dataDir, Number(new URL(handler.base).port)).catch(
+    async (error) => {
+      await handler.stop();
+      throw error;
+    },
+  );
+  return {
+    label,
+    shows,
+    url: `${front.base}${documentPath}`,
+    parties: () => ({
+      nginx: processes({ parent: front.pid }),
+      'bare handler': [handler.pid],
+      ...(checking ? { PostgreSQL: processes({ name: 'postgres' }) } : {}),
+    }),
+    runs: [],
+    async stop() {
+      await front.stop();
+      await handler.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
 interface ApiRun {
   mode: string;
   /** The mode's run in each round; `baseline[i]` and `baseline[i + 1]` are nginx's runs before and after it. */
   results: WrkResult[];
   baseline: WrkResult[];
-  /** Offload only: the bare redirect handler behind the same front, in each round right after the API. */
-  ceiling: WrkResult[];
+  references: Reference[];
   rssBefore: number;
   rssPeakSampled: number;
   hwm: number;
@@ -255,13 +305,12 @@ async function runApi(
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
   const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
   let front: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
-  let ceilingFront: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
-  let redirectHandler: BenchServer | undefined;
-  const ceilingDir = await Deno.makeTempDir({ prefix: 'lmp-bench-ceiling-' });
+  const references: Reference[] = [];
   const port = freePort();
   const database = await freshDatabase(`lmp_bench_${mode}_${Date.now()}`);
+  const sessionSecret = crypto.randomUUID().repeat(2);
   const databaseEnv: Record<string, string> = database
-    ? { DATABASE_URL: database.url, DEMO_SEED: '1', SESSION_SECRET: crypto.randomUUID().repeat(2) }
+    ? { DATABASE_URL: database.url, DEMO_SEED: '1', SESSION_SECRET: sessionSecret }
     : {};
   const child = new Deno.Command(Deno.execPath(), {
     args: ['run', '-A', 'api/main.ts'],
@@ -330,15 +379,14 @@ end
     const uploaded = await up.json();
     if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(uploaded)}`);
     if (mode === 'offload') front = await startOffloadFront(frontDir, dataDir, port);
-    const url = `${front?.base ?? base}/api/documents/view/${uploaded.document.documentid}`;
-    await checkBytes(mode, url, { authorization: `Bearer ${offender}` }, sha);
-    let ceilingUrl: string | undefined;
+    const documentPath = `/api/documents/view/${uploaded.document.documentid}`;
+    const url = `${front?.base ?? base}${documentPath}`;
+    const asReader = { authorization: `Bearer ${offender}` };
+    await checkBytes(mode, url, asReader, sha);
     if (mode === 'offload') {
-      // The API's own answer to a reading (asked of it directly, not through the front), replayed by a handler
-      // that checks nothing: the same redirect and headers through the same front.
-      const direct = await fetch(`${base}/api/documents/view/${uploaded.document.documentid}`, {
-        headers: { authorization: `Bearer ${offender}` },
-      });
+      // The API's own answer to a reading (asked of it directly, not through the front), replayed by bare handlers:
+      // the same redirect and headers through a front like the API's.
+      const direct = await fetch(`${base}${documentPath}`, { headers: asReader });
       await direct.body?.cancel();
       const replayed = Object.fromEntries(
         [...direct.headers].filter(([name]) => !HOP_HEADERS.includes(name)),
@@ -346,24 +394,39 @@ end
       if (!replayed['x-accel-redirect']) {
         throw new Error(`the API answered ${direct.status} without a redirect`);
       }
-      redirectHandler = await startBenchServer({ REDIRECT_HEADERS: JSON.stringify(replayed) }, {
-        script: 'bench/support/redirect_handler.ts',
-      });
-      ceilingFront = await startOffloadFront(ceilingDir, dataDir, Number(new URL(redirectHandler.base).port));
-      ceilingUrl = `${ceilingFront.base}/api/documents/view/${uploaded.document.documentid}`;
-      await checkBytes('bare redirect', ceilingUrl, {}, sha);
+      const env = { REDIRECT_HEADERS: JSON.stringify(replayed) };
+      references.push(
+        await startReference(
+          'nginx + bare redirect handler',
+          "the API's answer replayed, nothing checked: the front's own cost",
+          env,
+          documentPath,
+          dataDir,
+          false,
+        ),
+      );
+      // The embedded database lives inside the API's process: no other process can ask it.
+      if (database) {
+        references.push(
+          await startReference(
+            'nginx + bare handler, statement',
+            "the same after the reading's one statement, as the API runs it: a check per reading's own cost",
+            { ...env, READING_DATABASE_URL: database.url, SESSION_SECRET: sessionSecret, DATA_DIR: dataDir },
+            documentPath,
+            dataDir,
+            true,
+          ),
+        );
+      }
+      for (const reference of references) await checkBytes(reference.label, reference.url, asReader, sha);
     }
 
     // Whose CPU each run counts: the front's workers, the API, and with a server every PostgreSQL process (the
-    // embedded database is inside the API's); for the ceiling, its front and the bare handler.
+    // embedded database is inside the API's).
     const apiParties: Parties = () => ({
       ...(front ? { nginx: processes({ parent: front.pid }) } : {}),
       API: [child.pid],
       ...(SERVER_URL ? { PostgreSQL: processes({ name: 'postgres' }) } : {}),
-    });
-    const ceilingParties: Parties = () => ({
-      nginx: ceilingFront ? processes({ parent: ceilingFront.pid }) : [],
-      'bare handler': redirectHandler ? [redirectHandler.pid] : [],
     });
 
     const rssBefore = status(child.pid, 'VmRSS');
@@ -375,21 +438,20 @@ end
     }, 50);
     const results: WrkResult[] = [];
     const baseline: WrkResult[] = [];
-    const ceiling: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // nginx on either side of each round, on the same machine load: what a busy machine can still tell.
       if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
       results.push(await wrk(url, apiParties, script));
-      if (ceilingUrl) ceiling.push(await wrk(ceilingUrl, ceilingParties, script));
+      for (const reference of references) {
+        reference.runs.push(await wrk(reference.url, reference.parties, script));
+      }
     }
     if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
-    return { mode, results, baseline, ceiling, rssBefore, rssPeakSampled, hwm };
+    return { mode, results, baseline, references, rssBefore, rssPeakSampled, hwm };
   } finally {
-    await ceilingFront?.stop();
-    await redirectHandler?.stop();
-    await Deno.remove(ceilingDir, { recursive: true }).catch(() => {});
+    for (const reference of references) await reference.stop();
     await front?.stop();
     await Deno.remove(frontDir, { recursive: true }).catch(() => {});
     child.kill('SIGTERM');
@@ -473,13 +535,13 @@ try {
       } MB), VmHWM ${mb(run.hwm)} MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
     console.log(cpuFigures(run.results));
-    if (run.ceiling.length) {
+    for (const reference of run.references) {
       console.log(
-        `${'nginx + bare redirect handler'.padEnd(31)} ${figures(run.ceiling)}  bytes identical  ${
-          ratioToNginx(run.ceiling, run.baseline)
-        }  (the API's answer replayed, nothing checked: the front's own cost)`,
+        `${reference.label.padEnd(31)} ${figures(reference.runs)}  bytes identical  ${
+          ratioToNginx(reference.runs, run.baseline)
+        }  (${reference.shows})`,
       );
-      console.log(cpuFigures(run.ceiling));
+      console.log(cpuFigures(reference.runs));
     }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
   }
