@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import {
+  audit_event_types_json,
   type AuditFilter,
   type AuditLogRow,
   list_audit_event_types,
@@ -15,7 +16,7 @@ import { csvRow } from '../domain/csv.ts';
 import type { AuditLog, AuditLogPage } from '../../contract/shapes/audit_log.ts';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
-import { requireRole } from '../http/guard.ts';
+import { type GuardOptions, requireRole } from '../http/guard.ts';
 import { valid } from '../http/validate.ts';
 
 /** The spec's client page size (section 9). */
@@ -88,8 +89,19 @@ function csvStream(sql: Sql, filter: AuditFilter): ReadableStream<Uint8Array> {
   }, { highWaterMark: 1 });
 }
 
+/**
+ * A page's filter list (the event types) comes with the session check, in its statement (GuardOptions.alongside);
+ * the export has no use for it.
+ */
+const carryEventTypes: GuardOptions = {
+  alongside: (c) =>
+    c.req.method === 'GET' && !c.req.path.endsWith('/export.csv')
+      ? audit_event_types_json(c.var.deps.sql)
+      : undefined,
+};
+
 export const adminAuditLogRoutes = new Hono<AppEnv>()
-  .use(requireRole(['admin']))
+  .use(requireRole(['admin'], carryEventTypes))
   .get('/', valid('query', pageQuery), async (c) => {
     const query = c.req.valid('query');
     const filter = checkedFilter(query);
@@ -99,7 +111,8 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
     const rows = await list_audit_logs(sql, filter, { afterId: query.cursor, limit: limit + 1 });
     const logs = rows.slice(0, limit);
     const nextCursor = rows.length > limit ? logs[logs.length - 1].id : null;
-    const eventTypes = await list_audit_event_types(sql);
+    const carried = c.var.alongside;
+    const eventTypes = carried ? carried.value as string[] : await list_audit_event_types(sql);
     const data: AuditLogPage = { logs: logs.map(toAuditLog), nextCursor, eventTypes };
     // Reading the log is itself audited (CJIS 5.4: access to audit records), one event per page asked for:
     // paging is rare and each page is a read. Written after the read, so the page shows the log as it stood.

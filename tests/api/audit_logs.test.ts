@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { audit_event_types_json, list_audit_event_types } from '../../api/db/audit_search.ts';
 import { csvCell, csvRow } from '../../api/domain/csv.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 
@@ -326,6 +327,33 @@ Deno.test({
     const audited = await logs('?eventType=audit_logs_exported');
     assert.ok(audited.body.data.logs.length >= 1);
     assert.deepEqual(audited.body.data.logs[0].event_data.filters, { eventType: 'bulk_export_test' });
+  },
+});
+
+Deno.test({
+  name: "a page's event types ride in the session check: the same list, in order, and only to an admin",
+  ...DB_TEST,
+  fn: async () => {
+    await insertEvents([{ type: 'zz_carried_type' }, { type: 'aa_carried_type' }]);
+    const r = await logs('?eventType=user_login');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    // What the session check carried is what a statement of its own reads, whatever the page's filter.
+    assert.deepEqual(r.body.data.eventTypes, await list_audit_event_types(t.deps.sql));
+    assert.equal(r.body.data.eventTypes[0], 'aa_carried_type');
+    const [carried] = await t.deps.sql<{ types: string[] }[]>`select ${
+      audit_event_types_json(t.deps.sql)
+    } as types`;
+    assert.deepEqual(carried.types, r.body.data.eventTypes);
+    // Read before the role is known, it reaches no one else: not another role, not an ended session.
+    const attorney = await signIn(t, ...DEMO.attorney);
+    const refused = await call(t, 'GET', '/api/admin/audit-logs', { token: attorney });
+    assert.equal(refused.status, 403);
+    assert.ok(!JSON.stringify(refused.body).includes('carried_type'));
+    const ended = await signIn(t, ...DEMO.admin);
+    assert.equal((await call(t, 'POST', '/api/auth/logout', { token: ended })).status, 200);
+    const lapsed = await call(t, 'GET', '/api/admin/audit-logs', { token: ended });
+    assert.equal(lapsed.status, 401);
+    assert.ok(!JSON.stringify(lapsed.body).includes('carried_type'));
   },
 });
 
