@@ -16,7 +16,8 @@ import { verifiedSessionId } from './verified_tokens.ts';
 
 export const ALL_ROLES: readonly Role[] = ROLES;
 
-function bearerToken(header: string | undefined): string | undefined {
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   return match?.[1];
 }

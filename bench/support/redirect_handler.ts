@@ -17,6 +17,7 @@ import type { Sql } from '../../api/db/client.ts';
 import { find_active_session } from '../../api/db/sessions.ts';
 import { documentToReadAlongside } from '../../api/domain/documents.ts';
 import { loadSigningKey } from '../../api/domain/tokens.ts';
+import { bearerToken } from '../../api/http/guard.ts';
 import { verifiedSessionId } from '../../api/http/verified_tokens.ts';
 
 const headers: Record<string, string> = JSON.parse(Deno.env.get('REDIRECT_HEADERS') ?? '{}');
@@ -24,7 +25,7 @@ const databaseUrl = Deno.env.get('READING_DATABASE_URL');
 
 /** The reading's statement for this request: whether it found a live session and the document. */
 async function readingFound(request: Request, sql: Sql, key: Uint8Array): Promise<boolean> {
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const token = bearerToken(request.headers.get('authorization') ?? undefined);
   const sessionId = token ? await verifiedSessionId(key, token) : undefined;
   if (!sessionId) return false;
   const id = new URL(request.url).pathname.split('/').pop() ?? '';
