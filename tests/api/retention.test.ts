@@ -147,6 +147,54 @@ for (const backend of ['fs', 'postgres'] as const) {
   });
 
   Deno.test({
+    name: `${backend}: one instant parts kept from expired: listed, counted, readable and purged alike`,
+    ...DB_TEST,
+    fn: async () => {
+      const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+      const uploaded = async (title: string) =>
+        (await upload(t, attorney, { file: await makePdf({ title }), recipient: '100001', title })).body
+          .document;
+      const kept = await uploaded('Edge kept');
+      const gone = await uploaded('Edge gone');
+      // A minute either side of the delete date: 90 days of 24 hours after the upload.
+      await t.deps.sql`update documents set uploaded_at = now() - interval '2160 hours' + interval '1 minute'
+                       where id = ${kept.documentid}`;
+      await t.deps.sql`update documents set uploaded_at = now() - interval '2160 hours' - interval '1 minute'
+                       where id = ${gone.documentid}`;
+      const edge = (rows: { name: string }[]) =>
+        rows.map((row) => row.name).filter((name) => name.startsWith('Edge'));
+
+      const own = await (await t.app.request('/api/documents/offender/100001', as(offender))).json();
+      assert.deepEqual(edge(own.documents), ['Edge kept']);
+      const page = await (await t.app.request('/api/documents/attorney?q=Edge&pageSize=10', as(attorney)))
+        .json();
+      assert.deepEqual(
+        [page.total, edge(page.documents)],
+        [1, ['Edge kept']],
+        'the count agrees with the rows',
+      );
+      const [row] = own.documents.filter((d: { name: string }) => d.name === 'Edge kept');
+      assert.ok(new Date(row.deletedate).getTime() > Date.now(), 'its delete date is still ahead');
+      const view = (id: string) => t.app.request(`/api/documents/view/${id}`, as(offender));
+      const read = await view(kept.documentid);
+      await read.body?.cancel();
+      assert.equal(read.status, 200);
+      assert.equal((await view(gone.documentid)).status, 404);
+
+      await purgeExpiredDocuments(t.deps, { blobGraceMs: 0 });
+      const left = await t.deps.sql<{ id: string }[]>`
+        select id from documents where id in (${kept.documentid}, ${gone.documentid})`;
+      assert.deepEqual(
+        left.map((r) => r.id),
+        [kept.documentid],
+        'the purge takes exactly what no list shows',
+      );
+      await t.deps.sql`delete from documents where id = ${kept.documentid}`;
+      await purgeExpiredDocuments(t.deps, { blobGraceMs: 0 });
+    },
+  });
+
+  Deno.test({
     name: `${backend}: teardown`,
     ...DB_TEST,
     fn: async () => {
