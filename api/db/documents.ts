@@ -296,9 +296,6 @@ export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promis
 /** Whose sender list: an attorney's (sent or shared with them) or one sender's own (a representative's). */
 export type SenderScope = { attorneyId: string } | { senderId: string };
 
-/** A SenderScope whose user may also be named by SQL (the user of a session, for the guard to carry a count). */
-type ScopeIn = { attorneyId: string | postgres.Fragment } | { senderId: string | postgres.Fragment };
-
 /** A position in a sender list: the sort value of a row (as `sort_value` gives it) and its id. */
 export interface ListPosition {
   value: string;
@@ -401,7 +398,7 @@ function senderCondition(sql: Tx, query: SenderListQuery) {
  * representatives shared with them. Each is read on its own, never as an OR: a page walks each branch's index in
  * the list's order and merges them (list_sender_documents_page), a count adds up each branch's own count.
  */
-function scopeBranches(sql: Tx, scope: ScopeIn) {
+function scopeBranches(sql: Tx, scope: SenderScope) {
   return 'attorneyId' in scope
     ? [
       sql`d.sender_id = ${scope.attorneyId}`,
@@ -457,32 +454,6 @@ export async function count_sender_documents(
   scope: SenderScope,
   query: SenderListQuery & { position?: ListPosition & { inclusive: boolean } },
 ): Promise<{ total: number; preceding: number }> {
-  const [row] = await sql<{ total: number; preceding: number }[]>`${senderCounts(sql, scope, query)}`;
-  return row;
-}
-
-/**
- * count_sender_documents' total, without a position, of the list of the user whose session this is, as one
- * value for the session check to carry (api/http/guard.ts `alongside`): a first or numbered page then costs the
- * database the check and its rows, as the bare query does.
- */
-export function sender_documents_total_in_session(
-  sql: Tx,
-  sessionId: string,
-  scope: 'attorney' | 'sender',
-  query: SenderListQuery,
-): postgres.Fragment {
-  const user = sql`(select s.user_id from sessions s where s.id = ${sessionId})`;
-  const of: ScopeIn = scope === 'attorney' ? { attorneyId: user } : { senderId: user };
-  return sql`(select c.total from (${senderCounts(sql, of, query)}) c)`;
-}
-
-/** count_sender_documents' statement: each branch of the scope counted on its own (its index), then summed. */
-function senderCounts(
-  sql: Tx,
-  scope: ScopeIn,
-  query: SenderListQuery & { position?: ListPosition & { inclusive: boolean } },
-) {
   const at = query.position;
   const op = !at ? '<' : query.order === 'asc' ? (at.inclusive ? '<=' : '<') : (at.inclusive ? '>=' : '>');
   const counts = scopeBranches(sql, scope).map((inScope) =>
@@ -492,8 +463,10 @@ function senderCounts(
     } as preceding
         from documents d where ${inScope} and ${senderCondition(sql, query)}`
   );
-  return sql`select coalesce(sum(total), 0)::int as total, coalesce(sum(preceding), 0)::int as preceding
+  const [row] = await sql<{ total: number; preceding: number }[]>`
+    select coalesce(sum(total), 0)::int as total, coalesce(sum(preceding), 0)::int as preceding
     from (${counts.reduce((all, branch) => sql`${all} union all ${branch}`)}) c`;
+  return row;
 }
 
 /** Every document a user may read (recipient, sender or the supervisor recorded on it), newest first. */

@@ -20,7 +20,6 @@ import {
   list_sender_documents_page,
   type ListPosition,
   mark_document_viewed,
-  sender_documents_total_in_session,
   type SenderListQuery,
   type SenderListRow,
   type SenderScope,
@@ -323,9 +322,6 @@ export function readCursor(text: string): ListCursor | undefined {
   return { sort, order: o, value: v, id: i.toLowerCase() };
 }
 
-/** listSenderPage's total for the guard to carry (GuardOptions.alongside): the session's own user's list. */
-export const senderTotalAlongside = sender_documents_total_in_session;
-
 /** Where a page starts: the first, a numbered one, or next to a cursor's row. */
 export type PageStart =
   | { kind: 'first' }
@@ -335,13 +331,12 @@ export type PageStart =
 /**
  * One page of a sender list and where it stands in the whole (total and offset, from one count over the same
  * rows). A numbered page past the end is the last page. Going back from a row with fewer rows than a page before
- * it (some expired meanwhile) gives the first page, so Previous never shows a short page. `total`: the count,
- * when the session check already carried it (sender_documents_total_in_session), for a first or numbered page.
+ * it (some expired meanwhile) gives the first page, so Previous never shows a short page.
  */
 export async function listSenderPage(
   sql: Tx,
   scope: SenderScope,
-  query: SenderListQuery & { pageSize: number; start: PageStart; total?: number },
+  query: SenderListQuery & { pageSize: number; start: PageStart },
 ): Promise<SenderPage<SenderListRow>> {
   const { pageSize, start } = query;
   const list: SenderListQuery = { search: query.search, sort: query.sort, order: query.order };
@@ -366,9 +361,7 @@ export async function listSenderPage(
       } else counted = { ...counted, preceding: counted.preceding - rows.length };
     }
   } else {
-    counted = query.total === undefined
-      ? await count_sender_documents(sql, scope, list)
-      : { total: query.total, preceding: 0 };
+    counted = await count_sender_documents(sql, scope, list);
     const lastPage = Math.max(1, Math.ceil(counted.total / pageSize));
     const page = start.kind === 'number' ? Math.min(start.page, lastPage) : 1;
     counted = { ...counted, preceding: (page - 1) * pageSize };

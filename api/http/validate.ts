@@ -3,7 +3,7 @@
  * problem in plain words; handlers read `c.req.valid(...)` and never cast.
  */
 import { zValidator } from '@hono/zod-validator';
-import type { Context, ValidationTargets } from 'hono';
+import type { ValidationTargets } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AppError, MESSAGES } from './errors.ts';
@@ -35,14 +35,6 @@ export function valid<T extends z.ZodType, Target extends keyof ValidationTarget
   return zValidator(target, schema, (result) => {
     if (!result.success) throw new AppError(400, describeIssue(result.error), 'invalid');
   });
-}
-
-/**
- * The query string as `valid('query', …)` hands it to its schema (Hono's validator: one value, or the list of a
- * repeated parameter), for a read that must see the same input before the validator runs (a guard's `alongside`).
- */
-export function queryInput(c: Context): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
 }
 
 /** JSON bodies are small forms: anything past 64 KiB is refused before it is parsed. */

@@ -26,7 +26,6 @@ import {
   receivedDocumentsAlongside,
   recordDocumentNotFound,
   recordReading,
-  senderTotalAlongside,
   toAttorneyDocument,
   toDocumentInfo,
   toMineDocument,
@@ -49,7 +48,7 @@ import { failureError, failureMessage, refusal } from '../http/failures.ts';
 import { type GuardOptions, requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { handleUpload } from '../http/upload.ts';
-import { jsonBodyLimit, queryInput, valid } from '../http/validate.ts';
+import { jsonBodyLimit, valid } from '../http/validate.ts';
 
 const READERS = ['offender', 'attorney', 'representative'] as const;
 // Any string: a malformed id is answered like a missing one (404), never with a 400 that tells them apart.
@@ -130,41 +129,6 @@ export type SenderQuery = z.output<typeof senderPageQuery>;
 /** GET /api/documents/attorney and GET /api/representative/documents validate their query with this. */
 export const senderQuery = valid('query', senderPageQuery);
 
-/** Whether the request asks for a page (any paging parameter), not the whole list as before paging existed. */
-const asksForPage = (c: Context<AppEnv>) => SENDER_PAGE_PARAMS.some((p) => c.req.query(p) !== undefined);
-
-/** The page a validated query asks for: its rows' search, sort and order, the page size, and where it starts. */
-function senderPageOf(query: SenderQuery) {
-  const { q, sort = 'name', order = 'asc', pageSize = DEFAULT_PAGE_SIZE, page, after, before } = query;
-  const start: PageStart = after
-    ? { kind: 'after', at: after }
-    : before
-    ? { kind: 'before', at: before }
-    : page
-    ? { kind: 'number', page }
-    : { kind: 'first' };
-  return { rows: { search: q, sort, order }, pageSize, start };
-}
-
-/**
- * A sender list's first or numbered page gets its total with the session check, in its statement
- * (GuardOptions.alongside). The query is validated here as the route's validator will (the same schema on the same
- * input, queryInput), so what is counted is what the handler then lists; nothing is carried for a query the
- * validator refuses, for the whole list, or for a page next to a cursor (its count needs the cursor's row).
- */
-export function carrySenderTotal(scope: 'attorney' | 'sender'): GuardOptions {
-  return {
-    alongside: (c, sessionId) => {
-      if (c.req.method !== 'GET' || !asksForPage(c)) return undefined;
-      const parsed = senderPageQuery.safeParse(queryInput(c));
-      if (!parsed.success) return undefined;
-      const { rows, start } = senderPageOf(parsed.data);
-      if (start.kind === 'after' || start.kind === 'before') return undefined;
-      return senderTotalAlongside(c.var.deps.sql, sessionId, scope, rows);
-    },
-  };
-}
-
 /**
  * A sender's list (attorney or representative). With any paging parameter: one page of it (SenderPage) from
  * the server's search, sort and paging; without any: every row, as before paging existed (docs/api.md).
@@ -175,14 +139,19 @@ export async function senderList<Shape extends AttorneyDocument | Representative
   list: { scope: SenderScope; all(sql: Tx): Promise<DocumentRow[]>; map(row: DocumentRow): Shape },
 ) {
   const { sql } = c.var.deps;
-  if (!asksForPage(c)) {
+  if (!SENDER_PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
     const rows = await list.all(sql);
     return c.json({ success: true, message: SUCCESS.documentsListed, documents: rows.map(list.map) });
   }
-  const { rows, pageSize, start } = senderPageOf(query);
-  const carried = c.var.alongside;
-  const total = carried ? carried.value as number : undefined;
-  const result = await listSenderPage(sql, list.scope, { ...rows, pageSize, start, total });
+  const { q, sort = 'name', order = 'asc', pageSize = DEFAULT_PAGE_SIZE, page, after, before } = query;
+  const start: PageStart = after
+    ? { kind: 'after', at: after }
+    : before
+    ? { kind: 'before', at: before }
+    : page
+    ? { kind: 'number', page }
+    : { kind: 'first' };
+  const result = await listSenderPage(sql, list.scope, { search: q, sort, order, pageSize, start });
   const answer: SenderPage<Shape> = { ...result, documents: result.documents.map(list.map) };
   return c.json({ success: true, message: SUCCESS.documentsListed, ...answer });
 }
@@ -292,17 +261,12 @@ const carryOwnList: GuardOptions = {
 
 export const documentRoutes = new Hono<AppEnv>()
   .post('/upload', requireRole(['attorney']), handleUpload)
-  .get(
-    '/attorney',
-    requireRole(['attorney'], carrySenderTotal('attorney')),
-    senderQuery,
-    (c) =>
-      senderList(c, c.req.valid('query'), {
-        scope: { attorneyId: c.var.session.id },
-        all: (sql) => list_documents_for_attorney(sql, c.var.session.id),
-        map: toAttorneyDocument,
-      }),
-  )
+  .get('/attorney', requireRole(['attorney']), senderQuery, (c) =>
+    senderList(c, c.req.valid('query'), {
+      scope: { attorneyId: c.var.session.id },
+      all: (sql) => list_documents_for_attorney(sql, c.var.session.id),
+      map: toAttorneyDocument,
+    }))
   .get(
     '/offender/:docNumber',
     requireRole(['offender'], carryOwnList),

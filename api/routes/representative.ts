@@ -5,11 +5,10 @@ import { toRepresentativeDocument } from '../domain/documents.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireRole } from '../http/guard.ts';
 import { handleUpload } from '../http/upload.ts';
-import { carrySenderTotal, senderList, senderQuery } from './documents.ts';
+import { senderList, senderQuery } from './documents.ts';
 
 export const representativeRoutes = new Hono<AppEnv>()
-  // Only the list's GET carries its total (carrySenderTotal); an upload carries nothing.
-  .use(requireRole(['representative'], carrySenderTotal('sender')))
+  .use(requireRole(['representative']))
   .post('/upload', handleUpload)
   // The same list, search, sort and paging as the attorney's (GET /api/documents/attorney), of what they sent.
   .get('/documents', senderQuery, (c) =>

@@ -5,11 +5,6 @@
  * paging are proven row by row, ties included.
  */
 import assert from 'node:assert/strict';
-import {
-  count_sender_documents,
-  sender_documents_total_in_session,
-  type SenderListQuery,
-} from '../../api/db/documents.ts';
 import { call, createTestApp, DB_TEST, signIn, type TestApp } from '../support/app.ts';
 import { insertDocument } from '../support/documents.ts';
 import { makeUser } from '../support/factories.ts';
@@ -17,7 +12,6 @@ import { makeUser } from '../support/factories.ts';
 let t: TestApp;
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
-const USERS: Record<string, { username: string; secret: string }> = {};
 
 const SORTS = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'] as const;
 type Sort = (typeof SORTS)[number];
@@ -48,7 +42,6 @@ Deno.test({
     for (const [name, user] of Object.entries({ a, b, r, r2 })) {
       tokens[name] = await signIn(t, user.username, user.secret);
       ids[name] = user.id;
-      USERS[name] = { username: user.username, secret: user.secret };
     }
     // Recent enough never to expire during the run (retention 90 days), in threes of equal upload times.
     const now = Date.now();
@@ -372,53 +365,6 @@ Deno.test({
     assert.equal((await get('a', { pageSize: 10 }, tokens.r)).status, 403);
     assert.equal((await get('r', { pageSize: 10 }, tokens.a)).status, 403);
     assert.equal((await call(t, 'GET', `${LIST.a}?pageSize=10`)).status, 401);
-  },
-});
-
-Deno.test({
-  name: "a first or numbered page's total rides in the session check: the count of a statement of its own",
-  ...DB_TEST,
-  fn: async () => {
-    const sessionOf = async (userId: string) =>
-      (await t.deps.sql<{ id: string }[]>`
-        select id from sessions where user_id = ${userId} and revoked_at is null
-        order by created_at desc limit 1`)[0].id;
-    const cases: {
-      who: 'a' | 'r';
-      params: Record<string, string | number>;
-      list: SenderListQuery;
-    }[] = [
-      { who: 'a', params: { pageSize: 10 }, list: { sort: 'name', order: 'asc' } },
-      {
-        who: 'a',
-        params: { q: 'rep', sort: 'pages', order: 'desc', pageSize: 10 },
-        list: { search: 'rep', sort: 'pages', order: 'desc' },
-      },
-      { who: 'a', params: { pageSize: 25, page: 9 }, list: { sort: 'name', order: 'asc' } },
-      { who: 'r', params: { sort: 'date', pageSize: 10 }, list: { sort: 'date', order: 'asc' } },
-    ];
-    for (const { who, params, list } of cases) {
-      const r = await get(who, params);
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      const scope = who === 'a' ? { attorneyId: ids.a } : { senderId: ids.r };
-      const alone = await count_sender_documents(t.deps.sql, scope, list);
-      const carried = sender_documents_total_in_session(
-        t.deps.sql,
-        await sessionOf(ids[who]),
-        who === 'a' ? 'attorney' : 'sender',
-        list,
-      );
-      const [row] = await t.deps.sql<{ total: number }[]>`select ${carried} as total`;
-      assert.deepEqual([r.body.total, row.total], [alone.total, alone.total], JSON.stringify(params));
-    }
-    // Read before the role and the query are checked, it reaches no one else and changes no refusal.
-    const refused = await get('a', { pageSize: 10 }, tokens.r);
-    assert.deepEqual([refused.status, refused.body.total], [403, undefined]);
-    assert.equal((await get('a', { sort: 'nonsense', pageSize: 10 })).status, 400);
-    const ended = await signIn(t, USERS.a.username, USERS.a.secret);
-    assert.equal((await call(t, 'POST', '/api/auth/logout', { token: ended })).status, 200);
-    const lapsed = await get('a', { pageSize: 10 }, ended);
-    assert.deepEqual([lapsed.status, lapsed.body.total], [401, undefined]);
   },
 });
 
