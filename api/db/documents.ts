@@ -21,6 +21,11 @@ function retentionPeriod(sql: Tx) {
     where key = 'document_retention_days'), ${DEFAULT_RETENTION_DAYS}) * interval '24 hours')`;
 }
 
+/** The upload time before which a document is past its retention: unexpired and expired part at it. */
+function retentionCutoff(sql: Tx) {
+  return sql`(now() - ${retentionPeriod(sql)})`;
+}
+
 /** The delete date of document `d`, as a SQL fragment. */
 function deleteAt(sql: Tx) {
   return sql`(d.uploaded_at + ${retentionPeriod(sql)})`;
@@ -127,12 +132,12 @@ export async function insert_document(
  * supervisor) reads the unexpired entries alone (the busiest sender's count: 6.3 ms → 2.8 ms, pgbench).
  */
 function unexpired(sql: Tx) {
-  return sql`d.uploaded_at > now() - ${retentionPeriod(sql)}`;
+  return sql`d.uploaded_at > ${retentionCutoff(sql)}`;
 }
 
 /** Document `d` is past its retention: unexpired's complement (uploaded_at is never null), for the purge. */
 function expired(sql: Tx) {
-  return sql`d.uploaded_at <= now() - ${retentionPeriod(sql)}`;
+  return sql`d.uploaded_at <= ${retentionCutoff(sql)}`;
 }
 
 /** The unexpired documents matching `condition`, unordered. */
