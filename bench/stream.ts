@@ -22,6 +22,7 @@
  *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
  *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 3); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
+ *   BENCH_WARMUP=0 npm run bench:stream            # untimed seconds of load before a mode's rounds (default 10)
  *
  * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best
  * this machine gives a static file: one worker per core (`worker_processes auto`), sendfile, tcp_nopush,
@@ -53,6 +54,14 @@ const SESSIONS = Math.max(1, Number(Deno.env.get('BENCH_SESSIONS') ?? 32));
  * (the ceiling row's spread), so a single round cannot tell 0.85 from 0.95; the median of three can come closer.
  */
 const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 3));
+/**
+ * Seconds of the same load, untimed, before a mode's first round, against the mode and each of its references. A
+ * server runs for days; a fresh API process is not yet at that steady state (V8 compiles the reading path's code
+ * with its optimizing tier and grows its young generation over thousands of requests). Without it, one run's offload
+ * rounds rose round after round (0.84, 0.84, 0.88, 0.88, 0.90) while its references' stayed flat; with 15 s of it
+ * the next run's API spent 548 µs of CPU a reading where that one's spent 609 µs, at about the same ratio (0.87).
+ */
+const WARMUP = Math.max(0, Number(Deno.env.get('BENCH_WARMUP') ?? 10));
 const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
 const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
@@ -103,8 +112,8 @@ interface WrkResult {
  * One timed wrk run against `url`, with the CPU each of `parties` used meanwhile. wrk runs under bash so that
  * bash's `times` can tell the client's own CPU time (its last line).
  */
-async function wrk(url: string, parties: Parties, script?: string): Promise<WrkResult> {
-  const args = ['-t2', '-c32', `-d${SECONDS}s`, '--timeout', '30s'];
+async function wrk(url: string, parties: Parties, script?: string, seconds = SECONDS): Promise<WrkResult> {
+  const args = ['-t2', '-c32', `-d${seconds}s`, '--timeout', '30s'];
   if (script) args.push('-s', script);
   args.push(url);
   const [out, used] = await cpuDuring(parties, () =>
@@ -122,7 +131,7 @@ async function wrk(url: string, parties: Parties, script?: string): Promise<WrkR
   const clientSeconds = client
     ? Number(client[1]) * 60 + Number(client[2]) + Number(client[3]) * 60 + Number(client[4])
     : 0;
-  const requests = requestsPerSec * SECONDS;
+  const requests = requestsPerSec * seconds;
   const perRequest = (seconds: number) => requests ? (seconds / requests) * 1e6 : 0;
   return {
     mbPerSec: transfer ? Number(transfer[1]) * units[transfer[2]] : 0,
@@ -436,6 +445,11 @@ end
         rssPeakSampled = Math.max(rssPeakSampled, status(child.pid, 'VmRSS'));
       } catch { /* exited */ }
     }, 50);
+    // After the RSS sampler starts: the growth counts what the warm-up allocates too.
+    if (WARMUP > 0) {
+      await wrk(url, apiParties, script, WARMUP);
+      for (const reference of references) await wrk(reference.url, reference.parties, script, WARMUP);
+    }
     const results: WrkResult[] = [];
     const baseline: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
