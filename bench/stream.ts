@@ -132,13 +132,13 @@ async function wrk(url: string, parties: Parties, script?: string, seconds = SEC
     ? Number(client[1]) * 60 + Number(client[2]) + Number(client[3]) * 60 + Number(client[4])
     : 0;
   const requests = requestsPerSec * seconds;
-  const perRequest = (seconds: number) => requests ? (seconds / requests) * 1e6 : 0;
+  const perRequest = (cpuSeconds: number) => requests ? (cpuSeconds / requests) * 1e6 : 0;
   return {
     mbPerSec: transfer ? Number(transfer[1]) * units[transfer[2]] : 0,
     requestsPerSec,
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(raw)?.[1] ?? 0),
     cpuPerRequest: {
-      ...Object.fromEntries(Object.entries(used).map(([name, seconds]) => [name, perRequest(seconds)])),
+      ...Object.fromEntries(Object.entries(used).map(([name, cpuSeconds]) => [name, perRequest(cpuSeconds)])),
       'client (wrk)': perRequest(clientSeconds),
     },
     raw,
