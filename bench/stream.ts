@@ -23,6 +23,9 @@
  *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 3); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *   BENCH_WARMUP=0 npm run bench:stream            # untimed seconds of load before a mode's rounds (default 10)
+ *   BENCH_HANDLING=5 npm run bench:stream          # and, in the offload mode on PostgreSQL, rounds of that many
+ *                                                  # seconds straight at the API and at the floor's handler
+ *                                                  # (bench/support/handling.ts; default 0: none)
  *
  * Both nginx instances (the baseline and the front of the offload mode) have the same http settings, the best
  * this machine gives a static file: one worker per core (`worker_processes auto`), sendfile, tcp_nopush,
@@ -40,8 +43,11 @@
  */
 import postgres from 'postgres';
 import { makePdf } from '../tests/support/pdfs.ts';
-import { cpuDuring, type Parties, processes } from './support/cpu.ts';
+import { type Parties, processes } from './support/cpu.ts';
+import { handlingFigures, type HandlingRuns, measureHandling } from './support/handling.ts';
+import { replayableHeaders } from './support/replay.ts';
 import { startBenchServer } from './support/server.ts';
+import { median, wrk, type WrkResult } from './support/wrk.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
@@ -62,6 +68,8 @@ const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 3));
  * the next run's API spent 548 µs of CPU a reading where that one's spent 609 µs, at about the same ratio (0.87).
  */
 const WARMUP = Math.max(0, Number(Deno.env.get('BENCH_WARMUP') ?? 10));
+/** Seconds of each round straight at the API and the floor's handler (bench/support/handling.ts); 0: none. */
+const HANDLING = Math.max(0, Number(Deno.env.get('BENCH_HANDLING') ?? 0));
 const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
 const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
@@ -81,9 +89,6 @@ async function freshDatabase(name: string): Promise<{ url: string; drop(): Promi
   };
 }
 
-/** Headers of one connection, not of the answer: the replayed redirect leaves them to its own server. */
-const HOP_HEADERS = ['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding'];
-
 function freePort(): number {
   const listener = Deno.listen({ hostname: '127.0.0.1', port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
@@ -98,52 +103,6 @@ function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-interface WrkResult {
-  mbPerSec: number;
-  requestsPerSec: number;
-  non2xx: number;
-  /** CPU microseconds per request of each server party, and of the client (wrk) itself. */
-  cpuPerRequest: Record<string, number>;
-  raw: string;
-}
-
-/**
- * One timed wrk run against `url`, with the CPU each of `parties` used meanwhile. wrk runs under bash so that
- * bash's `times` can tell the client's own CPU time (its last line).
- */
-async function wrk(url: string, parties: Parties, script?: string, seconds = SECONDS): Promise<WrkResult> {
-  const args = ['-t2', '-c32', `-d${seconds}s`, '--timeout', '30s'];
-  if (script) args.push('-s', script);
-  args.push(url);
-  const [out, used] = await cpuDuring(parties, () =>
-    new Deno.Command('/bin/bash', {
-      args: ['-c', '/usr/bin/wrk "$@"; times', 'wrk', ...args],
-      stdout: 'piped',
-      stderr: 'piped',
-    }).output());
-  const raw = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(raw);
-  const units: Record<string, number> = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 };
-  const requestsPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(raw)?.[1] ?? 0);
-  // `times`: the shell's user and system time, then its children's (wrk's), as 0m1.234s.
-  const client = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(raw.trim());
-  const clientSeconds = client
-    ? Number(client[1]) * 60 + Number(client[2]) + Number(client[3]) * 60 + Number(client[4])
-    : 0;
-  const requests = requestsPerSec * seconds;
-  const perRequest = (cpuSeconds: number) => requests ? (cpuSeconds / requests) * 1e6 : 0;
-  return {
-    mbPerSec: transfer ? Number(transfer[1]) * units[transfer[2]] : 0,
-    requestsPerSec,
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(raw)?.[1] ?? 0),
-    cpuPerRequest: {
-      ...Object.fromEntries(Object.entries(used).map(([name, cpuSeconds]) => [name, perRequest(cpuSeconds)])),
-      'client (wrk)': perRequest(clientSeconds),
-    },
-    raw,
-  };
-}
 
 /** The baseline's parties: nginx's workers. */
 const nginxParties = (master: number): Parties => () => ({ nginx: processes({ parent: master }) });
@@ -253,6 +212,8 @@ interface Reference {
   /** What its figure shows. */
   shows: string;
   url: string;
+  /** The bare handler itself, without its front. */
+  handler: { base: string; pid: number };
   parties: Parties;
   runs: WrkResult[];
   stop(): Promise<void>;
@@ -279,6 +240,7 @@ async function startReference(
     label,
     shows,
     url: `${front.base}${documentPath}`,
+    handler: { base: handler.base, pid: handler.pid },
     parties: () => ({
       nginx: processes({ parent: front.pid }),
       'bare handler': [handler.pid],
@@ -302,6 +264,8 @@ interface ApiRun {
   rssBefore: number;
   rssPeakSampled: number;
   hwm: number;
+  /** BENCH_HANDLING's rounds straight at the API and the floor's handler (offload on PostgreSQL only). */
+  handling?: HandlingRuns;
 }
 
 async function runApi(
@@ -315,6 +279,8 @@ async function runApi(
   const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
   let front: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
   const references: Reference[] = [];
+  /** The reference that runs the reading's statement (on PostgreSQL only). */
+  let floor: Reference | undefined;
   const port = freePort();
   const database = await freshDatabase(`lmp_bench_${mode}_${Date.now()}`);
   const sessionSecret = crypto.randomUUID().repeat(2);
@@ -395,14 +361,8 @@ end
     if (mode === 'offload') {
       // The API's own answer to a reading (asked of it directly, not through the front), replayed by bare handlers:
       // the same redirect and headers through a front like the API's.
-      const direct = await fetch(`${base}${documentPath}`, { headers: asReader });
-      await direct.body?.cancel();
-      const replayed = Object.fromEntries(
-        [...direct.headers].filter(([name]) => !HOP_HEADERS.includes(name)),
-      );
-      if (!replayed['x-accel-redirect']) {
-        throw new Error(`the API answered ${direct.status} without a redirect`);
-      }
+      const { status, headers: replayed } = await replayableHeaders(`${base}${documentPath}`, asReader);
+      if (!replayed['x-accel-redirect']) throw new Error(`the API answered ${status} without a redirect`);
       const env = { REDIRECT_HEADERS: JSON.stringify(replayed) };
       references.push(
         await startReference(
@@ -417,7 +377,7 @@ end
       // The embedded database lives inside the API's process: no other process can ask it.
       if (database) {
         references.push(
-          await startReference(
+          floor = await startReference(
             'nginx + bare handler, statement',
             "the same after the reading's one statement, as the API runs it: a check per reading's own cost",
             { ...env, READING_DATABASE_URL: database.url, SESSION_SECRET: sessionSecret, DATA_DIR: dataDir },
@@ -447,23 +407,37 @@ end
     }, 50);
     // After the RSS sampler starts: the growth counts what the warm-up allocates too.
     if (WARMUP > 0) {
-      await wrk(url, apiParties, script, WARMUP);
-      for (const reference of references) await wrk(reference.url, reference.parties, script, WARMUP);
+      await wrk(url, apiParties, { script, seconds: WARMUP });
+      for (const reference of references) {
+        await wrk(reference.url, reference.parties, { script, seconds: WARMUP });
+      }
     }
     const results: WrkResult[] = [];
     const baseline: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // nginx on either side of each round, on the same machine load: what a busy machine can still tell.
-      if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
-      results.push(await wrk(url, apiParties, script));
+      if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid), { seconds: SECONDS }));
+      results.push(await wrk(url, apiParties, { script, seconds: SECONDS }));
       for (const reference of references) {
-        reference.runs.push(await wrk(reference.url, reference.parties, script));
+        reference.runs.push(await wrk(reference.url, reference.parties, { script, seconds: SECONDS }));
       }
     }
-    if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid)));
+    if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid), { seconds: SECONDS }));
     clearInterval(sampler);
     const hwm = status(child.pid, 'VmHWM');
-    return { mode, results, baseline, references, rssBefore, rssPeakSampled, hwm };
+    // After the RSS figures: these runs are not the mode's.
+    const handling = HANDLING > 0 && floor
+      ? await measureHandling({
+        api: { base, pid: child.pid },
+        floor: floor.handler,
+        documentPath,
+        tokens,
+        dir: dataDir,
+        rounds: ROUNDS,
+        seconds: HANDLING,
+      })
+      : undefined;
+    return { mode, results, baseline, references, rssBefore, rssPeakSampled, hwm, handling };
   } finally {
     for (const reference of references) await reference.stop();
     await front?.stop();
@@ -487,11 +461,6 @@ console.log(
     }`,
 );
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const figures = (runs: WrkResult[]) =>
   `${median(runs.map((r) => r.mbPerSec)).toFixed(0).padStart(6)} MB/s  ${
     median(runs.map((r) => r.requestsPerSec)).toFixed(1)
@@ -557,6 +526,7 @@ try {
       );
       console.log(cpuFigures(reference.runs));
     }
+    if (run.handling) { for (const line of handlingFigures(run.handling)) console.log(line); }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
   }
 } finally {
