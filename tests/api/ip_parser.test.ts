@@ -1,4 +1,7 @@
-/** The strict whitelist parser and matcher (api/domain/ip_ranges.ts), as a table: no database, no HTTP. */
+/**
+ * The strict whitelist parser and matcher (contract/rules/ip_ranges.ts), as a table, and the trusted-proxy matcher
+ * built on it: no database, no HTTP.
+ */
 import assert from 'node:assert/strict';
 import {
   canonicalIpRange,
@@ -6,6 +9,7 @@ import {
   rangeMatcher,
   whitelistAllows,
 } from '../../contract/rules/ip_ranges.ts';
+import { trustedProxyMatcher } from '../../api/http/client_address.ts';
 
 /** Accepted entries and the canonical form each is stored under. */
 const VALID: [string, string][] = [
@@ -165,4 +169,21 @@ Deno.test('the whitelist rule: no entries admit everyone; otherwise only address
   assert.ok(!whitelistAllows(['203.0.113.0/24'], '198.51.100.1'));
   assert.ok(!whitelistAllows(['203.0.113.0/24'], 'unknown'));
   assert.ok(!whitelistAllows(['not a range'], '203.0.113.9'));
+});
+
+Deno.test('the trusted-proxy matcher answers as the parser does, again and again and past the addresses it keeps', () => {
+  const entries = ['10.9.0.0/16', '192.0.2.7', 'fd00::/8'];
+  const parser = rangeMatcher(entries);
+  const matcher = trustedProxyMatcher(entries);
+  const addresses = [
+    '192.0.2.7',
+    '192.0.2.8',
+    'fd00::1',
+    'fe80::1',
+    `${'1'.repeat(40)}.0.0.1`,
+    ...Array.from({ length: 3000 }, (_, i) => `10.${8 + (i % 3)}.${Math.floor(i / 256) % 256}.${i % 256}`),
+  ];
+  for (let pass = 0; pass < 2; pass++) {
+    for (const address of addresses) assert.equal(matcher(address), parser(address), address);
+  }
 });
