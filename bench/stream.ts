@@ -47,7 +47,7 @@ import { type Parties, processes } from './support/cpu.ts';
 import { handlingFigures, type HandlingRuns, measureHandling } from './support/handling.ts';
 import { replayableHeaders } from './support/replay.ts';
 import { startBenchServer } from './support/server.ts';
-import { median, wrk, type WrkResult } from './support/wrk.ts';
+import { median, writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
@@ -331,17 +331,7 @@ async function runApi(
     const tokens = [offender];
     while (tokens.length < SESSIONS) tokens.push(await login('100001', '246810'));
     if (tokens.some((t) => !t)) throw new Error('a bench sign-in failed');
-    const script = `${dataDir}/sessions.lua`;
-    await Deno.writeTextFile(
-      script,
-      `local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
-local n = 0
-function request()
-  n = n + 1
-  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. tokens[(n % #tokens) + 1] })
-end
-`,
-    );
+    const script = await writeSessionsScript(`${dataDir}/sessions.lua`, tokens);
     const form = new FormData();
     form.set('file', new File([file as BlobPart], 'bench.pdf', { type: 'application/pdf' }));
     form.set('recipient_doc_number', '100001');

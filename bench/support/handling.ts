@@ -15,7 +15,7 @@
 import { processes } from './cpu.ts';
 import { replayableHeaders } from './replay.ts';
 import { startBenchServer } from './server.ts';
-import { median, wrk, type WrkResult } from './wrk.ts';
+import { median, writeSessionsScript, wrk, type WrkResult } from './wrk.ts';
 
 const CONNECTIONS = 8;
 
@@ -37,21 +37,7 @@ export interface HandlingRuns {
 }
 
 export async function measureHandling(setup: HandlingSetup): Promise<HandlingRuns> {
-  const script = `${setup.dir}/straight.lua`;
-  await Deno.writeTextFile(
-    script,
-    `local tokens = { ${setup.tokens.map((t) => `"${t}"`).join(', ')} }
-local n = 0
-function request()
-  n = n + 1
-  return wrk.format(nil, nil, {
-    ["Authorization"] = "Bearer " .. tokens[(n % #tokens) + 1],
-    ["X-Forwarded-For"] = "127.0.0.1",
-    ["X-Request-Id"] = string.format("bench%016x", n),
-  })
-end
-`,
-  );
+  const script = await writeSessionsScript(`${setup.dir}/straight.lua`, setup.tokens, { proxied: true });
   const live = await replayableHeaders(`${setup.api.base}/api/health/live`);
   const bare = await startBenchServer(
     { REDIRECT_HEADERS: JSON.stringify(live.headers) },

@@ -65,3 +65,33 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/**
+ * Writes a wrk Lua script at `path` whose requests rotate over `tokens` as bearer tokens (one reader session per
+ * token), and answers `path`. `proxied`: each request also carries what nginx sends the API from in front of it
+ * (X-Forwarded-For and a request id of its own), for runs straight at the API.
+ */
+export async function writeSessionsScript(
+  path: string,
+  tokens: readonly string[],
+  options: { proxied?: boolean } = {},
+): Promise<string> {
+  const proxied = options.proxied
+    ? `
+    ["X-Forwarded-For"] = "127.0.0.1",
+    ["X-Request-Id"] = string.format("bench%016x", n),`
+    : '';
+  await Deno.writeTextFile(
+    path,
+    `local tokens = { ${tokens.map((t) => `"${t}"`).join(', ')} }
+local n = 0
+function request()
+  n = n + 1
+  return wrk.format(nil, nil, {
+    ["Authorization"] = "Bearer " .. tokens[(n % #tokens) + 1],${proxied}
+  })
+end
+`,
+  );
+  return path;
+}
