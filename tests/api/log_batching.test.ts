@@ -1,6 +1,6 @@
 /**
  * The log's info lines go to stdout in batches (api/log.ts): none is lost or reordered, a warning or an error is
- * never held back behind them, and the exit writes what is pending.
+ * never held back behind them, a long batch is not held back for its timer, and the exit writes what is pending.
  */
 import assert from 'node:assert/strict';
 import { batchedLines } from '../../api/log.ts';
@@ -21,6 +21,19 @@ Deno.test('lines wait for the scheduled flush, then go out in one write, in orde
   lines.add('d');
   lines.flush();
   assert.deepEqual(writes, ['a\nb\nc\n', 'd\n']);
+});
+
+Deno.test('a batch of maxLines is written at once; the one timer then writes what followed it', () => {
+  const writes: string[] = [];
+  const scheduled: (() => void)[] = [];
+  const lines = batchedLines((text) => writes.push(text), (flush) => scheduled.push(flush), 3);
+  for (const line of ['a', 'b', 'c', 'd']) lines.add(line);
+  assert.deepEqual(writes, ['a\nb\nc\n'], 'the third line wrote the batch without waiting');
+  assert.equal(scheduled.length, 1, 'no second timer for the line after it');
+  scheduled[0]();
+  assert.deepEqual(writes, ['a\nb\nc\n', 'd\n']);
+  lines.add('e');
+  assert.equal(scheduled.length, 2, 'after its timer ran, the next line schedules one again');
 });
 
 Deno.test('in a process: every line is written, errors in their place, the rest at exit', async () => {
@@ -50,6 +63,29 @@ Deno.exit(0);
       line.split(' ').pop()
     );
     assert.deepEqual(words, ['one', 'two', 'three', 'four', 'five', 'six']);
+  } finally {
+    await Deno.remove(script);
+  }
+});
+
+Deno.test('in a process that ends by itself: the pending lines are written at its end', async () => {
+  const script = await Deno.makeTempFile({ suffix: '.ts' });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { createLogger } from '${new URL('../../api/log.ts', import.meta.url).href}';
+const log = createLogger({ logFormat: 'text', logLevel: 'info' });
+log.info('one');
+log.info('two');
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), { args: ['run', '-A', script], stdout: 'piped' })
+      .output();
+    assert.equal(out.code, 0);
+    const words = new TextDecoder().decode(out.stdout).trim().split('\n').map((line) =>
+      line.split(' ').pop()
+    );
+    assert.deepEqual(words, ['one', 'two']);
   } finally {
     await Deno.remove(script);
   }

@@ -148,9 +148,14 @@ for (const blobStore of ['postgres', 'fs'] as const) {
           assert.deepEqual(new Uint8Array(await r.arrayBuffer()), pdf, `same bytes through ${base}`);
         }
 
-        // The front balanced over both, passing its request id (trusted proxy) into both logs.
-        const viaFront = (i: Instance) => i.lines.some((l) => /"request_id":"[0-9a-f]{32}"/.test(l));
-        assert.ok(viaFront(a) && viaFront(b), 'both instances served requests through nginx');
+        // The front balanced over both, passing its request id (trusted proxy) into both logs. A request's line
+        // reaches stdout up to api/log.ts's batch window after its answer: it is waited for.
+        const viaFront = (i: Instance | undefined) =>
+          !!i?.lines.some((l) => /"request_id":"[0-9a-f]{32}"/.test(l));
+        await until(
+          'both instances served requests through nginx',
+          () => Promise.resolve(viaFront(a) && viaFront(b)),
+        );
 
         // E-mail: every message sent once although both workers poll the same outbox.
         for (
