@@ -36,14 +36,32 @@ Deno.test('a batch of maxLines is written at once; the one timer then writes wha
   assert.equal(scheduled.length, 2, 'after its timer ran, the next line schedules one again');
 });
 
-Deno.test('in a process: every line is written, errors in their place, the rest at exit', async () => {
+/**
+ * The last word of each line that a script logging through api/log.ts's standard writer leaves, stdout and stderr
+ * in one pipe, so the order the reader sees is the order of the writes.
+ */
+async function loggedWords(body: string): Promise<string[]> {
   const script = await Deno.makeTempFile({ suffix: '.ts' });
   try {
     await Deno.writeTextFile(
       script,
       `import { createLogger } from '${new URL('../../api/log.ts', import.meta.url).href}';
 const log = createLogger({ logFormat: 'text', logLevel: 'info' });
-log.info('one');
+${body}`,
+    );
+    const out = await new Deno.Command('sh', {
+      args: ['-c', `"${Deno.execPath()}" run -A "${script}" 2>&1`],
+      stdout: 'piped',
+    }).output();
+    assert.equal(out.code, 0);
+    return new TextDecoder().decode(out.stdout).trim().split('\n').map((line) => line.split(' ').pop() ?? '');
+  } finally {
+    await Deno.remove(script);
+  }
+}
+
+Deno.test('in a process: every line is written, errors in their place, the rest at exit', async () => {
+  const words = await loggedWords(`log.info('one');
 log.info('two');
 log.error('three');
 log.info('four');
@@ -51,42 +69,10 @@ await new Promise((r) => setTimeout(r, 20));
 log.info('five');
 log.info('six');
 Deno.exit(0);
-`,
-    );
-    // stdout and stderr into one pipe, so the order the reader sees is the order of the writes.
-    const out = await new Deno.Command('sh', {
-      args: ['-c', `"${Deno.execPath()}" run -A "${script}" 2>&1`],
-      stdout: 'piped',
-    }).output();
-    assert.equal(out.code, 0);
-    const words = new TextDecoder().decode(out.stdout).trim().split('\n').map((line) =>
-      line.split(' ').pop()
-    );
-    assert.deepEqual(words, ['one', 'two', 'three', 'four', 'five', 'six']);
-  } finally {
-    await Deno.remove(script);
-  }
+`);
+  assert.deepEqual(words, ['one', 'two', 'three', 'four', 'five', 'six']);
 });
 
 Deno.test('in a process that ends by itself: the pending lines are written at its end', async () => {
-  const script = await Deno.makeTempFile({ suffix: '.ts' });
-  try {
-    await Deno.writeTextFile(
-      script,
-      `import { createLogger } from '${new URL('../../api/log.ts', import.meta.url).href}';
-const log = createLogger({ logFormat: 'text', logLevel: 'info' });
-log.info('one');
-log.info('two');
-`,
-    );
-    const out = await new Deno.Command(Deno.execPath(), { args: ['run', '-A', script], stdout: 'piped' })
-      .output();
-    assert.equal(out.code, 0);
-    const words = new TextDecoder().decode(out.stdout).trim().split('\n').map((line) =>
-      line.split(' ').pop()
-    );
-    assert.deepEqual(words, ['one', 'two']);
-  } finally {
-    await Deno.remove(script);
-  }
+  assert.deepEqual(await loggedWords(`log.info('one');\nlog.info('two');\n`), ['one', 'two']);
 });
