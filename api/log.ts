@@ -20,9 +20,9 @@ export interface Logger {
  * reader (journald, the container runtime). In bench:stream's offload mode, alternated with the tick in one
  * sitting, the API spent 600-621 µs of CPU a reading against 608-697 µs; the ratio to nginx moved within its noise.
  */
-export const LOG_BATCH_WINDOW_MS = 50;
+const LOG_BATCH_WINDOW_MS = 50;
 /** A batch this long is written at once: a burst never holds more lines than this in memory, nor back for long. */
-export const LOG_BATCH_MAX_LINES = 256;
+const LOG_BATCH_MAX_LINES = 256;
 
 /**
  * Lines gathered and handed to `sink` together: `schedule` runs the flush later (LOG_BATCH_WINDOW_MS by default,
@@ -72,7 +72,7 @@ function writeStdout(text: string) {
  * connections (a V8 profile), and each wakes the log's reader (journald, the container runtime). A line waits at
  * most LOG_BATCH_WINDOW_MS; a warning or an error first writes what is pending, then itself at once; the exit
  * ('unload', which Deno.exit and the end of the program fire) writes the rest. A crash that kills the process
- * outright can lose at most the info lines of its last 50 ms, never a warning or an error.
+ * outright can lose at most the info lines of its last LOG_BATCH_WINDOW_MS, never a warning or an error.
  */
 const stdoutLines = batchedLines(writeStdout);
 globalThis.addEventListener('unload', () => stdoutLines.flush());

@@ -49,7 +49,8 @@ import {
 } from '../api/db/users.ts';
 import { hashPin, loadPinPepper } from '../api/domain/passwords.ts';
 import { explainLast } from './support/explain.ts';
-import { type Figures, load, loadGenerator, percentiles } from './support/load.ts';
+import { type Figures, load, loadGenerator } from './support/load.ts';
+import { percentiles } from './support/statistics.ts';
 import { SCALE_ACCOUNTS, SCALE_DEFAULT_PEPPER, scaleCounts, seedScale } from './seed_scale.ts';
 
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);

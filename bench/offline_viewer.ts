@@ -20,6 +20,7 @@ import { apiToken, apiUpload } from '../tests/support/api_client.ts';
 import { makePdf } from '../tests/support/pdfs.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { demoAccount, distFromArgs, kb, signInThroughPage } from './support/portal_pages.ts';
+import { median } from './support/statistics.ts';
 
 const dist = distFromArgs(Deno.args);
 const RUNS = Number(Deno.args.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? 5);
@@ -92,11 +93,6 @@ async function waitCached(page: Page, documentId: string): Promise<void> {
     if (Date.now() > deadline) throw new Error('the document never reached the cache');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`.padStart(8);

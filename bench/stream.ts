@@ -47,7 +47,8 @@ import { type Parties, processes } from './support/cpu.ts';
 import { handlingFigures, type HandlingRuns, measureHandling } from './support/handling.ts';
 import { replayableHeaders } from './support/replay.ts';
 import { startBenchServer } from './support/server.ts';
-import { median, writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
+import { median } from './support/statistics.ts';
+import { writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);

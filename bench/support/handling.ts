@@ -15,7 +15,8 @@
 import { processes } from './cpu.ts';
 import { replayableHeaders } from './replay.ts';
 import { startBenchServer } from './server.ts';
-import { median, writeSessionsScript, wrk, type WrkResult } from './wrk.ts';
+import { median } from './statistics.ts';
+import { writeSessionsScript, wrk, type WrkResult } from './wrk.ts';
 
 const CONNECTIONS = 8;
 

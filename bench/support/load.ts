@@ -5,6 +5,7 @@
  * for itself, which the server then lacks, and its own event loop adds to every latency it records. wrk's
  * two threads cost a fraction of that. `BENCH_LOAD=deno` forces the loop (e.g. where wrk is missing).
  */
+import { percentiles } from './statistics.ts';
 
 /** What one load run measured. */
 export interface Figures {
@@ -40,16 +41,6 @@ export async function loadGenerator(): Promise<'wrk' | 'deno'> {
   } catch {
     return 'deno';
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN;
-}
-
-/** Latencies of `values` (ms): p50 and p99. */
-export function percentiles(values: number[]): { p50: number; p99: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
 }
 
 /** The body size of one answer, and that it is a success (wrk counts non-2xx, not bytes per answer). */

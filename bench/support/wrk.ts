@@ -59,13 +59,6 @@ export async function wrk(url: string, parties: Parties, options: WrkOptions): P
   };
 }
 
-/** The median of `values` (a run's rounds). */
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /**
  * Writes a wrk Lua script at `path` whose requests rotate over `tokens` as bearer tokens (one reader session per
  * token), and answers `path`. `proxied`: each request also carries what nginx sends the API from in front of it
