@@ -1,5 +1,5 @@
 /**
- * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d5s`, bearer header) in one run:
+ * Streams one 10 MB document to 32 concurrent clients (`wrk -t2 -c32 -d10s`, bearer header) in one run:
  *   - nginx serving the file itself (the baseline);
  *   - BLOB_OFFLOAD=nginx: the API (fs store) behind nginx with the shipped deploy/nginx/portal-proxy.conf and
  *     portal-blobs.conf; the API authorizes and audits each request, nginx sends the file (X-Accel-Redirect);
@@ -18,9 +18,9 @@
  * each timed run one request's body is checked against the file's SHA-256: every mode sends identical bytes.
  *
  *   npm run bench:stream
- *   BENCH_SECONDS=30 npm run bench:stream          # longer runs (default 5 s each)
+ *   BENCH_SECONDS=30 npm run bench:stream          # longer runs (default 10 s each)
  *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
- *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 3); medians
+ *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 7); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *   BENCH_WARMUP=0 npm run bench:stream            # untimed seconds of load before a mode's rounds (default 10)
  *   BENCH_HANDLING=5 npm run bench:stream          # and, in the offload mode on PostgreSQL, rounds of that many
@@ -51,16 +51,18 @@ import { median } from './support/statistics.ts';
 import { writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 5);
+const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
 const SIZE = 10 * 1024 * 1024;
 const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
 /** Reader sessions the requests rotate over (BENCH_SESSIONS=1: every request on one token). */
 const SESSIONS = Math.max(1, Number(Deno.env.get('BENCH_SESSIONS') ?? 32));
 /**
- * Rounds per mode: on this shared 2-core machine one pair of 5 s runs moves by ±0.1 from one round to the next
- * (the ceiling row's spread), so a single round cannot tell 0.85 from 0.95; the median of three can come closer.
+ * Rounds per mode: on this shared 2-core machine one pair of runs moves by ±0.1 from one round to the next (the
+ * ceiling row's spread), so a single round cannot tell 0.85 from 0.95. Until session 26 the default was three
+ * rounds of 5 s, whose medians for the same code still spread over 0.85–0.93; seven of 10 s give each mode's
+ * median nearly five times the load to stand on (a full run takes about 11 minutes instead of 4.5).
  */
-const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 3));
+const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 7));
 /**
  * Seconds of the same load, untimed, before a mode's first round, against the mode and each of its references. A
  * server runs for days; a fresh API process is not yet at that steady state (V8 compiles the reading path's code
