@@ -469,17 +469,31 @@ const ratioToNginx = (runs: WrkResult[], baseline: WrkResult[]) => {
   }`;
 };
 
+/** The CPU each party spent per request, the median over the runs, by party. */
+const cpuPerParty = (runs: WrkResult[]) =>
+  Object.keys(runs[0]?.cpuPerRequest ?? {}).map((name) =>
+    [name, median(runs.map((r) => r.cpuPerRequest[name]))] as const
+  );
+
+/** What the servers (every party but the client) spent per request together. */
+const serversCpu = (runs: WrkResult[]) =>
+  cpuPerParty(runs).filter(([name]) => name !== 'client (wrk)').reduce((sum, [, us]) => sum + us, 0);
+
 /**
- * The CPU each party spent per request (median over the runs), the servers' sum apart from the client's: on this
- * machine wrk copies every byte it reads on the same cores, where a tablet's reads cost the server nothing.
+ * The CPU each party spent per request, the servers' sum apart from the client's: on this machine wrk copies every
+ * byte it reads on the same cores, where a tablet's reads cost the server nothing. With `baseline`, also nginx's
+ * servers' CPU per request over this mode's: about the throughput ratio the mode would have if the clients ran
+ * elsewhere and the servers' cores were the limit. On these two shared cores wrk's copying, about the same per
+ * answer in every mode, is most of each answer's cost and lifts every throughput ratio toward 1.
  */
-const cpuFigures = (runs: WrkResult[]) => {
-  const names = Object.keys(runs[0]?.cpuPerRequest ?? {});
-  const perParty = names.map((name) => [name, median(runs.map((r) => r.cpuPerRequest[name]))] as const);
-  const servers = perParty.filter(([name]) => name !== 'client (wrk)').reduce((sum, [, us]) => sum + us, 0);
+const cpuFigures = (runs: WrkResult[], baseline?: WrkResult[]) => {
+  const servers = serversCpu(runs);
   const us = (n: number) => `${Math.round(n).toLocaleString('en-US')} µs`;
-  return `${''.padEnd(31)} CPU per request: ${perParty.map(([name, n]) => `${name} ${us(n)}`).join(', ')}; ` +
-    `servers ${us(servers)}`;
+  const against = baseline?.length
+    ? `; nginx's servers' CPU over these: ${(serversCpu(baseline) / servers).toFixed(2)}`
+    : '';
+  const parties = cpuPerParty(runs).map(([name, n]) => `${name} ${us(n)}`).join(', ');
+  return `${''.padEnd(31)} CPU per request: ${parties}; servers ${us(servers)}${against}`;
 };
 
 // The baseline stays up for the whole run: each mode's rounds alternate with a round of it.
@@ -511,14 +525,14 @@ try {
         mb(run.rssPeakSampled - run.rssBefore)
       } MB), VmHWM ${mb(run.hwm)} MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
-    console.log(cpuFigures(run.results));
+    console.log(cpuFigures(run.results, run.baseline));
     for (const reference of run.references) {
       console.log(
         `${reference.label.padEnd(31)} ${figures(reference.runs)}  bytes identical  ${
           ratioToNginx(reference.runs, run.baseline)
         }  (${reference.shows})`,
       );
-      console.log(cpuFigures(reference.runs));
+      console.log(cpuFigures(reference.runs, run.baseline));
     }
     if (run.handling) { for (const line of handlingFigures(run.handling)) console.log(line); }
     if (run.results.some((r) => r.mbPerSec === 0)) console.log(run.results.map((r) => r.raw).join('\n'));
