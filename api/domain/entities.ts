@@ -91,8 +91,9 @@ export async function updateEntity(
       return fail('entity_default_slug');
     }
     // Deactivating one's own entity would end every session of it, the admin's included, and refuse their
-    // sign-ins: nobody left could turn it back on.
-    if (id === actor.entityId && current.status === 'active' && next.status !== 'active') {
+    // sign-ins: nobody left could turn it back on. The row's id, not the one asked for (PostgreSQL finds a row
+    // whatever the case of the id it is given).
+    if (current.id === actor.entityId && current.status === 'active' && next.status !== 'active') {
       return fail('entity_own_deactivation');
     }
     const changes: Record<string, { from: unknown; to: unknown }> = {};

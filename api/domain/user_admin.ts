@@ -24,12 +24,11 @@ export async function changeUserStatus(
   change: { userId: string; status: 'active' | 'deactivated' },
   actor: Actor,
 ): Promise<Outcome> {
-  if (change.userId === actor.userId && change.status === 'deactivated') {
-    return fail('user_self_deactivation');
-  }
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
     if (!user) return fail('user_not_found');
+    // The row's id, not the one asked for: PostgreSQL finds a row whatever the case of the id it is given.
+    if (user.id === actor.userId && change.status === 'deactivated') return fail('user_self_deactivation');
     if (user.status === 'pending') return fail('user_pending');
     await update_user_status(tx, user.id, change.status);
     if (change.status === 'deactivated') await revoke_user_sessions(tx, user.id);

@@ -5,7 +5,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, MESSAGES } from './errors.ts';
 
 /** First problem of a zod error, readable by a person. */
@@ -36,6 +36,13 @@ export function valid<T extends z.ZodType, Target extends keyof ValidationTarget
     if (!result.success) throw new AppError(400, describeIssue(result.error), 'invalid');
   });
 }
+
+/**
+ * A UUID in the lower case PostgreSQL writes it in. PostgreSQL finds a row whatever the case of the id it is asked
+ * for, where JavaScript's === tells 'ABC…' from 'abc…': an id that code compares (one's own account, one's own
+ * entity) must be the canonical one, or its upper case would get past the comparison and still find the row.
+ */
+export const canonicalUuid = (error: string) => z.uuid({ error }).transform((id) => id.toLowerCase());
 
 /** JSON bodies are small forms: anything past 64 KiB is refused before it is parsed. */
 export const JSON_BODY_LIMIT = 64 * 1024;

@@ -9,7 +9,7 @@ import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
 function toEntity(row: EntityRow): Entity {
   return {
@@ -27,7 +27,7 @@ function toEntity(row: EntityRow): Entity {
   };
 }
 
-const idParam = z.object({ id: z.uuid({ error: failureText('entity_not_found') }) });
+const idParam = z.object({ id: canonicalUuid(failureText('entity_not_found')) });
 /** Lengths are checked by checkEntityInput after trimming; these caps only bound what is read. */
 const optionalText = (field: string) =>
   z.string({ error: `${field} must be text.` }).max(2000, `${field} is too long.`).nullish();

@@ -19,7 +19,7 @@ import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
 function toIpRangeEntry(row: IpRangeRow): IpRangeEntry {
   return { ...row, createdAt: new Date(row.createdAt).toISOString() };
@@ -32,7 +32,7 @@ const CHANGE_MESSAGES: Record<IpRangeChangeKind, string> = {
   deactivated: SUCCESS.ipRangeDeactivated,
 };
 
-const idParam = z.object({ id: z.uuid({ error: failureText('ip_range_not_found') }) });
+const idParam = z.object({ id: canonicalUuid(failureText('ip_range_not_found')) });
 
 /**
  * The domain tells a missing or blank range from a malformed one (a number, an over-long text): zod's own

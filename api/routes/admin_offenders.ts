@@ -13,9 +13,9 @@ import { badRequest } from '../http/errors.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: failureText('offender_not_found') }) });
+const idParam = z.object({ id: canonicalUuid(failureText('offender_not_found')) });
 const text = (message: string) => z.string({ error: message }).max(1000, message);
 const offenderBody = z.object({
   docNumber: text(ROSTER_MESSAGES.docNumber),

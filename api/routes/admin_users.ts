@@ -20,13 +20,13 @@ import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText, refusal } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
 function toActivityEvent(row: ActivityRow): ActivityEvent {
   return { ...row, created_at: new Date(row.created_at).toISOString() };
 }
 
-const idParam = z.object({ id: z.uuid({ error: failureText('user_not_found') }) });
+const idParam = z.object({ id: canonicalUuid(failureText('user_not_found')) });
 const statusBody = z.object({
   status: z.enum(['active', 'deactivated'], { error: "Status must be 'active' or 'deactivated'." }),
 }) satisfies z.ZodType<UserStatusRequest>;
@@ -42,7 +42,7 @@ const pageQuery = z.object({
   ),
   role: blankIsAbsent(z.enum(ROLES, { error: 'Role is not valid.' }).optional()),
   status: blankIsAbsent(z.enum(USER_STATUSES, { error: 'Status is not valid.' }).optional()),
-  cursor: blankIsAbsent(z.uuid({ error: 'The page cursor is not valid.' }).optional()),
+  cursor: blankIsAbsent(canonicalUuid('The page cursor is not valid.').optional()),
   limit: blankIsAbsent(
     z.coerce.number({ error: 'Limit must be a number from 1 to 200.' }).int(
       'Limit must be a number from 1 to 200.',

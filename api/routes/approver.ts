@@ -11,9 +11,9 @@ import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
-const idParam = z.object({ id: z.uuid({ error: failureText('registration_not_found') }) });
+const idParam = z.object({ id: canonicalUuid(failureText('registration_not_found')) });
 const rejectBody = z.object({
   reason: z.string({ error: 'Please provide a rejection reason' }).trim().min(
     1,

@@ -48,7 +48,7 @@ import { failureError, failureMessage, refusal } from '../http/failures.ts';
 import { type GuardOptions, requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { handleUpload } from '../http/upload.ts';
-import { jsonBodyLimit, valid } from '../http/validate.ts';
+import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
 const READERS = ['offender', 'attorney', 'representative'] as const;
 // Any string: a malformed id is answered like a missing one (404), never with a 400 that tells them apart.
@@ -60,7 +60,7 @@ export const OFFLINE_EVENTS_MAX = 100;
 const offlineEventsBody = z.object({
   events: z.array(
     z.object({
-      id: z.uuid('Each event needs a UUID id.'),
+      id: canonicalUuid('Each event needs a UUID id.'),
       // Any short string: an id that is not a document is refused per event ('Document not found.'), so one bad
       // entry never holds the rest of the queue back.
       documentId: z.string({ error: 'documentId must be text.' }).max(100, 'Document not found.'),
