@@ -239,7 +239,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'an admin cannot deactivate their own entity (nobody could turn it back on), however its id is written',
+  name: 'an admin cannot deactivate their own entity, whatever the case of its id',
   ...DB_TEST,
   fn: async () => {
     const [own] = await t.deps.sql<{ id: string; name: string }[]>`
