@@ -196,7 +196,10 @@ Deno.test({
           await waitForPath(page, url, '/portal/offender');
           await page.goto(`${url}/portal/offender/no-such-screen`);
           await waitForPath(page, url, '/portal/offender');
+          // /files is open to any signed-in user, but an offender's mail shows only in their portal, behind the
+          // tablet's lock screen.
           await page.goto(`${url}/files`);
+          await waitForPath(page, url, '/portal/offender');
           await page.getByRole('heading', { name: 'My documents' }).waitFor();
           await session.closeAll();
         },

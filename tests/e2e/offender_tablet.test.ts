@@ -321,12 +321,18 @@ Deno.test({
               await info.waitFor({ state: 'hidden' });
 
               // The viewer, in the portal and as the pop-up opens it, fits the tablet too, with touch-sized tools.
-              for (const path of [`/portal/offender/view/${briefId}`, `/pdfViewer/${briefId}`]) {
-                await page.goto(`${server.url}${path}`);
-                await page.getByTestId('page-count').filter({ hasText: '/ 3' }).waitFor();
-                await page.locator('.pdfViewer .page canvas').first().waitFor();
-                await assertNoSidewaysScroll(page, `${tablet.name} ${path}`);
-                const toolbar = page.getByRole('toolbar', { name: 'Document tools' });
+              for (const path of [`/pdfViewer/${briefId}`, `/portal/offender/view/${briefId}`]) {
+                // The pop-up is opened by the portal, as View does: an offender's viewer shows mail only while
+                // their portal is open (a typed /pdfViewer address goes back to the portal and its lock).
+                const viewer = path.startsWith('/portal') ? page : (await Promise.all([
+                  page.waitForEvent('popup'),
+                  page.evaluate((popup) => void window.open(popup, 'viewer'), path),
+                ]))[0];
+                if (viewer === page) await page.goto(`${server.url}${path}`);
+                await viewer.getByTestId('page-count').filter({ hasText: '/ 3' }).waitFor();
+                await viewer.locator('.pdfViewer .page canvas').first().waitFor();
+                await assertNoSidewaysScroll(viewer, `${tablet.name} ${path}`);
+                const toolbar = viewer.getByRole('toolbar', { name: 'Document tools' });
                 for (const name of ['Previous page', 'Next page', 'Zoom in', 'Zoom out', 'Print']) {
                   const control = toolbar.getByRole('button', { name, exact: true });
                   const box = await control.boundingBox();
@@ -342,9 +348,10 @@ Deno.test({
                   );
                 }
                 await screenshot(
-                  page,
+                  viewer,
                   `viewer-${tablet.name}${path.startsWith('/portal') ? '-portal' : '-popup'}`,
                 );
+                if (viewer !== page) await viewer.close();
               }
             } finally {
               await context.close();

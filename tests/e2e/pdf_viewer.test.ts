@@ -105,7 +105,10 @@ Deno.test({
         }
       });
       await context.addInitScript(PRINT_SPY);
-      await signIn(page, server.url);
+      // The offender's portal stays open in a tab of its own, as on the tablet: an offender's viewer shows mail
+      // only while their portal is open and not locked (pwa/src/viewer/useTabletGate.ts).
+      const portal = await context.newPage();
+      await signIn(portal, server.url);
 
       await t.step('a document opens with its page count, and its worker comes from our origin', async () => {
         await openViewer(page, server.url, letterId);

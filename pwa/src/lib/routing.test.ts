@@ -69,10 +69,28 @@ Deno.test('the guard sends a visitor without a stored guid to /login', () => {
 });
 
 Deno.test('the guard lets any signed-in user through a route without roles', () => {
-  assert.deepEqual(guardDecision({ guid: 't', user: stored({ role: 'offender' }), path: '/files' }), {
+  assert.deepEqual(guardDecision({ guid: 't', user: stored({ role: 'attorney' }), path: '/files' }), {
     allow: true,
   });
   assert.deepEqual(guardDecision({ guid: 't', user: missing, path: '/pdfViewer/7' }), { allow: true });
+});
+
+Deno.test("an offender's session stays in their portal, where the tablet's lock is, but for the viewer pop-up", () => {
+  // A review found /files showed a locked tablet's list to whoever typed the address.
+  const offender = stored({ role: 'offender' });
+  for (const path of ['/files', '/files/anything', '/portal']) {
+    assert.deepEqual(guardDecision({ guid: 't', user: offender, path }), {
+      allow: false,
+      redirectTo: '/portal/offender',
+    });
+  }
+  for (const path of ['/pdfViewer/7', '/pdfViewer']) {
+    assert.deepEqual(guardDecision({ guid: 't', user: offender, path }), { allow: true });
+  }
+  assert.deepEqual(guardDecision({ guid: 't', user: offender, path: '/pdfViewerX' }), {
+    allow: false,
+    redirectTo: '/portal/offender',
+  });
 });
 
 Deno.test('the guard lets an allowed role in', () => {

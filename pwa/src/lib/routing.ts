@@ -51,18 +51,28 @@ export interface GuardInput {
 
 export type GuardDecision = { allow: true } | { allow: false; redirectTo: string };
 
+/** The viewer pop-up's paths: an offender's only way out of their portal (it checks the tablet's lock itself). */
+export const isViewerPath = (path: string): boolean => /^\/pdfViewer(\/|$)/.test(path);
+
 /**
  * The route guard. Without a token: /login. A user who still has to replace a
  * temporary password goes to /set-password first (the API refuses everything
  * else meanwhile). With allowed roles, anyone else goes to their own home;
  * a missing or unreadable user cannot be routed by role and goes to /login.
+ * An offender stays in their portal, where the shared tablet's lock screen is: a screen open to any signed-in
+ * user (/files) sends them home; the viewer pop-up lets them in and asks their portal about the lock
+ * (viewer/useTabletGate.ts).
  */
 export function guardDecision({ guid, user, roles, path }: GuardInput): GuardDecision {
   if (!guid) return { allow: false, redirectTo: PATHS.login };
   if (user.ok && user.user.mustChangePassword && path !== PATHS.setPassword) {
     return { allow: false, redirectTo: PATHS.setPassword };
   }
-  if (!roles) return { allow: true };
+  if (!roles) {
+    const confined = user.ok && user.user.role === 'offender' && path !== PATHS.setPassword &&
+      !isViewerPath(path);
+    return confined ? { allow: false, redirectTo: ROLE_HOME.offender } : { allow: true };
+  }
   if (!user.ok) return { allow: false, redirectTo: PATHS.login };
   if ((roles as readonly string[]).includes(user.user.role)) return { allow: true };
   return { allow: false, redirectTo: homeForRole(user.user.role) };

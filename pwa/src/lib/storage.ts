@@ -111,6 +111,12 @@ const local = createSessionStorage(browserLocalStorage);
 /** Every other window of the app hears of a cleared session (sessionChannel.ts). */
 export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
 
+/** Whether the stored user is an offender: the role whose tablet locks and whose mail is cached (issue 10). */
+export function signedInAsOffender(): boolean {
+  const stored = storage.readUser();
+  return stored.ok && stored.user.role === 'offender';
+}
+
 /**
  * The PWA's storage: the browser's localStorage. Every way out ends the session through state/browserState.ts's
  * clearSession(), which clears it here, so this stays the one place that announces the end to the other windows

@@ -4,7 +4,7 @@
  * main window, while unlocked, is the one key holder: it answers the pop-ups of this origin over a
  * BroadcastChannel with a document's bytes (decrypted in memory, never written anywhere in the clear), takes the
  * bytes a pop-up downloaded to seal them into the cache, and queues the readings a pop-up made from the cache.
- * When it locks it says so, and the pop-ups close.
+ * It tells a pop-up whether the portal is open (not locked), and when it locks it says so: the pop-ups close.
  */
 import type { OfflineReadEvent } from '../../../contract/shapes/offline.ts';
 
@@ -21,6 +21,8 @@ type Message =
   | { type: 'put'; documentId: string; bytes: ArrayBuffer }
   | { type: 'read'; documentId: string; kind: ReadKind; occurredAt: string }
   | { type: 'activity' }
+  | { type: 'status'; requestId: string }
+  | { type: 'open'; requestId: string; open: boolean }
   | { type: 'locked' };
 
 /** What the main window does for the pop-ups (state/browserState.ts behind it). */
@@ -43,8 +45,14 @@ function open(): BroadcastChannel | null {
   }
 }
 
-/** The main window's side: answers while `holder` is given; returns the way to stop and to announce a lock. */
-export function serveKeyHolder(holder: KeyHolder): { stop(): void; announceLock(): void } {
+/**
+ * The main window's side: answers while `holder` is given, and tells whether the portal `isOpen` (shows the mail:
+ * not locked, not ending); returns the way to stop and to announce a lock.
+ */
+export function serveKeyHolder(
+  holder: KeyHolder,
+  isOpen: () => boolean,
+): { stop(): void; announceLock(): void } {
   const channel = open();
   if (!channel) return { stop() {}, announceLock() {} };
   channel.onmessage = (event: MessageEvent<Message>) => {
@@ -63,6 +71,11 @@ export function serveKeyHolder(holder: KeyHolder): { stop(): void; announceLock(
       holder.read(message.documentId, message.kind, message.occurredAt);
     }
     if (message.type === 'activity') holder.activity();
+    if (message.type === 'status') {
+      channel.postMessage(
+        { type: 'open', requestId: message.requestId, open: isOpen() } satisfies Message,
+      );
+    }
   };
   return {
     stop: () => channel.close(),
@@ -70,27 +83,61 @@ export function serveKeyHolder(holder: KeyHolder): { stop(): void; announceLock(
   };
 }
 
+/**
+ * One question from a pop-up to the main window, on a channel of its own: what `answer` makes of the reply to
+ * `requestId`, or `fallback` when none comes in time (or there is no channel).
+ */
+function ask<T>(
+  question: (requestId: string) => Message,
+  answer: (message: Message, requestId: string) => T | undefined,
+  fallback: T,
+  timeoutMs: number,
+): Promise<T> {
+  const channel = open();
+  if (!channel) return Promise.resolve(fallback);
+  const requestId = crypto.randomUUID();
+  return new Promise((resolve) => {
+    const finish = (value: T) => {
+      clearTimeout(timer);
+      channel.close();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(fallback), timeoutMs);
+    channel.onmessage = (event: MessageEvent<Message>) => {
+      if (!event.data || typeof event.data !== 'object') return;
+      const value = answer(event.data, requestId);
+      if (value !== undefined) finish(value);
+    };
+    channel.postMessage(question(requestId));
+  });
+}
+
 /** The pop-up's side. */
 export const keyHolderClient = {
   /** The cached bytes from the main window; null when it has none, is locked, or does not answer in time. */
-  get(documentId: string, timeoutMs = HOLDER_TIMEOUT_MS): Promise<Uint8Array<ArrayBuffer> | null> {
-    const channel = open();
-    if (!channel) return Promise.resolve(null);
-    const requestId = crypto.randomUUID();
-    return new Promise((resolve) => {
-      const finish = (bytes: ArrayBuffer | null) => {
-        clearTimeout(timer);
-        channel.close();
-        resolve(bytes ? new Uint8Array(bytes) : null);
-      };
-      const timer = setTimeout(() => finish(null), timeoutMs);
-      channel.onmessage = (event: MessageEvent<Message>) => {
-        const message = event.data;
-        // One main window holds the key (the tablet's one session): its answer, bytes or none, is the answer.
-        if (message?.type === 'reply' && message.requestId === requestId) finish(message.bytes);
-      };
-      channel.postMessage({ type: 'get', requestId, documentId } satisfies Message);
-    });
+  async get(documentId: string, timeoutMs = HOLDER_TIMEOUT_MS): Promise<Uint8Array<ArrayBuffer> | null> {
+    // One main window holds the key (the tablet's one session): its answer, bytes or none, is the answer.
+    const bytes = await ask<ArrayBuffer | null>(
+      (requestId) => ({ type: 'get', requestId, documentId }),
+      (message, requestId) =>
+        message.type === 'reply' && message.requestId === requestId ? message.bytes : undefined,
+      null,
+      timeoutMs,
+    );
+    return bytes ? new Uint8Array(bytes) : null;
+  },
+  /**
+   * Whether an offender's portal is open in a window of this origin: false when it is locked, when none answers
+   * in time (no portal: the viewer was opened by hand), or without a channel.
+   */
+  isPortalOpen(timeoutMs = HOLDER_TIMEOUT_MS): Promise<boolean> {
+    return ask(
+      (requestId) => ({ type: 'status', requestId }),
+      (message, requestId) =>
+        message.type === 'open' && message.requestId === requestId ? message.open === true : undefined,
+      false,
+      timeoutMs,
+    );
   },
   put(documentId: string, bytes: Uint8Array<ArrayBuffer>): void {
     post({ type: 'put', documentId, bytes: bytes.slice().buffer });

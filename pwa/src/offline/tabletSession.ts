@@ -6,9 +6,12 @@
  * holder that answers the viewer pop-ups (documentChannel.ts). Everything it stores goes through
  * lib/state/browserState.ts.
  */
+import { SETTINGS } from '../../../contract/settings.ts';
 import type { OfflineKey, OfflineReadEvent } from '../../../contract/shapes/offline.ts';
+import { logout } from '../auth/authApi.ts';
 import { ApiError } from '../lib/api.ts';
 import { browserState, type ClearResult, clearSession } from '../lib/state/browserState.ts';
+import { storage } from '../lib/storage.ts';
 import { isOnline } from './connectivity.ts';
 import { type KeyHolder, type ReadKind, serveKeyHolder } from './documentChannel.ts';
 import {
@@ -29,7 +32,10 @@ export type TabletPhase =
   | 'unlocked'
   /** The lock screen: the list is hidden, the PIN reopens the cache. */
   | 'locked'
-  /** No key here and none to be had (offline, and no PIN given on this tablet in this session): network only. */
+  /**
+   * No key here (offline with no PIN given on this tablet in this session, or the server would not give it):
+   * the list from the network, no cache. The clock still locks it.
+   */
   | 'network-only'
   /** The session is over (wiped): the portal goes to /login. */
   | 'ended';
@@ -41,6 +47,15 @@ export interface TabletState {
 }
 
 let state: TabletState = { phase: 'starting', endedBy: null };
+
+/**
+ * The lock time when the session's own limits are not stored here (no key was ever given on this tablet): the
+ * setting's default.
+ */
+const FALLBACK_LOCK_MS = SETTINGS.tablet_lock_minutes.default * 60_000;
+/** The last touch seen by this window, for FALLBACK_LOCK_MS (the stored clock is the session's). */
+let lastTouch = Date.now();
+
 const listeners = new Set<() => void>();
 
 function set(next: Partial<TabletState>): void {
@@ -83,6 +98,7 @@ async function takeKey(offlineKey: OfflineKey, pin?: string): Promise<boolean> {
  */
 export async function startTabletSession(): Promise<void> {
   set({ phase: 'starting', endedBy: null });
+  lastTouch = Date.now();
   const verdict = await browserState.enforceClock();
   if (verdict.ok && verdict.value === 'wipe') {
     set({ phase: 'ended', endedBy: 'idle' });
@@ -91,9 +107,9 @@ export async function startTabletSession(): Promise<void> {
   const info = await browserState.session();
   const stored = info.ok ? info.value : null;
   if (browserState.isUnlocked() && !stored?.locked) return set({ phase: 'unlocked' });
-  if (stored?.locked || (verdict.ok && verdict.value === 'lock')) {
-    return set({ phase: stored?.canUnlockOffline || isOnline() ? 'locked' : 'network-only' });
-  }
+  // Locked stays locked, whether or not the PIN can unwrap a key here: without one the lock screen says the
+  // network is needed (a review found a reload while offline showed the portal instead, unlocked once online).
+  if (stored?.locked || (verdict.ok && verdict.value === 'lock')) return set({ phase: 'locked' });
   if (isOnline()) {
     try {
       if (await takeKey(await fetchOfflineKey())) return set({ phase: 'unlocked' });
@@ -116,9 +132,21 @@ export async function keepKeyAfterSignIn(pin: string): Promise<void> {
   }
 }
 
-/** The lock: the key leaves memory, the pop-ups close, the lock screen shows. */
+/**
+ * The lock: the key and the list leave memory, the pop-ups close, the lock screen shows; the lock is written
+ * down with the session's clock, so a reload asks for the PIN again. Where no key was ever given here there is
+ * nothing to write it in, and a reload online would open the portal again: the session ends instead (the
+ * offender signs in again with the same PIN).
+ */
 export async function lockTablet(): Promise<void> {
-  if (state.phase !== 'unlocked') return;
+  if (state.phase !== 'unlocked' && state.phase !== 'network-only') return;
+  const info = await browserState.session();
+  if (!info.ok || !info.value) {
+    // The API's answer clears the site's data: it lands before the wipe, never after the next sign-in.
+    await logout(storage.getGuid());
+    await end('idle');
+    return;
+  }
   set({ phase: 'locked' });
   holder?.announceLock();
   await browserState.lock();
@@ -183,19 +211,23 @@ function answer(
 
 /** A touch, a key, a scroll, here or in a viewer pop-up: the clock starts again. */
 export function recordActivity(): void {
-  if (state.phase === 'unlocked') void browserState.recordActivity();
+  lastTouch = Date.now();
+  if (state.phase === 'unlocked' || state.phase === 'network-only') void browserState.recordActivity();
 }
 
-/** Checks the clock: locks past the lock time, wipes past the idle limit or the session's end. */
+/**
+ * Checks the clock: locks past the lock time, wipes past the idle limit or the session's end. Reading from the
+ * network only, too: a review found that a portal whose key request had failed never locked.
+ */
 export async function checkTabletClock(): Promise<void> {
-  if (state.phase !== 'unlocked' && state.phase !== 'locked') return;
+  if (state.phase === 'starting' || state.phase === 'ended') return;
   const verdict = await browserState.checkClock();
-  if (!verdict.ok) return;
-  if (verdict.value === 'wipe') {
+  if (verdict.ok && verdict.value === 'wipe') {
     await end('idle');
     return;
   }
-  if (verdict.value === 'lock') await lockTablet();
+  const stored = verdict.ok && verdict.value !== 'none';
+  if (stored ? verdict.value === 'lock' : Date.now() - lastTouch >= FALLBACK_LOCK_MS) await lockTablet();
 }
 
 /** A send that found no network is tried again after this long, while the browser says it is online. */
@@ -336,7 +368,7 @@ let holder: ReturnType<typeof serveKeyHolder> | null = null;
 /** Answers the viewer pop-ups while the portal is mounted; returns the way to stop. */
 export function serveViewerPopups(): () => void {
   holder?.stop();
-  holder = serveKeyHolder(localHolder);
+  holder = serveKeyHolder(localHolder, () => state.phase === 'unlocked' || state.phase === 'network-only');
   return () => {
     holder?.stop();
     holder = null;

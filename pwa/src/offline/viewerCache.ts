@@ -3,7 +3,7 @@
  * unlocked (the cache itself), or in a pop-up (the main window, over documentChannel.ts). Only an offender's
  * documents are ever cached: staff portals run on shared office computers and keep nothing (issue 10).
  */
-import { storage } from '../lib/storage.ts';
+import { signedInAsOffender } from '../lib/storage.ts';
 import { type KeyHolder, keyHolderClient, type ReadKind } from './documentChannel.ts';
 import { localHolder, tabletState } from './tabletSession.ts';
 
@@ -15,10 +15,7 @@ function holder(): KeyHolder {
 }
 
 /** True when the signed-in user is an offender (the only role whose mail is cached). */
-export function cachesDocuments(): boolean {
-  const user = storage.readUser();
-  return user.ok && user.user.role === 'offender';
-}
+export const cachesDocuments = signedInAsOffender;
 
 let lastTold = 0;
 
