@@ -39,7 +39,11 @@ export class SmtpError extends Error {
   }
 }
 
-const ADDRESS = /^[^\s<>@]+@[^\s<>@]+$/;
+/**
+ * One mailbox and nothing else: the mail library reads `,` and `;` as separators of a list and `<>"()` as a display
+ * name, so an address holding them could reach someone else (contract/rules/registration.ts refuses them first).
+ */
+const ADDRESS = /^[^\s\p{Cc}@,;<>"()[\]\\]+@[^\s\p{Cc}@,;<>"()[\]\\]+$/u;
 /** Long enough for a slow relay's greeting and TLS handshake, short enough that a hung one frees the worker. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -12,7 +12,7 @@ import { AppError } from './errors.ts';
 import { failureError, failureText, refusal } from './failures.ts';
 import { readLimitedForm } from './limited_form.ts';
 import { SUCCESS } from './messages.ts';
-import { describeIssue } from './validate.ts';
+import { describeIssue, refuseUnstorableText } from './validate.ts';
 
 const REQUIRED = failureText('upload_fields_required');
 const text = (max: number, message: string) => z.string({ error: REQUIRED }).trim().max(max, message);
@@ -40,6 +40,7 @@ export async function handleUpload(c: Context<AppEnv>) {
     description: form.get('description') || undefined,
   });
   if (!fields.success) throw new AppError(400, describeIssue(fields.error), 'invalid');
+  refuseUnstorableText(fields.data);
   const result = await uploadDocument(deps, session, fields.data, { ipAddress: clientAddress, limit });
   if (!result.ok) throw failureError(result);
   return c.json({ success: true, message: SUCCESS.documentUploaded, document: result.document }, 201);

@@ -24,8 +24,15 @@ const MAX_IMAGE_PIXELS = 40_000_000;
 /** Metadata strings are shown in the Info modal; a hostile file gets no more than this per field. */
 const MAX_TEXT = 500;
 
+/**
+ * A metadata string as PostgreSQL's JSON column can keep it and a screen can show it: control characters (NUL among
+ * them) become spaces, half of a surrogate pair becomes U+FFFD, and it is cut at MAX_TEXT characters, never inside
+ * a pair. A review found a title with a NUL, or one cut in the middle of an emoji, made the upload a 500.
+ */
 function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value.trim().slice(0, MAX_TEXT) : null;
+  if (typeof value !== 'string') return null;
+  const clean = value.toWellFormed().replace(/\p{Cc}/gu, ' ').trim();
+  return clean ? Array.from(clean).slice(0, MAX_TEXT).join('').trim() : null;
 }
 
 function date(value: unknown): string | null {

@@ -45,7 +45,12 @@ export const REQUIRED_FIELDS: RegistrationField[] = [
   'zipCode',
 ];
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * {name}@{domain}.{tld}, one mailbox: none of the characters that make a list of addresses or a display name of
+ * it (`,` `;` `<` `>` `"` `(` `)` `[` `]` `\`) nor control characters. A review found 'x,owner@example.org' passed
+ * the spec's looser rule and mail went to both.
+ */
+const EMAIL_PATTERN = /^[^\s\p{Cc}@,;<>"()[\]\\]+@[^\s\p{Cc}@,;<>"()[\]\\]+\.[^\s\p{Cc}@,;<>"()[\]\\]+$/u;
 const PHONE_PATTERN = /^\d{3}-?\d{3}-?\d{4}$/;
 const BAR_NUMBER_PATTERN = /^[A-Za-z0-9]{4,}$/;
 const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
@@ -81,10 +86,11 @@ export function checkRegistration(input: RegistrationInput): RuleResult {
   if (!BAR_NUMBER_PATTERN.test(input.barNumber.trim())) {
     return { ok: false, field: 'barNumber', message: REGISTRATION_MESSAGES.barNumber };
   }
-  if (input.barState.trim().length !== 2) {
+  // Characters as PostgreSQL counts them (its check constraint): code points, not UTF-16 units ('😀' is one).
+  if (Array.from(input.barState.trim()).length !== 2) {
     return { ok: false, field: 'barState', message: REGISTRATION_MESSAGES.barState };
   }
-  if (input.state.trim().length !== 2) {
+  if (Array.from(input.state.trim()).length !== 2) {
     return { ok: false, field: 'state', message: REGISTRATION_MESSAGES.state };
   }
   if (!ZIP_PATTERN.test(input.zipCode.trim())) {

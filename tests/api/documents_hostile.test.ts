@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS, inspectPdf, MAX_WAITING } from '../../api/pdf/inspect.t
 import { failureError } from '../../api/http/failures.ts';
 import { fail } from '../../api/domain/outcome.ts';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
-import { countDocuments, upload } from '../support/documents.ts';
+import { countDocuments, storedBlobs, upload } from '../support/documents.ts';
+import { makePdf } from '../support/pdfs.ts';
 
 let t: TestApp;
 let attorney: string;
@@ -132,6 +133,47 @@ Deno.test({
     const error = failureError(fail('upload_busy'));
     assert.equal(error.status, 503);
     assert.equal(error.retryAfterSeconds, 30);
+  },
+});
+
+Deno.test({
+  name: 'text PostgreSQL cannot store is a 400 in the form and made storable in the PDF, never a 500',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found each of these made the upload a 500, after the blob was written. (A form carries no half
+    // surrogate pair: the browser sends UTF-8, and U+FFFD for one.)
+    const file = await makePdf({ pages: 1 });
+    const before = { documents: await countDocuments(t), blobs: (await storedBlobs(t)).length };
+    for (
+      const [fields, field] of [
+        [{ title: 'a\u0000b' }, 'title'],
+        [{ description: 'a\u0000b' }, 'description'],
+        [{ recipient: '1000\u00001' }, 'recipient_doc_number'],
+      ] as const
+    ) {
+      const r = await upload(t, attorney, { file, recipient: '100001', title: 'Letter', ...fields });
+      assert.deepEqual([r.status, r.body.message], [
+        400,
+        `${field} contains a character that is not allowed.`,
+      ]);
+    }
+    assert.deepEqual(
+      { documents: await countDocuments(t), blobs: (await storedBlobs(t)).length },
+      before,
+      'nothing stored',
+    );
+    for (const title of ['evil\u0000title', `${'a'.repeat(499)}😀 and more`]) {
+      const r = await upload(t, attorney, {
+        file: await makePdf({ title }),
+        recipient: '100001',
+        title: 'Letter',
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      const [row] = await t.deps.sql<{ metadata: { title: string } }[]>`
+        select metadata from documents where id = ${r.body.document.documentid}`;
+      assert.ok(!row.metadata.title.includes('\u0000'));
+      assert.equal(row.metadata.title, row.metadata.title.toWellFormed());
+    }
   },
 });
 

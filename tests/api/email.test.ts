@@ -337,6 +337,26 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'an address that is a list (a comma, a semicolon, a display name) reaches nobody',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found 'x,owner@…' delivered to the owner as well: the relay must see no recipient at all.
+    const lists = ['x,list-owner@example.test', 'x;list-owner@example.test', 'X <list-owner@example.test>'];
+    for (const to of lists) {
+      await t.deps
+        .sql`insert into email_outbox (kind, to_address, subject, body) values ('test', ${to}, 'Hi', 'body')`;
+    }
+    const before = relay.received.length;
+    const result = await deliverDueEmails(t.deps.sql, options);
+    assert.equal(result.sent, 0);
+    assert.equal(relay.received.length, before, 'nothing reached the relay');
+    const rows = await t.deps.sql<{ status: string }[]>`
+      select status from email_outbox where to_address in ${t.deps.sql(lists)}`;
+    assert.deepEqual(rows.map((r) => r.status), ['failed', 'failed', 'failed']);
+  },
+});
+
+Deno.test({
   name: 'the polling worker delivers new messages on its own',
   ...DB_TEST,
   fn: async () => {

@@ -76,6 +76,33 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'what PostgreSQL could not store, or an address list, is one 400 for known and unknown e-mails alike',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found these made a 500 for a new address and a 201 for one with an account (an enumeration
+    // oracle), and that 'x,owner@…' e-mailed the owner text the sender chose.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ firstName: 'Jo\u0000hn' }, 'firstName contains a character that is not allowed.'],
+      [{ lastName: 'Hopper\ud83d' }, 'lastName contains a character that is not allowed.'],
+      [{ barState: '😀' }, 'Bar State must be 2 characters!'],
+      [{ state: '😀' }, 'State must be 2 characters!'],
+    ];
+    for (const email of [DEMO.attorney[0], `nobody.${crypto.randomUUID()}@example.org`]) {
+      for (const [overrides, message] of cases) {
+        const r = await register({ ...overrides, email });
+        assert.deepEqual([r.status, r.body.message], [400, message], `${email} ${JSON.stringify(overrides)}`);
+      }
+      for (const list of [`x,${email}`, `x;${email}`, `"x"<${email}>`]) {
+        const r = await register({ email: list });
+        assert.deepEqual([r.status, r.body.message], [400, 'Please enter a valid email address'], list);
+      }
+    }
+    const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from email_outbox`;
+    assert.equal(row.n, 0, 'nothing was mailed');
+  },
+});
+
+Deno.test({
   name: 'a valid registration is stored hashed, audited and acknowledged by e-mail',
   ...DB_TEST,
   fn: async () => {
