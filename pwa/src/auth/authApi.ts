@@ -28,11 +28,25 @@ export async function login(username: string, password: string): Promise<LoginRe
   return { ok: true, token: body.token, user, message: body.message ?? 'Logged in!' };
 }
 
-/** POST /api/auth/logout with the given token. Failure is reported, never thrown: logging out always goes ahead locally. */
+/**
+ * How long a Log Off waits for the API before it goes ahead locally. A review found a Log Off that waited on a
+ * hung API without end left the token in the browser for the next person at a shared computer.
+ */
+export const LOGOUT_WAIT_MS = 5_000;
+
+/**
+ * POST /api/auth/logout with the given token, given up after LOGOUT_WAIT_MS. Failure is reported, never thrown:
+ * logging out always goes ahead locally.
+ */
 export async function logout(token: string | null): Promise<boolean> {
   if (!token) return false;
   try {
-    await apiRequest('/auth/logout', { method: 'POST', token, quiet: true });
+    await apiRequest('/auth/logout', {
+      method: 'POST',
+      token,
+      quiet: true,
+      signal: AbortSignal.timeout(LOGOUT_WAIT_MS),
+    });
     return true;
   } catch {
     return false;

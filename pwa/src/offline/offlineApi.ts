@@ -13,7 +13,9 @@ import { storage } from '../lib/storage.ts';
 export const OFFLINE_EVENTS_BATCH = 100;
 
 /** GET /api/auth/offline-key: the live session's data key and the tablet's limits. */
-export async function fetchOfflineKey(options: { signal?: AbortSignal } = {}): Promise<OfflineKey> {
+export async function fetchOfflineKey(
+  options: { signal?: AbortSignal; token?: string | null } = {},
+): Promise<OfflineKey> {
   const body = await apiRequest<{ data?: OfflineKey }>('/auth/offline-key', { quiet: true, ...options });
   if (!body.data) throw new ApiError(502, null);
   return body.data;
@@ -23,10 +25,11 @@ export async function fetchOfflineKey(options: { signal?: AbortSignal } = {}): P
  * POST /api/auth/unlock with the lock screen's PIN. Quiet: the lock screen reads the 403 (wrong PIN) and the
  * 401 (the account lock ended the session) itself.
  */
-export async function unlockOnline(pin: string): Promise<OfflineKey> {
+export async function unlockOnline(pin: string, token?: string | null): Promise<OfflineKey> {
   const body = await apiRequest<{ data?: OfflineKey }>('/auth/unlock', {
     body: { pin } satisfies UnlockRequest,
     quiet: true,
+    token,
   });
   if (!body.data) throw new ApiError(502, null);
   return body.data;
@@ -43,13 +46,14 @@ export async function sendOfflineEvents(events: OfflineReadEvent[]): Promise<Off
 
 /**
  * GET /api/documents/prefetch/{id}: the whole PDF, fetched ahead for reading offline (no read time is set).
- * `onProgress` gets the share received, 0 to 1, when the size is known.
+ * `onProgress` gets the share received, 0 to 1, when the size is known; `token`, the session it is for (the
+ * stored one by default).
  */
 export async function fetchForOffline(
   documentId: string,
-  options: { signal?: AbortSignal; onProgress?(share: number): void } = {},
+  options: { signal?: AbortSignal; onProgress?(share: number): void; token?: string | null } = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const token = storage.getGuid();
+  const token = options.token !== undefined ? options.token : storage.getGuid();
   let response: Response;
   try {
     response = await fetch(`${API_BASE}/documents/prefetch/${encodeURIComponent(documentId)}`, {

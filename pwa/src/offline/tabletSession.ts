@@ -85,6 +85,16 @@ function unreachable(error: unknown): boolean {
   return error instanceof ApiError && error.status === 0;
 }
 
+/**
+ * Whether the session that `token` signed is still this browser's. Work that outlives its session (a key request
+ * answered after Log Off, a prefetch still downloading when the next person signs in) must not touch the next
+ * one: a review found A's prefetched document sealed into B's cache, A's next one asked for with B's token, and a
+ * key answered after A's Log Off put back into memory and IndexedDB.
+ */
+function stillIn(token: string | null): boolean {
+  return token !== null && storage.getGuid() === token;
+}
+
 async function takeKey(offlineKey: OfflineKey, pin?: string): Promise<boolean> {
   const result = pin === undefined
     ? await browserState.acceptKey(offlineKey)
@@ -111,8 +121,11 @@ export async function startTabletSession(): Promise<void> {
   // network is needed (a review found a reload while offline showed the portal instead, unlocked once online).
   if (stored?.locked || (verdict.ok && verdict.value === 'lock')) return set({ phase: 'locked' });
   if (isOnline()) {
+    const token = storage.getGuid();
     try {
-      if (await takeKey(await fetchOfflineKey())) return set({ phase: 'unlocked' });
+      const key = await fetchOfflineKey({ token });
+      if (!stillIn(token)) return;
+      if (await takeKey(key)) return set({ phase: 'unlocked' });
     } catch (error) {
       // A session the server no longer knows: the list's own 401 says so in the spec's words and goes to /logout,
       // which wipes the tablet; anything else but a missing answer, the portal runs without a cache.
@@ -125,8 +138,10 @@ export async function startTabletSession(): Promise<void> {
 
 /** After the offender's online sign-in: the key, wrapped under the PIN just typed, so the lock screen works offline. */
 export async function keepKeyAfterSignIn(pin: string): Promise<void> {
+  const token = storage.getGuid();
   try {
-    await takeKey(await fetchOfflineKey(), pin);
+    const key = await fetchOfflineKey({ token });
+    if (stillIn(token)) await takeKey(key, pin);
   } catch {
     // No key: the portal asks again when it opens, and runs from the network until one is given.
   }
@@ -166,8 +181,10 @@ export type UnlockOutcome =
  */
 export async function unlockTablet(pin: string): Promise<UnlockOutcome> {
   if (isOnline()) {
+    const token = storage.getGuid();
     try {
-      const key = await unlockOnline(pin);
+      const key = await unlockOnline(pin, token);
+      if (!stillIn(token)) return { ok: false, reason: 'ended' };
       if (!(await takeKey(key, pin))) return { ok: false, reason: 'no-key' };
       set({ phase: 'unlocked' });
       return { ok: true };
@@ -309,7 +326,8 @@ export async function queueReading(documentId: string, kind: ReadKind, occurredA
 }
 
 let persistAsked = false;
-let prefetching: Promise<void> | null = null;
+/** The prefetch under way, and the session it is for. */
+let prefetching: { token: string; done: Promise<void> } | null = null;
 
 /**
  * While online and unlocked: the unread documents not cached yet, fetched whole for reading offline, at most
@@ -317,7 +335,12 @@ let prefetching: Promise<void> | null = null;
  * evicting the least recently read. A prefetch is not a reading (no read time; the API audits it as a prefetch).
  */
 export function prefetchUnread(unread: readonly string[]): Promise<void> {
-  prefetching ??= (async () => {
+  const token = storage.getGuid();
+  if (!token) return Promise.resolve();
+  if (prefetching?.token === token) return prefetching.done;
+  const run: { token: string; done: Promise<void> } = { token, done: Promise.resolve() };
+  prefetching = run;
+  run.done = (async () => {
     try {
       if (!persistAsked && typeof navigator !== 'undefined' && navigator.storage?.persist) {
         persistAsked = true;
@@ -330,19 +353,19 @@ export function prefetchUnread(unread: readonly string[]): Promise<void> {
       const have = new Set(cached.value.map((entry) => entry.id));
       const wanted = unread.filter((id) => !have.has(id)).slice(0, info.value.prefetchCount);
       for (const id of wanted) {
-        if (state.phase !== 'unlocked' || !isOnline()) return;
-        const bytes = await fetchForOffline(id);
-        if (state.phase !== 'unlocked') return;
+        if (state.phase !== 'unlocked' || !isOnline() || !stillIn(token)) return;
+        const bytes = await fetchForOffline(id, { token });
+        if (state.phase !== 'unlocked' || !stillIn(token)) return;
         const stored = await browserState.putDocument(id, bytes, false);
         if (!stored.ok && stored.reason !== 'too-large') return;
       }
     } catch {
       // The network went, or the session: what was fetched so far stays.
     } finally {
-      prefetching = null;
+      if (prefetching === run) prefetching = null;
     }
   })();
-  return prefetching;
+  return run.done;
 }
 
 /** The key holder of this window: the cache, while unlocked. */
