@@ -61,14 +61,15 @@ export class FsBlobStore implements BlobStore {
       const blob = hasher.digest();
       const final = this.path(blob.sha256);
       await Deno.mkdir(final.slice(0, final.lastIndexOf('/')), { recursive: true });
-      if (await this.stat(blob.sha256)) {
-        // Same bytes already stored: keep them, refresh their age for the GC's grace period.
-        const now = new Date();
-        await Deno.utime(final, now, now);
-        await Deno.remove(tmp);
-      } else {
-        await Deno.rename(tmp, final);
-      }
+      // Same bytes already stored: keep them, refresh their age for the GC's grace period (and against a GC
+      // that found them unreferenced a moment ago). Gone meanwhile (that GC removed them): ours take their place.
+      const now = new Date();
+      const refreshed = await Deno.utime(final, now, now).then(() => true, (error) => {
+        if (error instanceof Deno.errors.NotFound) return false;
+        throw error;
+      });
+      if (refreshed) await Deno.remove(tmp);
+      else await Deno.rename(tmp, final);
       return blob;
     } catch (error) {
       await Deno.remove(tmp).catch(() => {});
@@ -123,11 +124,19 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async delete(sha256: string): Promise<void> {
-    if (!SHA256_PATTERN.test(sha256)) return;
-    await Deno.remove(this.path(sha256)).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+  // deno-lint-ignore require-await
+  async delete(sha256: string, untouchedSince?: Date): Promise<boolean> {
+    if (!SHA256_PATTERN.test(sha256)) return false;
+    const path = this.path(sha256);
+    try {
+      // Synchronous: no upload of this process can re-put the blob between the look at its age and the removal.
+      if (untouchedSince && (Deno.statSync(path).mtime ?? new Date(0)) > untouchedSince) return false;
+      Deno.removeSync(path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
   }
 
   async *list(): AsyncIterable<BlobListing> {

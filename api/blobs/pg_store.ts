@@ -100,10 +100,17 @@ export class PgBlobStore implements BlobStore {
     return row ? { size: Number(row.size) } : undefined;
   }
 
-  async delete(sha256: string): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      await tx`delete from blobs where sha256 = ${sha256}`;
+  async delete(sha256: string, untouchedSince?: Date): Promise<boolean> {
+    return await this.sql.begin(async (tx) => {
+      // One statement: a re-put's upsert of the same row (it refreshes created_at) either came first, and the row
+      // is kept, or waits for this one and inserts the blob anew.
+      const removed = await tx`
+        delete from blobs where sha256 = ${sha256}
+          and (${untouchedSince ?? null}::timestamptz is null or created_at <= ${untouchedSince ?? null})
+        returning sha256`;
+      if (removed.length === 0) return false;
       await tx`delete from blob_chunks where sha256 = ${sha256}`;
+      return true;
     });
   }
 

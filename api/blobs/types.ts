@@ -29,7 +29,12 @@ export interface BlobStore {
   open(sha256: string, range?: ByteRange): Promise<ReadableStream<Uint8Array> | undefined>;
   /** The blob's size, or undefined when it does not exist. */
   stat(sha256: string): Promise<{ size: number } | undefined>;
-  delete(sha256: string): Promise<void>;
+  /**
+   * Removes the blob, unless it was written or re-put after `untouchedSince` (the GC's listing time: an upload of
+   * the same bytes may have re-put it since the GC found it unreferenced); true when it was removed. The check and
+   * the removal are one step (one statement; synchronous file calls), so no re-put of this process falls between.
+   */
+  delete(sha256: string, untouchedSince?: Date): Promise<boolean>;
   /** Every stored blob, for the GC. */
   list(): AsyncIterable<BlobListing>;
   /** Removes what interrupted `put`s left behind before `olderThan`. */

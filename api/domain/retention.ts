@@ -84,8 +84,8 @@ async function collectBlobs(deps: Pick<AppDeps, 'sql' | 'blobs'>, graceMs: numbe
     const used = await referenced_blobs(deps.sql, batch);
     for (const sha of batch) {
       if (used.has(sha)) continue;
-      await deps.blobs.delete(sha);
-      removed++;
+      // Unless re-put since the listing: an upload of the same bytes may be committing its row right now.
+      if (await deps.blobs.delete(sha, before)) removed++;
     }
   }
   await deps.blobs.sweepTemporary(new Date(Date.now() - Math.max(graceMs, BLOB_GRACE_MS)));

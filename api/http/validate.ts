@@ -32,6 +32,7 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
  * columns, silently replaced in text ones). A review found a NUL made a 500 of an upload, and of a registration
  * only for an unknown address: an account-enumeration oracle.
  */
+// deno-lint-ignore no-control-regex -- NUL is exactly what it looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The path of the first string in `value` that PostgreSQL could not store, or undefined. */

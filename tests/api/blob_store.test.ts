@@ -99,6 +99,30 @@ for (const backend of ['fs', 'postgres'] as const) {
   });
 
   Deno.test({
+    name:
+      `${backend}: the GC's delete keeps a blob re-put since its listing; a put after a delete stores anew`,
+    ...DB_TEST,
+    fn: async () => {
+      // A review found the GC could remove bytes an upload of the same file had just re-put and was committing.
+      const blob = randomBytes(1_000);
+      const { sha256 } = await store.put(streamOf(blob));
+      const listedAt = new Date(Date.now() - 60_000);
+      assert.equal(await store.delete(sha256, listedAt), false, 're-put after the listing: kept');
+      assert.ok(await store.stat(sha256));
+      assert.equal(
+        await store.delete(sha256, new Date(Date.now() + 60_000)),
+        true,
+        'untouched since: removed',
+      );
+      assert.equal(await store.stat(sha256), undefined);
+      assert.equal(await store.delete(sha256), false, 'already gone');
+      await store.put(streamOf(blob));
+      assert.deepEqual(await readAll(await store.open(sha256)), blob);
+      await store.delete(sha256);
+    },
+  });
+
+  Deno.test({
     name: `${backend}: a put whose stream fails leaves nothing under a real name`,
     ...DB_TEST,
     fn: async () => {
