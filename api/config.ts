@@ -6,18 +6,25 @@ import { z } from 'zod';
 
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
+/**
+ * A key of at least 32 characters that is not the shipped examples' placeholder (a review found
+ * 'change-me-to-64-random-characters…' was long enough to pass, so a copied example ran with a published key).
+ */
+const secret = (name: string) =>
+  optionalText
+    .refine((v) => v === undefined || v.length >= 32, { message: `${name} must be at least 32 characters` })
+    .refine((v) => v === undefined || !/change-me/i.test(v), {
+      message: `${name} is still the example's placeholder: set it to a random value (openssl rand -hex 32)`,
+    });
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: optionalText,
   MIGRATION_DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('./data'),
-  SESSION_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
-    message: 'SESSION_SECRET must be at least 32 characters',
-  }),
-  PIN_PEPPER: optionalText.refine((v) => v === undefined || v.length >= 32, {
-    message: 'PIN_PEPPER must be at least 32 characters',
-  }),
+  SESSION_SECRET: secret('SESSION_SECRET'),
+  PIN_PEPPER: secret('PIN_PEPPER'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),

@@ -32,6 +32,8 @@ try {
   }
 } catch { /* does not exist yet: fine */ }
 await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+// mkdir leaves a folder that already existed (empty) as it was: the backup holds every document and account.
+await Deno.chmod(dir, 0o700);
 
 const db = connectPostgres(config.databaseUrl, { max: 2 });
 const lock = await db.sql.reserve();
@@ -44,6 +46,7 @@ try {
     '--no-privileges',
     `--file=${dir}/database.dump`,
   ], config.databaseUrl);
+  await Deno.chmod(`${dir}/database.dump`, 0o600); // pg_dump writes it under the umask (0644 by default)
   const needed = await list_document_blobs(db.sql);
   let blobFiles = 0;
   if (config.blobStore === 'fs') {
@@ -70,7 +73,7 @@ try {
     documentBlobs: needed.length,
     blobFiles,
   };
-  await Deno.writeTextFile(`${dir}/manifest.json`, JSON.stringify(manifest, null, 2) + '\n');
+  await Deno.writeTextFile(`${dir}/manifest.json`, JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
   console.log(
     `Backup written to ${dir}: database dump and ${
       config.blobStore === 'fs' ? `${blobFiles} blob file(s)` : 'blobs inside the dump'

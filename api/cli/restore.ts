@@ -1,12 +1,18 @@
 /**
  * `npm run restore -- DIR`: a backup made by `npm run backup` into the configured, empty, database
- * (DATABASE_URL) and, for BLOB_STORE=fs, into DATA_DIR/blobs. Refuses a database that has tables, so a
- * restore never mixes with live data. Start the portal afterwards: it applies any newer migrations.
+ * (MIGRATION_DATABASE_URL, the schema's owner, when set; else DATABASE_URL) and, for BLOB_STORE=fs, into
+ * DATA_DIR/blobs. Refuses a database that has tables, so a restore never mixes with live data. The dump carries
+ * no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose roles may differ), so
+ * the API role's grants are made again from the migration that makes them (a review found a restored database
+ * whose API role could read nothing). Start the portal afterwards: it applies any newer migrations.
  */
 import { loadConfig } from '../config.ts';
 import { count_public_tables, list_document_blobs } from '../db/backup.ts';
 import { connectPostgres } from '../db/client.ts';
 import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
+
+/** The migration that creates the API's role and grants it what it may do (db/migrations/0007_api_role.sql). */
+const API_ROLE_GRANTS = new URL('../../db/migrations/0007_api_role.sql', import.meta.url);
 
 const config = loadConfig();
 const dir = Deno.args[0];
@@ -32,7 +38,8 @@ if (manifest.blobStore !== config.blobStore) {
   Deno.exit(2);
 }
 
-const db = connectPostgres(config.databaseUrl, { max: 1 });
+const ownerUrl = config.migrationDatabaseUrl ?? config.databaseUrl;
+const db = connectPostgres(ownerUrl, { max: 1 });
 try {
   if (await count_public_tables(db.sql) > 0) {
     throw new Error('the database is not empty: restore into a new database (createdb) so nothing is mixed');
@@ -43,9 +50,11 @@ try {
     '--no-privileges',
     '--exit-on-error',
     '--single-transaction',
-    `--dbname=${new URL(config.databaseUrl).pathname.slice(1)}`,
+    `--dbname=${new URL(ownerUrl).pathname.slice(1)}`,
     `${dir}/database.dump`,
-  ], config.databaseUrl);
+  ], ownerUrl);
+  // Idempotent, and over every table now restored (later migrations' tables included).
+  await db.sql.unsafe(await Deno.readTextFile(API_ROLE_GRANTS));
   const needed = await list_document_blobs(db.sql);
   let copied = 0;
   if (config.blobStore === 'fs') {

@@ -3,6 +3,7 @@
  * the same bytes read back through the restored portal. Needs TEST_DATABASE_URL.
  */
 import assert from 'node:assert/strict';
+import postgres from 'postgres';
 import { makePdf } from '../support/pdfs.ts';
 import { DENO, freshDatabase, ROOT, signInAt, startInstance } from '../support/instance.ts';
 
@@ -55,6 +56,9 @@ for (const blobStore of ['fs', 'postgres'] as const) {
         const id = (await up.json()).document.documentid;
         assert.equal(up.status, 201);
 
+        // An existing, empty folder that anyone may read, as an operator might make one.
+        await Deno.mkdir(backupDir);
+        await Deno.chmod(backupDir, 0o755);
         const backup = await cli('backup', [backupDir], sourceEnv);
         assert.equal(backup.code, 0, backup.output);
         const manifest = JSON.parse(await Deno.readTextFile(`${backupDir}/manifest.json`));
@@ -62,8 +66,22 @@ for (const blobStore of ['fs', 'postgres'] as const) {
         assert.ok(manifest.documentBlobs >= 2);
         await portal.stop();
 
+        // A review found the backup's folder and dump readable by anyone on the host when the folder existed.
+        assert.equal((await Deno.stat(backupDir)).mode! & 0o777, 0o700);
+        assert.equal((await Deno.stat(`${backupDir}/database.dump`)).mode! & 0o777, 0o600);
+
         const restore = await cli('restore', [backupDir], targetEnv);
         assert.equal(restore.code, 0, restore.output);
+        // ...and a restored database whose API role could read nothing: its grants are made again.
+        const restored = postgres(target.url, { max: 1, onnotice: () => {} });
+        try {
+          const [grants] = await restored<{ read: boolean; rewrite: boolean }[]>`
+            select has_table_privilege('legal_mail_api', 'users', 'select') as read,
+                   has_table_privilege('legal_mail_api', 'audit_logs', 'update') as rewrite`;
+          assert.deepEqual({ ...grants }, { read: true, rewrite: false });
+        } finally {
+          await restored.end();
+        }
         const again = await cli('restore', [backupDir], targetEnv);
         assert.equal(again.code, 1, 'a database with tables is refused');
         assert.match(again.output, /not empty/);

@@ -70,3 +70,17 @@ Deno.test('deno deploy: api/main.ts exits at once with the message, before touch
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("the examples' placeholder secrets are refused, not run with (their value is published)", () => {
+  const placeholder = 'change-me-to-64-random-characters-change-me-to-64-random-characters';
+  for (const name of ['SESSION_SECRET', 'PIN_PEPPER']) {
+    assert.throws(
+      () => loadConfig({ [name]: placeholder }),
+      new RegExp(`${name} is still the example's placeholder`),
+    );
+  }
+  for (const example of ['deploy/portal.env.example', 'deploy/container/portal.env.example']) {
+    const text = Deno.readTextFileSync(`${ROOT}/${example}`);
+    assert.match(text, /^SESSION_SECRET=change-me/m, `${example} still shows the placeholder this refuses`);
+  }
+});

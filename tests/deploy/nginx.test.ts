@@ -67,6 +67,27 @@ Deno.test('nginx: the shipped front redirects 80 to 443, speaks TLS 1.2/1.3 and 
   assert.match(proxy, /^client_max_body_size 101m;/m, 'max_upload_mb is at most 100, plus 1 MB for the form');
 });
 
+Deno.test('nginx: both shipped fronts offer only forward-secret AEAD suites and log no URI', async () => {
+  // A review found TLS 1.2 clients agreeing on AES128-SHA (static RSA, CBC), and full URIs (DOC numbers, searched
+  // names) in nginx's default access log.
+  for (const file of [SITE, `${ROOT}deploy/container/nginx/default.conf`]) {
+    const text = await Deno.readTextFile(file);
+    const ciphers = /^\s*ssl_ciphers ([^;]+);/m.exec(text)?.[1];
+    assert.ok(ciphers, `${file}: ssl_ciphers`);
+    for (const suite of ciphers.split(':')) {
+      assert.match(suite, /^ECDHE-(ECDSA|RSA)-.*(GCM|CHACHA20-POLY1305)/, suite);
+    }
+    const format = /^log_format portal_no_uri '([^']+)';/m.exec(text)?.[1];
+    assert.ok(format, `${file}: log_format portal_no_uri`);
+    assert.doesNotMatch(format, /\$(request|request_uri|uri|args|query_string)\b(?!_)/, 'no URI in the log');
+    const logs = [...text.matchAll(/^\s*access_log ([^;]+);/gm)].map((m) => m[1]);
+    assert.ok(
+      logs.length > 0 && logs.every((l) => l.endsWith(' portal_no_uri') || l === 'off'),
+      `${file}: ${logs}`,
+    );
+  }
+});
+
 Deno.test('nginx: nginx -t accepts the shipped configuration with a self-signed certificate', async () => {
   const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-' });
   try {
