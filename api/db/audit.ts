@@ -15,7 +15,29 @@ export async function insert_audit_event(sql: Tx, event: AuditEvent): Promise<vo
   await sql`
     insert into audit_logs (user_id, event_type, resource_type, resource_id, ip_address, event_data)
     values (${event.userId}, ${event.eventType}, ${event.resourceType}, ${event.resourceId ?? null},
-            ${event.ipAddress}, ${sql.json((event.eventData ?? {}) as never)})`;
+            ${event.ipAddress}, ${sql.json(storable(event.eventData ?? {}) as never)})`;
+}
+
+/** The longest request path an event keeps. */
+const AUDITED_PATH_CHARACTERS = 200;
+
+/** A request's path as an event keeps it: at most AUDITED_PATH_CHARACTERS, never cut inside a character. */
+export function auditedPath(path: string): string {
+  return Array.from(path).slice(0, AUDITED_PATH_CHARACTERS).join('');
+}
+
+/**
+ * The event's data as PostgreSQL's JSON column takes it: every string without NUL or half a surrogate pair (both
+ * become U+FFFD). A review found a path with %00, or cut inside an emoji, made the audit write (and the refusal
+ * it recorded) a 500; an event must be written whatever a request held.
+ */
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed().replaceAll('\u0000', '\ufffd');
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)]));
+  }
+  return value;
 }
 
 /** An audit event as a user's activity list shows it. */

@@ -24,6 +24,13 @@ const DAY_MS = 86_400_000;
 
 type Bound = { at: Date; day: boolean } | undefined;
 
+/**
+ * The times a filter may name: what PostgreSQL's timestamps hold, years 1 to 9999, with room for the end's day
+ * added (a review found 9999-12-31 and the year 0 made the log a 500, and its CSV export a 200 cut short).
+ */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-30T00:00:00Z');
+
 function parseBound(text: string | undefined): Bound | null {
   if (!text) return undefined;
   const day = DAY.exec(text);
@@ -32,11 +39,15 @@ function parseBound(text: string | undefined): Bound | null {
     const at = new Date(Date.UTC(y, m - 1, d));
     // Date.UTC rolls Feb 30 over to Mar 2: a day that does not exist is refused instead.
     if (at.getUTCFullYear() !== y || at.getUTCMonth() !== m - 1 || at.getUTCDate() !== d) return null;
-    return { at, day: true };
+    return inRange(at) ? { at, day: true } : null;
   }
   if (!TIMESTAMP.test(text)) return null;
   const at = new Date(text);
-  return Number.isNaN(at.getTime()) ? null : { at, day: false };
+  return Number.isNaN(at.getTime()) || !inRange(at) ? null : { at, day: false };
+}
+
+function inRange(at: Date): boolean {
+  return at.getTime() >= EARLIEST && at.getTime() <= LATEST;
 }
 
 /** Checks the filters; a bad one is answered with a message a person understands. */

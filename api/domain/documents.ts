@@ -287,6 +287,14 @@ const VALUE_FORM: Record<SenderSortKey, RegExp> = {
   eformDue: /^-?\d{1,18}$/,
 };
 
+/**
+ * A time sort value (microseconds since 1970) PostgreSQL can turn back into a timestamp: years 1 to 9999. A review
+ * found an 18-digit value before 4713 BC made the page a 500.
+ */
+const EARLIEST_MICROS = -62_135_596_800_000_000n;
+const LATEST_MICROS = 253_402_300_799_999_999n;
+const TIME_SORTS: ReadonlySet<SenderSortKey> = new Set(['date', 'eformDue']);
+
 function base64url(text: string): string {
   const bytes = new TextEncoder().encode(text);
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -315,9 +323,11 @@ export function readCursor(text: string): ListCursor | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { s, o, v, i } = parsed as Record<string, unknown>;
-  if (typeof s !== 'string' || !(s in VALUE_FORM)) return undefined;
+  // Own keys only: 'constructor' or '__proto__' are `in` every object (a review found them a 500).
+  if (typeof s !== 'string' || !Object.hasOwn(VALUE_FORM, s)) return undefined;
   const sort = s as SenderSortKey;
   if ((o !== 'asc' && o !== 'desc') || typeof v !== 'string' || !VALUE_FORM[sort].test(v)) return undefined;
+  if (TIME_SORTS.has(sort) && (BigInt(v) < EARLIEST_MICROS || BigInt(v) > LATEST_MICROS)) return undefined;
   if (typeof i !== 'string' || !UUID.test(i)) return undefined;
   return { sort, order: o, value: v, id: i.toLowerCase() };
 }

@@ -5,7 +5,7 @@
  * api/db/ip_whitelist.ts.
  */
 import type { AppDeps } from '../deps.ts';
-import { insert_audit_event } from '../db/audit.ts';
+import { auditedPath, insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import type { ActiveSession, SessionWhitelist } from '../db/sessions.ts';
 import {
@@ -263,7 +263,7 @@ export async function checkOffenderNetwork(
     resourceType: 'session',
     resourceId: session.session_id,
     ipAddress: request.ipAddress,
-    eventData: { method: request.method, path: request.path },
+    eventData: { method: request.method, path: auditedPath(request.path) },
   });
   return fail('ip_not_allowed');
 }

@@ -4,7 +4,7 @@
  * ('access_denied'). The SQL is api/db/sessions.ts.
  */
 import type postgres from 'postgres';
-import { insert_audit_event } from '../db/audit.ts';
+import { auditedPath, insert_audit_event } from '../db/audit.ts';
 import {
   type ActiveSession,
   end_lapsed_session,
@@ -64,6 +64,6 @@ export async function recordAccessDenied(
     resourceType: 'route',
     resourceId: null,
     ipAddress: request.ipAddress,
-    eventData: { method: request.method, path: request.path.slice(0, 200), role: session.role },
+    eventData: { method: request.method, path: auditedPath(request.path), role: session.role },
   });
 }

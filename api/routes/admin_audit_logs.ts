@@ -39,7 +39,13 @@ const filterQuery = z.object({
   userId: text('User ID'),
 });
 const pageQuery = filterQuery.extend({
-  cursor: blankIsAbsent(z.string().regex(/^\d{1,19}$/, 'The page cursor is not valid.').optional()),
+  // An audit row's id: a bigint, so at most 2^63 - 1 (a review found a larger one a 500).
+  cursor: blankIsAbsent(
+    z.string().regex(/^\d{1,19}$/, 'The page cursor is not valid.').refine(
+      (id) => !/^\d{1,19}$/.test(id) || BigInt(id) <= 9_223_372_036_854_775_807n,
+      'The page cursor is not valid.',
+    ).optional(),
+  ),
   limit: blankIsAbsent(
     z.coerce.number({ error: 'Limit must be a number from 1 to 200.' }).int(
       'Limit must be a number from 1 to 200.',

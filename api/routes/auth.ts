@@ -38,6 +38,12 @@ const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
   TEXT_MAX,
   'Please keep each field under 200 characters.',
 );
+/** What an account's name may hold (the users table's check): a longer one could register but never be approved. */
+const NAME_MAX = 100;
+const nameText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
+  NAME_MAX,
+  'Please keep each name under 100 characters.',
+);
 const optionalText = z.string({ error: 'Optional fields must be text.' }).max(
   TEXT_MAX,
   'Please keep each field under 200 characters.',
@@ -49,8 +55,8 @@ const registerBody = z.object({
     error: "userType must be 'attorney' or 'representative'.",
   })
     .default('attorney'),
-  firstName: requiredText,
-  lastName: requiredText,
+  firstName: nameText,
+  lastName: nameText,
   email: requiredText,
   password: requiredText,
   confirmPassword: requiredText,

@@ -152,6 +152,55 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'what a fuzzer found: odd paths, cursors, dates and names are each a readable 4xx, never a 500',
+  ...DB_TEST,
+  fn: async () => {
+    // A review's fuzzing (session 27) found each of these a 500, or a CSV export cut short.
+    const admin = await signIn(t, ...DEMO.admin);
+    const cursor = (value: Record<string, string>) =>
+      btoa(JSON.stringify({ o: 'asc', i: crypto.randomUUID(), ...value })).replace(/\+/g, '-').replace(
+        /\//g,
+        '_',
+      )
+        .replace(/=+$/, '');
+    const emoji = '%F0%9F%98%80';
+    const probes: [string, string, string][] = [
+      // The refusal's audit event kept the path: NUL, or an emoji cut at 200 characters, broke its JSON.
+      [attorneyToken, 'GET', '/api/admin/users/%00/activity'],
+      [attorneyToken, 'GET', `/api/admin/users/${'a'.repeat(182)}${emoji}/activity`],
+      // Names every object has were taken for a sort.
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((s): [string, string, string] => [
+        attorneyToken,
+        'GET',
+        `/api/documents/attorney?after=${cursor({ s, v: 'x' })}`,
+      ]),
+      // A time before 4713 BC.
+      [
+        attorneyToken,
+        'GET',
+        `/api/documents/attorney?sort=date&after=${cursor({ s: 'date', v: '-999999999999999999' })}`,
+      ],
+      // An id past bigint, dates past what timestamps hold.
+      [admin, 'GET', '/api/admin/audit-logs?cursor=9223372036854775808'],
+      [admin, 'GET', '/api/admin/audit-logs?endDate=9999-12-31'],
+      [admin, 'GET', '/api/admin/audit-logs?startDate=0000-01-01T00:00Z'],
+      [admin, 'GET', '/api/admin/audit-logs/export.csv?endDate=9999-12-31'],
+    ];
+    for (const [token, method, path] of probes) {
+      const r = await call(t, method, path, { token });
+      assert.ok(r.status < 500, `${path}: ${r.status}`);
+      if (r.status >= 400) assertReadable4xx(r, path);
+    }
+    // A name the registration took but the account could never hold: approval was a 500 every time.
+    const long = await call(t, 'POST', '/api/auth/register', {
+      body: registrationBody({ firstName: 'a'.repeat(150) }),
+    });
+    assertReadable4xx(long, 'a 150-character first name');
+    assert.equal(long.body.message, 'Please keep each name under 100 characters.');
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {
