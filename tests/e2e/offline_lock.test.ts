@@ -12,7 +12,13 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { apiToken } from '../support/api_client.ts';
-import { cachedUrls, databases, setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
+import {
+  cachedUrls,
+  databases,
+  setNumberSettingByApi,
+  signInThroughForm,
+  tabletPage,
+} from '../support/offline_pages.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
@@ -43,15 +49,6 @@ async function assertWiped(page: Page): Promise<void> {
   await page.waitForFunction(async () => (await indexedDB.databases()).length === 0);
   assert.deepEqual(await databases(page), []);
   assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
-}
-
-/** A tablet held upright: its own storage, touch, the page's clock under the test's control when asked. */
-async function tabletPage(browser: Browser, clock = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  if (clock) await page.clock.install();
-  return { context, page };
 }
 
 const options = { sanitizeResources: false, sanitizeOps: false };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
-import { setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
+import { setNumberSettingByApi, signInThroughForm, tabletPage } from '../support/offline_pages.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 
@@ -18,14 +18,6 @@ const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const OFFENDER = { username: '100001', password: '246810' };
 const LOCKED = 'This tablet is locked';
-
-async function tabletPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.clock.install();
-  return { context, page };
-}
 
 async function listShown(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'My documents' }).waitFor();
@@ -67,7 +59,7 @@ Deno.test({
       });
 
       await t.step('after the lock, /files and a typed /pdfViewer/<id> show the lock screen', async () => {
-        const { context, page } = await tabletPage(browser);
+        const { context, page } = await tabletPage(browser, true);
         await signInThroughForm(page, server.url, OFFENDER);
         await listShown(page);
         await page.clock.fastForward('01:05');
@@ -90,7 +82,7 @@ Deno.test({
       await t.step(
         'a portal whose key request failed after a reload still locks, and stays locked',
         async () => {
-          const { context, page } = await tabletPage(browser);
+          const { context, page } = await tabletPage(browser, true);
           await signInThroughForm(page, server.url, OFFENDER);
           await listShown(page);
           const stop = await failKeyRequests(context);
@@ -106,7 +98,7 @@ Deno.test({
       );
 
       await t.step('a portal that never got its key ends the session when its lock time passes', async () => {
-        const { context, page } = await tabletPage(browser);
+        const { context, page } = await tabletPage(browser, true);
         await failKeyRequests(context);
         await signInThroughForm(page, server.url, OFFENDER);
         await listShown(page);
@@ -119,7 +111,7 @@ Deno.test({
       });
 
       await t.step('locked, reloaded offline, back online: still the lock screen', async () => {
-        const { context, page } = await tabletPage(browser);
+        const { context, page } = await tabletPage(browser, true);
         // The sign-in's key request fails, the portal's succeeds: a key with no PIN wrap (no offline unlock).
         const stop = await failKeyRequests(context);
         await signInThroughForm(page, server.url, OFFENDER);

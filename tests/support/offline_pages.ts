@@ -1,6 +1,6 @@
 /** What the offline browser tests share: the sign-in form, the tablet's storage as the page sees it, settings. */
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Credentials } from './api_client.ts';
 import type { TestServer } from './server.ts';
 
@@ -41,4 +41,16 @@ export async function setNumberSettingByApi(
     body: JSON.stringify({ value: { type: 'number', value } }),
   });
   assert.equal(response.status, 200, await response.text());
+}
+
+/** A tablet held upright: its own storage, touch, the page's clock under the test's control when asked. */
+export async function tabletPage(
+  browser: Browser,
+  clock = false,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  if (clock) await page.clock.install();
+  return { context, page };
 }
