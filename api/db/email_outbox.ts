@@ -66,6 +66,23 @@ export function claim_due_emails(
     select id::text as id, to_address, subject, body, attempts from claimed order by id`;
 }
 
+/**
+ * Renews this round's claim on one message just before it is sent: true when it is still ours (still pending, on
+ * the attempt we claimed). A round sends its messages one by one, each up to a slow relay's timeouts, so the
+ * lease taken for the batch may have run out and another instance claimed the message (a review: sent twice).
+ */
+export async function renew_email_claim(
+  sql: Tx,
+  claim: { id: string; attempts: number },
+  leaseSeconds: number,
+): Promise<boolean> {
+  const rows = await sql`
+    update email_outbox set next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
+    where id = ${claim.id} and status = 'pending' and attempts = ${claim.attempts}
+    returning id`;
+  return rows.length === 1;
+}
+
 /** Records a delivery. */
 export async function mark_email_sent(sql: Tx, id: string): Promise<void> {
   await sql`update email_outbox set status = 'sent', sent_at = now(), last_error = null where id = ${id}`;

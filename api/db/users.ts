@@ -26,6 +26,24 @@ export interface LoginCandidate extends UserRow {
 const USER_COLUMNS =
   'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
 
+/**
+ * The sign-in's user again, inside the transaction that opens its session: the user's row locked and the
+ * entity's shared until it commits, so a PIN reset, a password change, a deactivation (of the user or the entity)
+ * either waits for the new session and then ends it, or commits first and is seen here.
+ */
+export async function lock_login_candidate(
+  sql: Tx,
+  id: string,
+): Promise<(LoginCandidate & { entity_status: string }) | undefined> {
+  const [row] = await sql<(LoginCandidate & { entity_status: string })[]>`
+    select ${sql.unsafe(USER_COLUMNS)}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at,
+           u.temp_password_used_at, e.status as entity_status
+    from users u join entities e on e.id = u.entity_id
+    where u.id = ${id}
+    for update of u for share of e`;
+  return row;
+}
+
 /** The user a login name points at: an e-mail address (any case) or a DOC number. */
 export async function find_login_candidate(
   sql: Tx,

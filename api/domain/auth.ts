@@ -22,6 +22,7 @@ import {
   clear_temporary_password,
   find_login_candidate,
   find_password_hashes,
+  lock_login_candidate,
   mark_temporary_password_used,
   rehash_password,
   update_password,
@@ -157,36 +158,47 @@ async function checkLogin(
     ? await hashPin(attempt.password, { pepper: deps.pinPepper })
     : undefined;
   const maxHours = await get_setting(sql, 'session_max_hours');
-  const session = await sql.begin(async (tx) => {
-    if (!(await confirmSuccess(tx, { ...key, entityId: entity.id }, admission.failureId))) return undefined;
-    // The owner's own password retires an outstanding temporary one: whoever else saw it (the approver) can
-    // no longer sign in with it nor use it to set a new password.
-    if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
-    else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
-    if (rehashed) await rehash_password(tx, candidate.id, rehashed);
-    const opened = await insert_session(tx, {
-      userId: candidate.id,
-      maxHours,
-      mustChangePassword: usedTemporary,
-      ipAddress: attempt.ipAddress,
-      userAgent: attempt.userAgent,
-    });
-    await insert_audit_event(tx, {
-      userId: candidate.id,
-      eventType: 'user_login',
-      resourceType: 'session',
-      resourceId: opened.id,
-      ipAddress: attempt.ipAddress,
-      eventData: {
-        role: candidate.role,
-        temporaryPassword: usedTemporary,
-        ...(!usedTemporary && candidate.temp_password_hash ? { temporaryPasswordRetired: true } : {}),
-      },
-    });
-    return opened;
-  });
+  const session = await sql.begin(
+    async (tx): Promise<{ id: string; expires_at: Date } | 'changed' | undefined> => {
+      // What the secret was checked against may have changed while it was hashed (a review found a sign-in racing a
+      // PIN reset, a password change or a deactivation opened a session that outlived it, or undid the reset).
+      const now = await lock_login_candidate(tx, candidate.id);
+      const unchanged = now && now.status === 'active' && now.entity_status === 'active' &&
+        now.password_hash === candidate.password_hash &&
+        now.temp_password_hash === candidate.temp_password_hash &&
+        (!usedTemporary || now.temp_password_used_at === null);
+      if (!unchanged) return 'changed';
+      if (!(await confirmSuccess(tx, { ...key, entityId: entity.id }, admission.failureId))) return undefined;
+      // The owner's own password retires an outstanding temporary one: whoever else saw it (the approver) can
+      // no longer sign in with it nor use it to set a new password.
+      if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
+      else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
+      if (rehashed) await rehash_password(tx, candidate.id, rehashed);
+      const opened = await insert_session(tx, {
+        userId: candidate.id,
+        maxHours,
+        mustChangePassword: usedTemporary,
+        ipAddress: attempt.ipAddress,
+        userAgent: attempt.userAgent,
+      });
+      await insert_audit_event(tx, {
+        userId: candidate.id,
+        eventType: 'user_login',
+        resourceType: 'session',
+        resourceId: opened.id,
+        ipAddress: attempt.ipAddress,
+        eventData: {
+          role: candidate.role,
+          temporaryPassword: usedTemporary,
+          ...(!usedTemporary && candidate.temp_password_hash ? { temporaryPasswordRetired: true } : {}),
+        },
+      });
+      return opened;
+    },
+  );
   // A lock set by a concurrent attempt while this one was hashing: the right secret is refused like a wrong one.
   if (!session) return await refuse('locked');
+  if (session === 'changed') return await refuse('changed_while_checking');
   const token = await signSessionToken(deps.signingKey, {
     sessionId: session.id,
     userId: candidate.id,

@@ -19,6 +19,7 @@ import {
   mark_ip_ranges_configured,
   update_ip_range,
 } from '../db/ip_whitelist.ts';
+import { lock_entity } from '../db/entities.ts';
 import { get_setting } from '../db/settings.ts';
 import {
   formatIpRange,
@@ -79,6 +80,9 @@ export async function addIpRange(
   if (!checked.ok) return checked;
   const ipRange = formatIpRange(checked.range);
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
+    // One change of the entity's ranges at a time: two spellings of one range ('10.*', '10.0.0.0/8') sent at once
+    // each found no match and both were stored (a review); the unique index knows only the canonical text.
+    await lock_entity(tx, actor.entityId);
     const existing = await sameAs(tx, actor.entityId, { range: checked.range });
     if (existing) return duplicate(existing.ipRange);
     const inserted = await insert_ip_range(tx, {
@@ -128,6 +132,7 @@ export async function changeIpRange(
   const checked = toggle ? undefined : checkIpRange(change.ipRange);
   if (checked && !checked.ok) return checked;
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
+    await lock_entity(tx, actor.entityId); // as addIpRange
     const before = await find_ip_range_for_update(tx, actor.entityId, id);
     if (!before) return fail('ip_range_not_found');
     let ipRange = before.ipRange;

@@ -7,7 +7,12 @@
  * with the reason in the outbox screen until the operator fixes the relay's settings.
  */
 import type { Sql } from '../db/client.ts';
-import { claim_due_emails, mark_email_failed, mark_email_sent } from '../db/email_outbox.ts';
+import {
+  claim_due_emails,
+  mark_email_failed,
+  mark_email_sent,
+  renew_email_claim,
+} from '../db/email_outbox.ts';
 import type { SmtpConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { list_settings } from '../db/settings.ts';
@@ -58,13 +63,13 @@ export async function deliverDueEmails(
   const smtp = await readSmtpSettings(sql);
   if (!smtp) return { sent: 0, failed: 0 };
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  const claimed = await claim_due_emails(sql, {
-    limit: options.batch ?? 20,
-    leaseSeconds: options.leaseSeconds ?? 300,
-  });
+  const leaseSeconds = options.leaseSeconds ?? 300;
+  const claimed = await claim_due_emails(sql, { limit: options.batch ?? 20, leaseSeconds });
   let sent = 0;
   let failed = 0;
   for (const email of claimed) {
+    // Another instance took it over after this batch's lease ran out: it is theirs to send, once.
+    if (!(await renew_email_claim(sql, email, leaseSeconds))) continue;
     try {
       await sendMail(smtp, { to: email.to_address, subject: email.subject, body: email.body }, {
         transport: options.transport,

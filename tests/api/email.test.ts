@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { SmtpConfig } from '../../api/config.ts';
+import { claim_due_emails, renew_email_claim } from '../../api/db/email_outbox.ts';
 import { tlsMode } from '../../api/email/smtp_client.ts';
 import { deliverDueEmails, type DeliveryOptions, startEmailWorker } from '../../api/email/worker.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
@@ -353,6 +354,23 @@ Deno.test({
     const rows = await t.deps.sql<{ status: string }[]>`
       select status from email_outbox where to_address in ${t.deps.sql(lists)}`;
     assert.deepEqual(rows.map((r) => r.status), ['failed', 'failed', 'failed']);
+  },
+});
+
+Deno.test({
+  name: 'a claim whose lease ran out and was taken over by another instance is not sent by its first holder',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found a round of 20 could outlast its lease on a slow relay: another instance claimed the rest and
+    // both sent them. Each message's claim is now renewed just before it is sent, on the attempt it was made for.
+    await t.deps.sql`update email_outbox set status = 'sent' where status = 'pending'`;
+    await t.deps.sql`insert into email_outbox (kind, to_address, subject, body)
+      values ('test', 'lease@example.test', 'Once', 'body')`;
+    const [first] = await claim_due_emails(t.deps.sql, { limit: 1, leaseSeconds: 0 });
+    const [second] = await claim_due_emails(t.deps.sql, { limit: 1, leaseSeconds: 300 });
+    assert.equal(second.id, first.id, 'the lapsed claim is taken over');
+    assert.equal(await renew_email_claim(t.deps.sql, first, 300), false, 'the first holder no longer has it');
+    assert.equal(await renew_email_claim(t.deps.sql, second, 300), true);
   },
 });
 

@@ -777,6 +777,21 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'two spellings of one range sent at once: one is stored, the other is the 409',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found both stored: each found no match, and the unique index knows only the canonical text.
+    const before = (await list()).length;
+    for (let round = 0; round < 8; round++) {
+      const answers = await Promise.all([add('10.*', 'first'), add('10.0.0.0/8', 'second')]);
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409], `round ${round}`);
+      assert.equal((await list()).length, before + 1);
+      for (const a of answers) if (a.status === 201) await remove(a.body.data.ipRange.id);
+    }
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {

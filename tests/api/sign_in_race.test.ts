@@ -348,6 +348,59 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'a sign-in racing a PIN reset never outlives it, nor writes the old PIN back over it',
+  ...DB_TEST,
+  fn: async () => {
+    // A review found a sign-in with the old PIN, hashing while an admin reset it, opened a session that outlived
+    // the reset; with a PIN stored before the pepper, its re-hash wrote the old PIN back over the new one.
+    const admin = await signIn(t, ...DEMO.admin);
+    for (const delay of [20, 80, 160]) {
+      const offender = await makeUser(t, {
+        role: 'offender',
+        secret: '424242',
+        passwordHash: await hashSecret('424242'),
+      });
+      const signingIn = attempt(offender.username, '424242', '10.77.0.1');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      const reset = await call(t, 'PUT', `/api/admin/offenders/${offender.id}/pin`, {
+        token: admin,
+        body: { pin: '582914' },
+      });
+      assert.equal(reset.status, 200, JSON.stringify(reset.body));
+      const raced = await signingIn;
+      if (raced.status === 200) {
+        const me = await call(t, 'GET', '/api/auth/me', { token: raced.body.token });
+        assert.equal(me.status, 401, `${delay} ms: the old PIN's session ends with the reset`);
+      }
+      assert.equal(
+        (await attempt(offender.username, '582914', '10.77.0.2')).status,
+        200,
+        `${delay} ms: new PIN`,
+      );
+      assert.equal(
+        (await attempt(offender.username, '424242', '10.77.0.3')).status,
+        401,
+        `${delay} ms: old PIN`,
+      );
+    }
+  },
+});
+
+Deno.test({
+  name: 'a one-time temporary password opens one session, however many sign-ins race with it',
+  ...DB_TEST,
+  fn: async () => {
+    const user = await makeUser(t);
+    await t.deps.sql`update users set temp_password_hash = ${await hashSecret('Temp-Once-2026!')},
+      temp_password_expires_at = now() + interval '1 hour' where id = ${user.id}`;
+    const answers = await Promise.all(
+      ['10.78.0.1', '10.78.0.2', '10.78.0.3'].map((ip) => attempt(user.username, 'Temp-Once-2026!', ip)),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401]);
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {
