@@ -8,7 +8,7 @@ import { PortalLayout } from '../components/PortalLayout.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
 import { type ColumnSpec, DocumentTable } from './DocumentTable.tsx';
 import { LoadError } from './LoadError.tsx';
-import type { SearchField } from './listLogic.ts';
+import { DEFAULT_SORT, type SearchField } from './listLogic.ts';
 import { LOAD_TEXTS } from './SenderDocuments.tsx';
 import { useDocumentList } from './useDocumentList.ts';
 import { usePopups } from './usePopups.ts';
@@ -44,7 +44,7 @@ export function Files() {
           columns={COLUMNS}
           searchFields={SEARCH_FIELDS}
           searchPlaceholder='Document name, sender, recipient or pages'
-          defaultSort={null}
+          defaultSort={DEFAULT_SORT}
           onView={popups.view}
           onPrint={popups.print}
         />

@@ -31,6 +31,8 @@ import {
 
 /** Spec section 8: the text after 'Error: ' when the document cannot be loaded. */
 export const LOAD_FAILED = 'Failed to load document';
+/** Spec section 8, Printing: the same when it was opened to print (?print=1). */
+export const PRINT_LOAD_FAILED = 'Failed to load document for printing';
 
 /** The zoom a document opens with: the page fills the width of the window. */
 export const INITIAL_ZOOM = 'page-width';
@@ -160,7 +162,7 @@ export function useViewer(
         setStatus(
           error instanceof NotCached
             ? { kind: 'unavailable' }
-            : { kind: 'error', message: loadErrorMessage(error) },
+            : { kind: 'error', message: loadErrorMessage(error, print) },
         );
         return;
       }
@@ -179,7 +181,7 @@ export function useViewer(
         }, () => undefined);
       }
     })().catch((error) => {
-      if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error) });
+      if (!cancelled) setStatus({ kind: 'error', message: loadErrorMessage(error, print) });
     });
     return () => {
       cancelled = true;
@@ -253,9 +255,9 @@ export function useViewer(
 }
 
 /** The text after 'Error: '. A PDF that asks for a password says so; anything else is a load failure. */
-function loadErrorMessage(error: unknown): string {
+function loadErrorMessage(error: unknown, print: boolean): string {
   if (error instanceof Error && error.name === 'PasswordException') {
     return 'The document is protected by a password and cannot be opened here.';
   }
-  return LOAD_FAILED;
+  return print ? PRINT_LOAD_FAILED : LOAD_FAILED;
 }

@@ -10,7 +10,7 @@ import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
 import { ApiError } from '../../lib/api.ts';
-import { type DocumentRow, type SearchField, toDocumentRow } from '../../mail/listLogic.ts';
+import { DEFAULT_SORT, type DocumentRow, type SearchField, toDocumentRow } from '../../mail/listLogic.ts';
 import { type ColumnSpec, DocumentTable } from '../../mail/DocumentTable.tsx';
 import { InfoDialog } from '../../mail/InfoDialog.tsx';
 import { usePopups } from '../../mail/usePopups.ts';
@@ -79,7 +79,7 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
         columns={COLUMNS}
         searchFields={SEARCH_FIELDS}
         searchPlaceholder='Document name, attorney or pages'
-        defaultSort={null}
+        defaultSort={DEFAULT_SORT}
         onView={popups.view}
         onPrint={popups.print}
         onInfo={setInfo}
