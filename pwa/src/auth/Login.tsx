@@ -16,7 +16,7 @@ import { login } from './authApi.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
-import { useOnline } from '../offline/connectivity.ts';
+import { useOnline } from '../offline/useOnline.ts';
 import { OFFLINE_TEXTS } from '../offline/offlineTexts.ts';
 import { keepKeyAfterSignIn } from '../offline/tabletSession.ts';
 

@@ -5,7 +5,7 @@
  * Plain markup (rendered at the app's root, which carries no antd: issue 12).
  */
 import { useLocation } from 'react-router-dom';
-import { useOnline } from './connectivity.ts';
+import { useOnline } from './useOnline.ts';
 import { OFFLINE_TEXTS } from './offlineTexts.ts';
 
 const STAFF_PATHS =

@@ -2,9 +2,8 @@
  * Whether the browser says it has a network (navigator.onLine and its events). Only a hint: a facility network
  * can be "up" and still not answer, so every caller also treats a request that fails to reach the server as
  * offline (lib/api.ts: ApiError status 0). The hint decides what to try first; the failure decides what to show.
+ * Plain functions (no React): the offline modules use it, and their tests run without a DOM or permissions.
  */
-import { useSyncExternalStore } from 'react';
-
 function current(): boolean {
   return typeof navigator === 'undefined' ? true : navigator.onLine !== false;
 }
@@ -24,9 +23,4 @@ export function onConnectivityChange(listener: (online: boolean) => void): () =>
     window.removeEventListener('online', onOnline);
     window.removeEventListener('offline', onOffline);
   };
-}
-
-/** The browser's online flag as React state. */
-export function useOnline(): boolean {
-  return useSyncExternalStore((notify) => onConnectivityChange(() => notify()), current, () => true);
 }
