@@ -1,5 +1,6 @@
 /** The append-only audit log: every security-relevant event, who, from where, about what. */
 import type { Tx } from './client.ts';
+import { storableText } from './storable_text.ts';
 
 export interface AuditEvent {
   userId: string | null;
@@ -27,12 +28,12 @@ export function auditedPath(path: string): string {
 }
 
 /**
- * The event's data as PostgreSQL's JSON column takes it: every string without NUL or half a surrogate pair (both
- * become U+FFFD). A review found a path with %00, or cut inside an emoji, made the audit write (and the refusal
- * it recorded) a 500; an event must be written whatever a request held.
+ * The event's data as PostgreSQL's JSON column takes it: every string made storable (storable_text.ts). A review
+ * found a path with %00, or cut inside an emoji, made the audit write (and the refusal it recorded) a 500; an event
+ * must be written whatever a request held.
  */
 function storable(value: unknown): unknown {
-  if (typeof value === 'string') return value.toWellFormed().replaceAll('\u0000', '\ufffd');
+  if (typeof value === 'string') return storableText(value);
   if (Array.isArray(value)) return value.map(storable);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)]));

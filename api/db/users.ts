@@ -25,6 +25,9 @@ export interface LoginCandidate extends UserRow {
 
 const USER_COLUMNS =
   'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
+/** A LoginCandidate's columns (users u join entities e). */
+const LOGIN_COLUMNS =
+  `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at`;
 
 /**
  * The sign-in's user again, inside the transaction that opens its session: the user's row locked and the
@@ -36,8 +39,7 @@ export async function lock_login_candidate(
   id: string,
 ): Promise<(LoginCandidate & { entity_status: string }) | undefined> {
   const [row] = await sql<(LoginCandidate & { entity_status: string })[]>`
-    select ${sql.unsafe(USER_COLUMNS)}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at,
-           u.temp_password_used_at, e.status as entity_status
+    select ${sql.unsafe(LOGIN_COLUMNS)}, e.status as entity_status
     from users u join entities e on e.id = u.entity_id
     where u.id = ${id}
     for update of u for share of e`;
@@ -51,8 +53,7 @@ export async function find_login_candidate(
   username: string,
 ): Promise<LoginCandidate | undefined> {
   const [row] = await sql<LoginCandidate[]>`
-    select ${sql.unsafe(USER_COLUMNS)}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at,
-           u.temp_password_used_at
+    select ${sql.unsafe(LOGIN_COLUMNS)}
     from users u join entities e on e.id = u.entity_id
     where u.entity_id = ${entityId}
       and (u.email = ${username.toLowerCase()} or u.doc_number = ${username})`;

@@ -327,7 +327,7 @@ export function readCursor(text: string): ListCursor | undefined {
   if (typeof s !== 'string' || !Object.hasOwn(VALUE_FORM, s)) return undefined;
   const sort = s as SenderSortKey;
   if ((o !== 'asc' && o !== 'desc') || typeof v !== 'string' || !VALUE_FORM[sort].test(v)) return undefined;
-  if (TIME_SORTS.has(sort) && (BigInt(v) < EARLIEST_MICROS || BigInt(v) > LATEST_MICROS)) return undefined;
+  if (TIME_SORTS.has(sort) && !(EARLIEST_MICROS <= BigInt(v) && BigInt(v) <= LATEST_MICROS)) return undefined;
   if (typeof i !== 'string' || !UUID.test(i)) return undefined;
   return { sort, order: o, value: v, id: i.toLowerCase() };
 }

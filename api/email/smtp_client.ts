@@ -6,6 +6,7 @@
  */
 import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
+import { MAILBOX_PATTERN } from '../../contract/rules/registration.ts';
 import type { SmtpConfig } from '../config.ts';
 
 /** What the settings table says (read each round, so an admin's change needs no restart). */
@@ -39,11 +40,6 @@ export class SmtpError extends Error {
   }
 }
 
-/**
- * One mailbox and nothing else: the mail library reads `,` and `;` as separators of a list and `<>"()` as a display
- * name, so an address holding them could reach someone else (contract/rules/registration.ts refuses them first).
- */
-const ADDRESS = /^[^\s\p{Cc}@,;<>"()[\]\\]+@[^\s\p{Cc}@,;<>"()[\]\\]+$/u;
 /** Long enough for a slow relay's greeting and TLS handshake, short enough that a hung one frees the worker. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -105,10 +101,12 @@ export async function sendMail(
   message: SmtpMessage,
   options: SendOptions = {},
 ): Promise<void> {
-  if (!ADDRESS.test(settings.from)) {
+  // One mailbox and nothing else: the mail library reads `,` and `;` as separators of a list and `<>"()` as a
+  // display name, so an address holding them could reach someone else (the registration rule refuses them first).
+  if (!MAILBOX_PATTERN.test(settings.from)) {
     throw new SmtpError(`the sender address "${settings.from}" is not valid`, true);
   }
-  if (!ADDRESS.test(message.to)) {
+  if (!MAILBOX_PATTERN.test(message.to)) {
     throw new SmtpError(`the recipient address "${message.to}" is not valid`, true);
   }
   const transport = transportFor(settings, options);

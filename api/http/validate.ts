@@ -6,6 +6,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
+import { isStorableText } from '../db/storable_text.ts';
 import { AppError, MESSAGES } from './errors.ts';
 
 /** First problem of a zod error, readable by a person. */
@@ -28,16 +29,11 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
 }
 
 /**
- * Text PostgreSQL cannot keep: NUL (refused in any text) and half of a UTF-16 surrogate pair (refused in JSON
- * columns, silently replaced in text ones). A review found a NUL made a 500 of an upload, and of a registration
- * only for an unknown address: an account-enumeration oracle.
+ * The path of the first string in `value` that PostgreSQL could not store, or undefined. A review found a NUL made
+ * a 500 of an upload, and of a registration only for an unknown address: an account-enumeration oracle.
  */
-// deno-lint-ignore no-control-regex -- NUL is exactly what it looks for
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** The path of the first string in `value` that PostgreSQL could not store, or undefined. */
 function unstorableAt(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
+  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
   if (value === null || typeof value !== 'object' || value instanceof Blob) return undefined;
   for (const [key, item] of Object.entries(value)) {
     const found = unstorableAt(item, [...path, key]);

@@ -41,8 +41,8 @@ const filterQuery = z.object({
 const pageQuery = filterQuery.extend({
   // An audit row's id: a bigint, so at most 2^63 - 1 (a review found a larger one a 500).
   cursor: blankIsAbsent(
-    z.string().regex(/^\d{1,19}$/, 'The page cursor is not valid.').refine(
-      (id) => !/^\d{1,19}$/.test(id) || BigInt(id) <= 9_223_372_036_854_775_807n,
+    z.string().refine(
+      (id) => /^\d{1,19}$/.test(id) && BigInt(id) <= 9_223_372_036_854_775_807n,
       'The page cursor is not valid.',
     ).optional(),
   ),
