@@ -72,7 +72,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /**
    * The schema owner's connection, used only to apply migrations; unset: DATABASE_URL's role migrates too
-   * (README, "Database roles").
+   * (docs/operations.md, "Database roles").
    */
   migrationDatabaseUrl: string | undefined;
   dataDir: string;
