@@ -7,8 +7,8 @@ import { z } from 'zod';
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
 /**
- * A key of at least 32 characters that is not the shipped examples' placeholder (a review found
- * 'change-me-to-64-random-characters…' was long enough to pass, so a copied example ran with a published key).
+ * A key of at least 32 characters that is not the shipped examples' placeholder ('change-me-to-64-random-characters…'
+ * is long enough to pass a length rule, and a copied example would run with a published key).
  */
 const secret = (name: string) =>
   optionalText

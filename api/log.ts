@@ -15,8 +15,8 @@ export interface Logger {
 }
 
 /**
- * How long an info line may wait for others to share its write. Until session 25 it waited one timer tick: behind
- * a front, where a request or two are in flight, each line was then a write of its own and a wake-up of the log's
+ * How long an info line may wait for others to share its write. One timer tick is too short: behind
+ * a front, where a request or two are in flight, each line would be a write of its own and a wake-up of the log's
  * reader (journald, the container runtime). In bench:stream's offload mode, alternated with the tick in one
  * sitting, the API spent 600-621 µs of CPU a reading against 608-697 µs; the ratio to nginx moved within its noise.
  */

@@ -17,8 +17,8 @@ export async function readOrCreateSecretFile(dataDir: string, name: string): Pro
     (b) => b.toString(16).padStart(2, '0'),
   ).join('');
   // Written whole under a name of its own, then linked into place: the real name never holds a partial secret.
-  // A review found that instances starting together on one DATA_DIR could read the file between its creation and
-  // its write, and sign with an empty key. link fails if another instance linked first: theirs is used.
+  // Instances starting together on one DATA_DIR could otherwise read the file between its creation and its
+  // write, and sign with an empty key. link fails if another instance linked first: theirs is used.
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.writeTextFile(tmp, generated, { createNew: true, mode: 0o600 });

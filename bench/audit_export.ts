@@ -11,7 +11,7 @@
  *   BENCH_V8_FLAGS=--max-old-space-size=40 …          # cap the API's JS heap: shows the live set is small
  *   SCALE_DATABASE_URL=postgres://…/lmp_scale SCALE_DATA_DIR=… PIN_PEPPER=… npm run bench:audit-export
  *                                                    # the 10,000,000 audit rows of a database seed:scale filled
- *                                                    # (issue 12): a two-day range (about 11,000 rows), then the
+ *                                                    #: a two-day range (about 11,000 rows), then the
  *                                                    # whole log; nothing is inserted or dropped
  *
  * The API process's VmRSS is sampled from /proc every 10 ms during each export; VmHWM is the kernel's

@@ -1,5 +1,5 @@
 /**
- * How much JavaScript a tablet downloads on the offender's route (issue 12: at most 200 KB before the viewer
+ * How much JavaScript a tablet downloads on the offender's route (at most 200 KB before the viewer
  * is opened), measured from real page loads in Debian's Chromium against the real server (embedded database,
  * demo data), as the Network panel counts it: the bytes transferred for every script response (its headers and
  * its encoded body; the body alone is printed beside it). The API serves the build's precompressed siblings
@@ -22,7 +22,7 @@ import { launchBrowser } from '../tests/support/browser.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { distFromArgs, kb, signInThroughPage, waitForLoginForm } from './support/portal_pages.ts';
 
-/** Issue 12: the offender's route, before the viewer is opened. */
+/** The offender's route before the viewer opens: a facility's Wi-Fi is slow and shared by every tablet. */
 const BUDGET_BYTES = 200 * 1024;
 
 /** A landscape facility tablet with a touch screen (tests/e2e/offender_tablet.test.ts): the table layout. */

@@ -1,6 +1,6 @@
 /**
  * Latency of the list and search endpoints on a department-sized database against the small demo database, in
- * one run (issue 12): p50, p99 and requests/s at 64 connections through the real server (api/main.ts), as
+ * one run: p50, p99 and requests/s at 64 connections through the real server (api/main.ts), as
  * `npm start` runs it. PostgreSQL only. The load comes from wrk when it is installed (Debian's `wrk`), else
  * from a Deno loop (bench/support/load.ts; BENCH_LOAD=deno forces it).
  *

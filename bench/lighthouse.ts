@@ -3,7 +3,7 @@
  * phone on slow 4G) on /login, the offender's list and the attorney's list, against the real server on the
  * embedded database with the demo data, in Debian's Chromium. Prints the performance, accessibility and
  * best-practices scores, Largest Contentful Paint and Total Blocking Time of each page, then every audit that
- * kept a score below 100 with Lighthouse's own title for it. Issue 12's aims, on all three pages (the lists
+ * kept a score below 100 with Lighthouse's own title for it. The aims, on all three pages (the lists
  * share one plain-markup table, mail/DocumentTable.tsx): performance ≥ 95, accessibility 100, best practices
  * 100. Exits 1 when a page misses one. The machine's load average is printed with the scores: the simulated
  * throttling multiplies the CPU time it observes, so a busy machine scores lower.
@@ -26,7 +26,7 @@ import { type DemoRole, distFromArgs, signInThroughPage } from './support/portal
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
-/** Issue 12's aims, per category (0..1 as Lighthouse scores). */
+/** The aims, per category (0..1 as Lighthouse scores). */
 const AIMS: Record<typeof CATEGORIES[number], number> = {
   performance: 0.95,
   accessibility: 1,
@@ -169,7 +169,7 @@ function shortfalls(report: Report, category: typeof CATEGORIES[number]): string
 const dist = distFromArgs(Deno.args);
 const server = await startTestServer({ PWA_DIST: dist });
 const browser = await startChromium();
-/** `aimed`: judged by issue 12's aims (all three: the lists share one light table, mail/DocumentTable.tsx). */
+/** `aimed`: judged by the aims (all three: the lists share one light table, mail/DocumentTable.tsx). */
 const pages: { label: string; path: string; role?: DemoRole; aimed: boolean }[] = [
   { label: '/login', path: '/login', aimed: true },
   { label: 'offender list', path: '/portal/offender', role: 'offender', aimed: true },

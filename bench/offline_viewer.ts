@@ -1,5 +1,5 @@
 /**
- * Issue 10, must-show 9: on the offender's tablet, the time to the first rendered page of a 10 MB, 300-page PDF
+ * On the offender's tablet, the time to the first rendered page of a 10 MB, 300-page PDF
  * from the network and from the tablet's encrypted cache, and the JavaScript the offender's route loads before
  * the viewer (its gzip size, from the build's precompressed .gz files, and the bytes Chromium actually
  * transferred, which are brotli when the browser accepts it).
@@ -183,7 +183,7 @@ try {
     }), { name: DATABASE, id: documentId });
 
   console.log(
-    `Offline viewer bench (issue 10): ${RUNS} runs each, Chromium 800x1280, loopback, this machine`,
+    `Offline viewer bench: ${RUNS} runs each, Chromium 800x1280, loopback, this machine`,
   );
   console.log(`  PDF: ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB, 300 pages`);
   console.log(

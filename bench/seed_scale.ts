@@ -1,5 +1,5 @@
 /**
- * `npm run seed:scale`: a department-sized database for the latency benchmarks (issue 12). PostgreSQL only.
+ * `npm run seed:scale`: a department-sized database for the latency benchmarks. PostgreSQL only.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/lmp_scale npm run seed:scale
  *   SCALE=0.01 …            # a hundredth of every count (the test runs SCALE=0.001)

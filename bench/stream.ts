@@ -58,8 +58,8 @@ const SERVER_URL = Deno.env.get('BENCH_DATABASE_URL');
 const SESSIONS = Math.max(1, Number(Deno.env.get('BENCH_SESSIONS') ?? 32));
 /**
  * Rounds per mode: on this shared 2-core machine one pair of runs moves by ±0.1 from one round to the next (the
- * ceiling row's spread), so a single round cannot tell 0.85 from 0.95. Until session 26 the default was three
- * rounds of 5 s; seven of 10 s give each mode's median nearly five times the load to stand on (a full run takes
+ * ceiling row's spread), so a single round cannot tell 0.85 from 0.95. Seven rounds of 10 s (rather than three
+ * of 5 s) give each mode's median nearly five times the load to stand on (a full run takes
  * about 11 minutes instead of 4.5). Separate runs' medians still differ by as much (0.86–0.94 in the offload mode,
  * against 0.85–0.93 with the shorter rounds): from one run to the next it is the machine that moves.
  */

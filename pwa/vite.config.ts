@@ -54,7 +54,7 @@ function precompress(): Plugin {
  * for a table that uses neither; no table of the portal does (no `filters`, `filterDropdown` or
  * `rowSelection`). Both modules are replaced by stand-ins that keep what Table calls on every render and fail
  * loudly if a table ever asks for either feature, so the offender's list (DocumentTable) loads ~25 KB less
- * (issue 12's 200 KB budget). Drop a stand-in here when a table needs the feature.
+ * (the tablet's 200 KB budget). Drop a stand-in here when a table needs the feature.
  */
 const ANTD_TABLE_STAND_INS: Record<string, string> = {
   'antd/es/table/hooks/useFilter/FilterDropdown.js': `
@@ -92,7 +92,7 @@ function antdTableStandIns(): Plugin {
 }
 
 /**
- * ANALYZE=<file.html>: a treemap of what each chunk holds, with its gzip and brotli sizes (issue 12: find where
+ * ANALYZE=<file.html>: a treemap of what each chunk holds, with its gzip and brotli sizes (find where
  * the offender route's weight comes from). Written outside the build so it is neither served nor precached.
  */
 const analyze = process.env.ANALYZE;

@@ -11,7 +11,7 @@ import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } fro
  * Deno then copies it to the socket in Rust, with no JavaScript buffer per chunk. Measured with bench/stream.ts
  * (10 MB to 32 clients, PostgreSQL, nginx paired, a quiet machine): `file.readable` 0.59–0.60 of nginx with the
  * API's RSS growing 17 MB; 256 KiB reads through JavaScript 0.68–0.75 but +72–126 MB (128 and 192 KiB alike),
- * since every chunk is a new buffer that only the next garbage collection frees. Issue 12 bounds the growth at
+ * since every chunk is a new buffer that only the next garbage collection frees. The stream bench bounds the growth at
  * 100 MB, and a portal is better served by flat memory than by 20% more of a loopback's throughput.
  */
 const READ_CHUNK = 256 * 1024;

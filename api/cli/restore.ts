@@ -3,8 +3,8 @@
  * (MIGRATION_DATABASE_URL, the schema's owner, when set; else DATABASE_URL) and, for BLOB_STORE=fs, into
  * DATA_DIR/blobs. Refuses a database that has tables, so a restore never mixes with live data. The dump carries
  * no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose roles may differ), so
- * the API role's grants are made again from the migration that makes them (a review found a restored database
- * whose API role could read nothing). Start the portal afterwards: it applies any newer migrations.
+ * the API role's grants are made again from the migration that makes them (the dump carries no privileges: without
+ * them the API's role could read nothing). Start the portal afterwards: it applies any newer migrations.
  */
 import { loadConfig } from '../config.ts';
 import { count_public_tables, list_document_blobs } from '../db/backup.ts';

@@ -28,8 +28,8 @@ export function auditedPath(path: string): string {
 }
 
 /**
- * The event's data as PostgreSQL's JSON column takes it: every string made storable (storable_text.ts). A review
- * found a path with %00, or cut inside an emoji, made the audit write (and the refusal it recorded) a 500; an event
+ * The event's data as PostgreSQL's JSON column takes it: every string made storable (storable_text.ts). A path
+ * with %00, or cut inside an emoji, must not make the audit write (and the refusal it records) a 500: an event
  * must be written whatever a request held.
  */
 function storable(value: unknown): unknown {

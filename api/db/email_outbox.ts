@@ -69,7 +69,7 @@ export function claim_due_emails(
 /**
  * Renews this round's claim on one message just before it is sent: true when it is still ours (still pending, on
  * the attempt we claimed). A round sends its messages one by one, each up to a slow relay's timeouts, so the
- * lease taken for the batch may have run out and another instance claimed the message (a review: sent twice).
+ * lease taken for the batch may have run out and another instance claimed the message (it would be sent twice).
  */
 export async function renew_email_claim(
   sql: Tx,

@@ -1,5 +1,5 @@
 /**
- * Offline reading (issue 10): the session's data key that encrypts the tablet's cache, and the views and prints
+ * Offline reading: the session's data key that encrypts the tablet's cache, and the views and prints
  * made offline, recorded once each by the tablet's own event id. The key is destroyed with its session by every
  * statement that ends one (api/db/sessions.ts).
  */

@@ -2,7 +2,7 @@
  * Sessions: every request checks its row, so logout, deactivation and the idle
  * timeout revoke at once, whatever the token's own expiry says.
  *
- * Every statement that ends a session also sets its offline data key (issue 10, api/db/offline.ts) to null in
+ * Every statement that ends a session also sets its offline data key (api/db/offline.ts) to null in
  * the same statement: the tablet's cached ciphertext of an ended session can never be decrypted again.
  */
 import type postgres from 'postgres';

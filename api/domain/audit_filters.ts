@@ -26,7 +26,7 @@ type Bound = { at: Date; day: boolean } | undefined;
 
 /**
  * The times a filter may name: what PostgreSQL's timestamps hold, years 1 to 9999, with room for the end's day
- * added (a review found 9999-12-31 and the year 0 made the log a 500, and its CSV export a 200 cut short).
+ * added (9999-12-31 and the year 0 would make the log a 500, and its CSV export a 200 cut short).
  */
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
 const LATEST = Date.parse('9999-12-30T00:00:00Z');

@@ -160,8 +160,8 @@ async function checkLogin(
   const maxHours = await get_setting(sql, 'session_max_hours');
   const session = await sql.begin(
     async (tx): Promise<{ id: string; expires_at: Date } | 'changed' | undefined> => {
-      // What the secret was checked against may have changed while it was hashed (a review found a sign-in racing a
-      // PIN reset, a password change or a deactivation opened a session that outlived it, or undid the reset).
+      // What the secret was checked against may have changed while it was hashed (a sign-in racing a PIN
+      // reset, a password change or a deactivation must not open a session that outlives it, nor undo the reset).
       const now = await lock_login_candidate(tx, candidate.id);
       const unchanged = now && now.status === 'active' && now.entity_status === 'active' &&
         now.password_hash === candidate.password_hash &&

@@ -288,8 +288,8 @@ const VALUE_FORM: Record<SenderSortKey, RegExp> = {
 };
 
 /**
- * A time sort value (microseconds since 1970) PostgreSQL can turn back into a timestamp: years 1 to 9999. A review
- * found an 18-digit value before 4713 BC made the page a 500.
+ * A time sort value (microseconds since 1970) PostgreSQL can turn back into a timestamp: years 1 to 9999. An
+ * 18-digit value before 4713 BC would make the page a 500.
  */
 const EARLIEST_MICROS = -62_135_596_800_000_000n;
 const LATEST_MICROS = 253_402_300_799_999_999n;
@@ -323,7 +323,7 @@ export function readCursor(text: string): ListCursor | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { s, o, v, i } = parsed as Record<string, unknown>;
-  // Own keys only: 'constructor' or '__proto__' are `in` every object (a review found them a 500).
+  // Own keys only: 'constructor' or '__proto__' are `in` every object (they would be a 500).
   if (typeof s !== 'string' || !Object.hasOwn(VALUE_FORM, s)) return undefined;
   const sort = s as SenderSortKey;
   if ((o !== 'asc' && o !== 'desc') || typeof v !== 'string' || !VALUE_FORM[sort].test(v)) return undefined;

@@ -106,7 +106,7 @@ export async function updateEntity(
       throw error;
     });
     if (!updated.ok) return fail('entity_slug_taken');
-    // An entity that is no longer active ends its users' sessions in the same transaction (issue 9, item 7), so a
+    // An entity that is no longer active ends its users' sessions in the same transaction, so a
     // later reactivation does not revive them; the guard also refuses any session of an inactive entity.
     const sessionsEnded = current.status === 'active' && next.status !== 'active'
       ? await revoke_entity_sessions(tx, id)

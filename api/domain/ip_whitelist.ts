@@ -81,7 +81,7 @@ export async function addIpRange(
   const ipRange = formatIpRange(checked.range);
   return await deps.sql.begin(async (tx): Promise<IpRangeResult> => {
     // One change of the entity's ranges at a time: two spellings of one range ('10.*', '10.0.0.0/8') sent at once
-    // each found no match and both were stored (a review); the unique index knows only the canonical text.
+    // each would find no match and both be stored; the unique index knows only the canonical text.
     await lock_entity(tx, actor.entityId);
     const existing = await sameAs(tx, actor.entityId, { range: checked.range });
     if (existing) return duplicate(existing.ipRange);

@@ -1,5 +1,5 @@
 /**
- * Offline reading on a shared facility tablet (issue 10), the server's half: the per-session data key that
+ * Offline reading on a shared facility tablet, the server's half: the per-session data key that
  * encrypts the offender's cached mail (handed to a live session, or after the lock screen's PIN), the prefetch
  * that is not a reading, and the views and prints made offline, recorded once each when the network returns.
  *

@@ -22,7 +22,7 @@ export const REASONS = [
   'password_unchanged',
   /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
   'password_too_weak',
-  // The offender tablet's offline reading (offline.ts, issue 10).
+  // The offender tablet's offline reading (offline.ts).
   /** The session ended between the guard and the use case: the tablet signs out and wipes. */
   'session_ended',
   /** A wrong PIN on the tablet's lock screen (counted like a failed sign-in). */

@@ -67,7 +67,7 @@ async function purge(
     return rows;
   });
   const blobs = await collectBlobs(deps, blobGraceMs ?? BLOB_GRACE_MS);
-  // The hourly round also destroys the offline data keys of sessions that lapsed unseen (issue 10).
+  // The hourly round also destroys the offline data keys of sessions that lapsed unseen.
   await forget_lapsed_session_keys(deps.sql);
   return { documents: deleted.length, blobs };
 }

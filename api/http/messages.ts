@@ -8,7 +8,7 @@ export const SUCCESS = {
   passwordChanged: 'Password changed successfully',
   registrationSubmitted: 'Registration submitted successfully! You will receive an email once approved.',
   /**
-   * Not the spec's '… Temporary password: …' on purpose (issue 9): approval makes no temporary password, since
+   * Not the spec's '… Temporary password: …' on purpose: approval makes no temporary password, since
    * the registrant chose their own and the approver must never hold a secret to the account.
    */
   registrationApproved:

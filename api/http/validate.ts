@@ -29,7 +29,7 @@ export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): s
 }
 
 /**
- * The path of the first string in `value` that PostgreSQL could not store, or undefined. A review found a NUL made
+ * The path of the first string in `value` that PostgreSQL could not store, or undefined. A NUL would otherwise make
  * a 500 of an upload, and of a registration only for an unknown address: an account-enumeration oracle.
  */
 function unstorableAt(value: unknown, path: string[] = []): string[] | undefined {

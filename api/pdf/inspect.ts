@@ -160,7 +160,7 @@ let unmeasuredReported = false;
  * The resident memory of process `pid` in MB (VmRSS), or undefined where /proc cannot be read. Deno 2 reads
  * /proc/<pid>/ only with --allow-all, which the shipped unit and image do not give: there this sampler is off and
  * the other bounds hold (the V8 heap flag, the 40-megapixel refusal and pdf.js's maxImageSize before any image is
- * decoded, the time limit, the service's MemoryMax). Said once, not swallowed (a review found it silently off).
+ * decoded, the time limit, the service's MemoryMax). Said once, not swallowed: an operator must know the check is off.
  */
 function residentMb(pid: number): number | undefined {
   try {

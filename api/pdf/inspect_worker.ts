@@ -27,7 +27,7 @@ const MAX_TEXT = 500;
 /**
  * A metadata string as PostgreSQL's JSON column can keep it and a screen can show it: control characters (NUL among
  * them) become spaces, half of a surrogate pair becomes U+FFFD, and it is cut at MAX_TEXT characters, never inside
- * a pair. A review found a title with a NUL, or one cut in the middle of an emoji, made the upload a 500.
+ * a pair. A title with a NUL, or one cut in the middle of an emoji, would make the upload a 500.
  */
 function text(value: unknown): string | null {
   if (typeof value !== 'string') return null;

@@ -39,7 +39,7 @@ const filterQuery = z.object({
   userId: text('User ID'),
 });
 const pageQuery = filterQuery.extend({
-  // An audit row's id: a bigint, so at most 2^63 - 1 (a review found a larger one a 500).
+  // An audit row's id: a bigint, so at most 2^63 - 1 (a larger one would be a 500).
   cursor: blankIsAbsent(
     z.string().refine(
       (id) => /^\d{1,19}$/.test(id) && BigInt(id) <= 9_223_372_036_854_775_807n,

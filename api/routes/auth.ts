@@ -1,6 +1,6 @@
 /**
  * /api/auth: sign-in, sign-out, the signed-in user, registration and password change; the offender tablet's
- * offline data key and its lock screen's unlock (issue 10).
+ * offline data key and its lock screen's unlock.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -104,7 +104,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/logout', requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true }), async (c) => {
     await logout(c.var.deps, c.var.session, c.var.clientAddress);
-    // "cache" only, no longer "storage" (issue 10): "storage" also unregisters the service worker, and the next
+    // "cache" only, no longer "storage": "storage" also unregisters the service worker, and the next
     // person on a facility tablet needs its precached shell to see the sign-in screen when the network is down.
     // The shell holds nothing private, and the client's own wipe (IndexedDB deleted, memory cleared) is the real
     // guarantee: Chromium applies Clear-Site-Data late in known cases. What the header still serves: the HTTP and

@@ -1,6 +1,6 @@
 /**
  * /api/documents: upload (attorney), the lists, the Info modal, the bytes (view, print, and the offender tablet's
- * prefetch), and the readings made offline (issue 10).
+ * prefetch), and the readings made offline.
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';

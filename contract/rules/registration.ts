@@ -47,8 +47,8 @@ export const REQUIRED_FIELDS: RegistrationField[] = [
 
 /**
  * {name}@{domain}.{tld}, one mailbox: none of the characters that make a list of addresses or a display name of
- * it (`,` `;` `<` `>` `"` `(` `)` `[` `]` `\`) nor control characters. A review found 'x,owner@example.org' passed
- * the spec's looser rule and mail went to both.
+ * it (`,` `;` `<` `>` `"` `(` `)` `[` `]` `\`) nor control characters. 'x,owner@example.org' passes
+ * the spec's looser rule, and mail would go to both.
  */
 const MAILBOX_PART = String.raw`[^\s\p{Cc}@,;<>"()[\]\\]+`;
 const EMAIL_PATTERN = new RegExp(`^${MAILBOX_PART}@${MAILBOX_PART}\\.${MAILBOX_PART}$`, 'u');

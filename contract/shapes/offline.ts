@@ -1,5 +1,5 @@
 /**
- * What the offender's offline client (issue 10) exchanges with the API: the
+ * What the offender's offline client exchanges with the API: the
  * session's data key, the lock screen's unlock, and the read events queued
  * while the network was down.
  */

@@ -2,8 +2,9 @@
  * Providers and the route tree of spec section 2; nothing else. The tablet's path (sign-in, the offender's
  * portal, /logout) and the attorney's and representative's portals are plain React with the light toasts (their
  * lists paint without antd; each loads antd itself for its Upload modal or Representatives screen). Every other
- * screen sits inside the antd shell, loaded on demand with it (components/AntdShell.tsx; issue 12: at most 200 KB
- * of JavaScript before the viewer, Lighthouse ≥ 95 on the lists).
+ * screen sits inside the antd shell, loaded on demand with it (components/AntdShell.tsx): the offender's route
+ * carries at most 200 KB of JavaScript before the viewer, since a facility's Wi-Fi is slow, and the lists aim at
+ * Lighthouse ≥ 95).
  */
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';

@@ -13,7 +13,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // The first render as a transition: React renders it in slices of a few milliseconds and lets the browser paint
 // between them (the boot screen of index.html first), instead of one long task with every component's code
-// still cold. Nothing on screen differs; issue 12: Total Blocking Time on the lists, Lighthouse ≥ 95.
+// still cold. Nothing on screen differs; the lists aim at Lighthouse ≥ 95.
 startTransition(() => {
   createRoot(root).render(
     <StrictMode>

@@ -112,7 +112,7 @@ Deno.test({
   name: 'an admin cannot deactivate their own account (400), however their id is written',
   ...DB_TEST,
   fn: async () => {
-    // A review found the upper-case id got past the check: PostgreSQL found the admin's row all the same.
+    // The upper-case id names the same row to PostgreSQL, so the check must catch it too.
     for (const id of [adminId, adminId.toUpperCase()]) {
       const r = await call(t, 'PUT', `/api/admin/users/${id}/status`, {
         token: admin,

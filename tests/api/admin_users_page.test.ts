@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/users with page parameters (issue 12): keyset pages newest first, the screen's search, role and
+ * GET /api/admin/users with page parameters: keyset pages newest first, the screen's search, role and
  * status filters on the server, the total of matching users, and the trigram indexes the search can use
  * (migration 0015). Without page parameters the answer is the whole list, as before (admin_users.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The audit gaps of issue 9, item 8: a wrong-role refusal, a document 404 for a signed-in user, a session's
+ * What the audit log must hold: a wrong-role refusal, a document 404 for a signed-in user, a session's
  * idle and absolute expiry (each once), an admin reading the audit log, exporting it and viewing a user's
  * activity each write their event.
  */

@@ -87,7 +87,7 @@ Deno.test({
     assert.equal(me.body.user.email, DEMO.attorney[0]);
     const out = await call(t, 'POST', '/api/auth/logout', { token });
     assert.equal(out.status, 200);
-    // Not "storage": that would unregister the tablet's service worker (issue 10; api/routes/auth.ts).
+    // Not "storage": that would unregister the tablet's service worker (api/routes/auth.ts).
     assert.equal(out.headers.get('clear-site-data'), '"cache"');
     assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 401);
   },

@@ -23,7 +23,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/auth/logout': ANY,
   'GET /api/auth/me': ANY,
   'POST /api/auth/password': ANY,
-  // The tablet's offline reading (issue 10): only offenders cache mail; every other portal caches nothing.
+  // The tablet's offline reading: only offenders cache mail; every other portal caches nothing.
   'GET /api/auth/offline-key': ['offender'],
   'POST /api/auth/unlock': ['offender'],
   'GET /api/approver/registrations': ['approver'],

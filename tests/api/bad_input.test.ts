@@ -155,7 +155,7 @@ Deno.test({
   name: 'what a fuzzer found: odd paths, cursors, dates and names are each a readable 4xx, never a 500',
   ...DB_TEST,
   fn: async () => {
-    // A review's fuzzing (session 27) found each of these a 500, or a CSV export cut short.
+    // Fuzzing found each of these a 500, or a CSV export cut short.
     const admin = await signIn(t, ...DEMO.admin);
     const cursor = (value: Record<string, string>) =>
       btoa(JSON.stringify({ o: 'asc', i: crypto.randomUUID(), ...value })).replace(/\+/g, '-').replace(

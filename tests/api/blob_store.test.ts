@@ -103,7 +103,7 @@ for (const backend of ['fs', 'postgres'] as const) {
       `${backend}: the GC's delete keeps a blob re-put since its listing; a put after a delete stores anew`,
     ...DB_TEST,
     fn: async () => {
-      // A review found the GC could remove bytes an upload of the same file had just re-put and was committing.
+      // The GC must not remove bytes an upload of the same file has just re-put and is committing.
       const blob = randomBytes(1_000);
       const { sha256 } = await store.put(streamOf(blob));
       const listedAt = new Date(Date.now() - 60_000);

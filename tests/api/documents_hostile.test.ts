@@ -140,7 +140,7 @@ Deno.test({
   name: 'text PostgreSQL cannot store is a 400 in the form and made storable in the PDF, never a 500',
   ...DB_TEST,
   fn: async () => {
-    // A review found each of these made the upload a 500, after the blob was written. (A form carries no half
+    // Each of these must be a 400, not a 500 after the blob was written. (A form carries no half
     // surrogate pair: the browser sends UTF-8, and U+FFFD for one.)
     const file = await makePdf({ pages: 1 });
     const before = { documents: await countDocuments(t), blobs: (await storedBlobs(t)).length };

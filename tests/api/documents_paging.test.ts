@@ -1,5 +1,5 @@
 /**
- * The sender lists' server-side paging (issue 12): GET /api/documents/attorney and GET /api/representative/documents
+ * The sender lists' server-side paging: GET /api/documents/attorney and GET /api/representative/documents
  * with q, sort, order, pageSize and page / after / before. Every page is checked against the whole list (the
  * answer without paging parameters) ordered here by the same rules, so the server's search, sort and keyset
  * paging are proven row by row, ties included.

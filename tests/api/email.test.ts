@@ -341,7 +341,7 @@ Deno.test({
   name: 'an address that is a list (a comma, a semicolon, a display name) reaches nobody',
   ...DB_TEST,
   fn: async () => {
-    // A review found 'x,owner@…' delivered to the owner as well: the relay must see no recipient at all.
+    // 'x,owner@…' must not reach the owner: the relay must see no recipient at all.
     const lists = ['x,list-owner@example.test', 'x;list-owner@example.test', 'X <list-owner@example.test>'];
     for (const to of lists) {
       await t.deps
@@ -361,8 +361,8 @@ Deno.test({
   name: 'a claim whose lease ran out and was taken over by another instance is not sent by its first holder',
   ...DB_TEST,
   fn: async () => {
-    // A review found a round of 20 could outlast its lease on a slow relay: another instance claimed the rest and
-    // both sent them. Each message's claim is now renewed just before it is sent, on the attempt it was made for.
+    // A round of 20 can outlast its lease on a slow relay, and another instance claim the rest: each message's
+    // claim is renewed just before it is sent, on the attempt it was made for, so none is sent twice.
     await t.deps.sql`update email_outbox set status = 'sent' where status = 'pending'`;
     await t.deps.sql`insert into email_outbox (kind, to_address, subject, body)
       values ('test', 'lease@example.test', 'Once', 'body')`;

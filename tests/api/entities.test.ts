@@ -246,7 +246,7 @@ Deno.test({
       select e.id, e.name from entities e join users u on u.entity_id = e.id where u.email = ${
       DEMO.admin[0]
     }`;
-    // A review found the upper-case id got past the check: PostgreSQL found the admin's entity all the same.
+    // The upper-case id names the same row to PostgreSQL, so the check must catch it too.
     for (const id of [own.id, own.id.toUpperCase()]) {
       const r = await update(id, { name: own.name, slug: 'default', status: 'inactive' });
       assert.equal(r.status, 400, id);

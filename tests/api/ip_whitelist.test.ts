@@ -780,7 +780,7 @@ Deno.test({
   name: 'two spellings of one range sent at once: one is stored, the other is the 409',
   ...DB_TEST,
   fn: async () => {
-    // A review found both stored: each found no match, and the unique index knows only the canonical text.
+    // Both could be stored (each finds no match, and the unique index knows only the canonical text).
     const before = (await list()).length;
     for (let round = 0; round < 8; round++) {
       const answers = await Promise.all([add('10.*', 'first'), add('10.0.0.0/8', 'second')]);

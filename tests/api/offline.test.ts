@@ -1,5 +1,5 @@
 /**
- * Offline reading on a shared facility tablet (issue 10), the API's half: the session's data key (offenders
+ * Offline reading on a shared facility tablet, the API's half: the session's data key (offenders
  * only, live sessions only, destroyed when the session ends), the lock screen's unlock through the sign-in
  * throttle (right, wrong, the lock that ends the session), the prefetch that is not a reading, and the readings
  * made offline, recorded once whatever the retries.

@@ -79,8 +79,8 @@ Deno.test({
   name: 'what PostgreSQL could not store, or an address list, is one 400 for known and unknown e-mails alike',
   ...DB_TEST,
   fn: async () => {
-    // A review found these made a 500 for a new address and a 201 for one with an account (an enumeration
-    // oracle), and that 'x,owner@…' e-mailed the owner text the sender chose.
+    // These must not make a 500 for a new address and a 201 for one with an account (an enumeration oracle),
+    // nor 'x,owner@…' e-mail the owner text the sender chose.
     const cases: [Record<string, unknown>, string][] = [
       [{ firstName: 'Jo\u0000hn' }, 'firstName contains a character that is not allowed.'],
       [{ lastName: 'Hopper\ud83d' }, 'lastName contains a character that is not allowed.'],

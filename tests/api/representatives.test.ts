@@ -1,5 +1,5 @@
 /**
- * A representative's supervising attorney (issue 9): linked only when bar number, bar state and e-mail all match
+ * A representative's supervising attorney: linked only when bar number, bar state and e-mail all match
  * one active attorney, shared with only after that attorney accepts, and recorded on each document when it is
  * sent, so a later change of supervisor never changes who reads mail already sent.
  */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readOrCreateSecretFile } from '../../api/secret_file.ts';
 
 Deno.test('instances starting together on one DATA_DIR all get the same whole secret', async () => {
-  // A review found one start in 200 (three processes) read the file between its creation and its write: an empty
+  // One start in 200 (three processes) could read the file between its creation and its write: an empty
   // signing key. Here many starts race in one process, on a fresh folder each time.
   for (let round = 0; round < 20; round++) {
     const dir = await Deno.makeTempDir({ prefix: 'lmp-secret-' });

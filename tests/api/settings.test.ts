@@ -4,7 +4,7 @@ import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../sup
 import { makeUser, registrationBody } from '../support/factories.ts';
 import { makeCertificate, startSmtpRelay } from '../support/smtp.ts';
 
-/** The CJIS floors cannot be loosened, and the refusal says why (issue 9). */
+/** The CJIS floors cannot be loosened, and the refusal says why. */
 const FAILED_LIMIT =
   'Failed login limit must be a whole number from 1 to 5 (CJIS Security Policy: at most 5 consecutive failed attempts).';
 const LOCKOUT =

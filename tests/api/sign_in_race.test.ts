@@ -1,5 +1,5 @@
 /**
- * The sign-in throttle under attack (issue 9, item 1 and the sign-in halves of 2, 6 and 7): bursts sent at
+ * The sign-in throttle under attack: bursts sent at
  * once, PINs sprayed across DOC numbers, a facility's shared NAT address, unknown entities, the temporary
  * password after the owner's own sign-in, an address outside the IP whitelist, an inactive entity.
  */
@@ -351,8 +351,8 @@ Deno.test({
   name: 'a sign-in racing a PIN reset never outlives it, nor writes the old PIN back over it',
   ...DB_TEST,
   fn: async () => {
-    // A review found a sign-in with the old PIN, hashing while an admin reset it, opened a session that outlived
-    // the reset; with a PIN stored before the pepper, its re-hash wrote the old PIN back over the new one.
+    // A sign-in with the old PIN, hashing while an admin resets it, must not open a session that outlives the
+    // reset; with a PIN stored before the pepper, its re-hash must not write the old PIN back over the new one.
     const admin = await signIn(t, ...DEMO.admin);
     for (const delay of [20, 80, 160]) {
       const offender = await makeUser(t, {

@@ -66,7 +66,7 @@ for (const blobStore of ['fs', 'postgres'] as const) {
         assert.ok(manifest.documentBlobs >= 2);
         await portal.stop();
 
-        // A review found the backup's folder and dump readable by anyone on the host when the folder existed.
+        // The folder and dump are private even when the folder existed before.
         assert.equal((await Deno.stat(backupDir)).mode! & 0o777, 0o700);
         assert.equal((await Deno.stat(`${backupDir}/database.dump`)).mode! & 0o777, 0o600);
 

@@ -68,8 +68,8 @@ Deno.test('nginx: the shipped front redirects 80 to 443, speaks TLS 1.2/1.3 and 
 });
 
 Deno.test('nginx: both shipped fronts offer only forward-secret AEAD suites and log no URI', async () => {
-  // A review found TLS 1.2 clients agreeing on AES128-SHA (static RSA, CBC), and full URIs (DOC numbers, searched
-  // names) in nginx's default access log.
+  // No TLS 1.2 client may agree on AES128-SHA (static RSA, CBC), and no full URI (DOC numbers, searched names)
+  // may reach nginx's access log.
   for (const file of [SITE, `${ROOT}deploy/container/nginx/default.conf`]) {
     const text = await Deno.readTextFile(file);
     const ciphers = /^\s*ssl_ciphers ([^;]+);/m.exec(text)?.[1];

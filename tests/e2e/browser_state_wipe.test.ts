@@ -1,5 +1,5 @@
 /**
- * Issue 10's foundation in a real Chromium: every way out of a session deletes the offline cache's IndexedDB
+ * The offline cache's wipe in a real Chromium: every way out of a session deletes the offline cache's IndexedDB
  * database (pwa/src/lib/state/browserState.ts clearSession), and a sign-in by someone else wipes the previous
  * person's cache before the new portal renders. The screens that fill the cache come later, so the test puts a
  * database there itself, as they will. Build the PWA first:

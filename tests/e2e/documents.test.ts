@@ -4,7 +4,7 @@
  * bar), the offender finds them, reads them in the viewer and prints them,
  * and the sender sees when they were read; search, sort, paging, page size,
  * Info and the lock icon of an encrypted PDF; nothing leaves the app's origin.
- * The sender lists (attorney, representative) are paged by the server (issue 12): 30+ documents prove Next,
+ * The sender lists (attorney, representative) are paged by the server: 30+ documents prove Next,
  * Previous, numbered pages, the sort over every page, the debounced search and the page size through it.
  * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts
  */
@@ -340,7 +340,7 @@ Deno.test({
         },
       );
 
-      // 20 more: more than three pages of 10, so paging is the server's (issue 12).
+      // 20 more: more than three pages of 10, so paging is the server's.
       for (let i = 1; i <= 20; i++) {
         await apiUpload(server, attorneyToken, {
           recipient: OFFENDER.username,

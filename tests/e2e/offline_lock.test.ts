@@ -1,5 +1,5 @@
 /**
- * Issue 10's must-shows 5 and 7 in a real Chromium, the network cut with Playwright's `context.setOffline(true)`
+ * The tablet's lock and wipe, and the staff portals' offline state, in a real Chromium, the network cut with Playwright's `context.setOffline(true)`
  * and the page's clock moved on with Playwright's clock (the lock time and the idle limit set short: 1 and 5
  * minutes, the settings' floors):
  * 5. offline, the tablet locks after the lock time and the PIN reopens it; it wipes after the idle limit; five

@@ -1,5 +1,5 @@
 /**
- * Issue 10's must-shows 1 to 4 and 6 in a real Chromium with a profile on disk, the network cut with Playwright's
+ * The offender's offline tablet in a real Chromium with a profile on disk, the network cut with Playwright's
  * `context.setOffline(true)`:
  * 1. signed in, document A opened, C prefetched; network cut, app reloaded: the shell loads, the lock screen asks
  *    for the PIN, the list shows with the offline banner, A renders with its page count and prints, C renders,

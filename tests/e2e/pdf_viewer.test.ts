@@ -319,7 +319,7 @@ Deno.test({
       await t.step('an unknown document shows the load error', async () => {
         await page.goto(`${server.url}/pdfViewer/999999999`);
         await page.getByText('Error: Failed to load document').waitFor();
-        // Opened to print, the spec's printing text (a review found it missing).
+        // Opened to print, the spec's printing text.
         await page.goto(`${server.url}/pdfViewer/999999999?print=1`);
         await page.getByText('Error: Failed to load document for printing', { exact: true }).waitFor();
       });

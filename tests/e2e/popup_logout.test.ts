@@ -1,5 +1,5 @@
 /**
- * The shared tablet (issue 9, item 10): the viewer pop-up does not outlive its session. An offender opens a
+ * The shared tablet: the viewer pop-up does not outlive its session. An offender opens a
  * document in the viewer pop-up; the session then ends in the main window (Log Off, or a 401 after the session
  * was revoked on the server) and the pop-up closes within 2 s. Build the PWA first:
  * node_modules/.bin/vite build --config pwa/vite.config.ts (PWA_DIST may point the server at another build).
@@ -14,7 +14,7 @@ import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const OFFENDER = { username: '100001', password: '246810' };
 
-/** Issue 9, "Must show" 3: the pop-up is gone (or shows the sign-in screen) within 2 s. */
+/** The pop-up is gone (or shows the sign-in screen) within 2 s. */
 const CLOSE_WITHIN_MS = 2_000;
 
 async function signIn(page: Page, url: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The ways round the offender tablet's lock screen that a review found, each reproduced in a real Chromium (the
+ * Ways round the offender tablet's lock screen, each reproduced in a real Chromium (the
  * page's clock moved on with Playwright's clock; the lock time set to a minute):
  * - after the lock, an address typed into the browser (/files, /pdfViewer/<id>) showed the mail the lock hides;
  * - a portal whose key request had failed (a 503 while the API restarts) never locked;

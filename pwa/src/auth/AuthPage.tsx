@@ -15,7 +15,7 @@ export function AuthPage({ children }: { children: ReactNode }) {
 /**
  * A form page: the centred card under its level-1 heading. Plain markup styled in styles.css, not antd's Card
  * or Typography: the sign-in page is the first the facility tablet loads, and its path carries no antd
- * (issue 12's 200 KB budget).
+ * (the tablet's 200 KB budget).
  */
 export function AuthCard(
   { title, className = 'auth-card', children }: { title: ReactNode; className?: string; children: ReactNode },

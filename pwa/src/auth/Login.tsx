@@ -3,7 +3,7 @@
  * their DOC number and PIN, staff their e-mail and password. Neither field
  * invites the browser to remember it (autocomplete off): the form cannot tell
  * a facility's shared tablet from an attorney's own computer. Plain markup, no
- * antd: it is the first page the facility tablet loads (issue 12's 200 KB).
+ * antd: it is the first page the facility tablet loads (the tablet's 200 KB budget).
  */
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -83,7 +83,7 @@ export function Login() {
         setLoading(false);
         return;
       }
-      // The offender's tablet: the session's data key, kept wrapped under the PIN just typed (issue 10), so the
+      // The offender's tablet: the session's data key, kept wrapped under the PIN just typed, so the
       // lock screen can reopen the saved mail without the network.
       if (result.user.role === 'offender') await keepKeyAfterSignIn(values.password);
       toast.success(LOGIN_TEXTS.success);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { logout, LOGOUT_WAIT_MS } from './authApi.ts';
 
 Deno.test('a Log Off does not wait on a hung API for longer than LOGOUT_WAIT_MS', async () => {
-  // A review found the admin's Log Off waited without end, the token still in the browser.
+  // A hung API must not keep the token in the browser for the next person.
   const realFetch = globalThis.fetch;
   globalThis.fetch =
     ((_input: RequestInfo | URL, init?: RequestInit) =>

@@ -29,8 +29,8 @@ export async function login(username: string, password: string): Promise<LoginRe
 }
 
 /**
- * How long a Log Off waits for the API before it goes ahead locally. A review found a Log Off that waited on a
- * hung API without end left the token in the browser for the next person at a shared computer.
+ * How long a Log Off waits for the API before it goes ahead locally. A Log Off that waited on a
+ * hung API without end would leave the token in the browser for the next person at a shared computer.
  */
 export const LOGOUT_WAIT_MS = 5_000;
 

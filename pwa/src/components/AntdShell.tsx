@@ -1,6 +1,6 @@
 /**
  * antd, for the screens that use it: the back office (admin and approver portals, /files), registration and the password change, and the viewer. Loaded on demand (App.tsx), so the tablet's
- * path (sign-in, the offender's list, the lock screen) carries none of it (issue 12: at most 200 KB of
+ * path (sign-in, the offender's list, the lock screen) carries none of it (at most 200 KB of
  * JavaScript before the viewer opens). Inside it, toasts are antd's messages (components/useToast.ts).
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';

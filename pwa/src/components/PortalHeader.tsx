@@ -2,7 +2,7 @@
  * The header every portal shares: the department title ('{abbreviation}
  * Attorney/Client Mail'), an optional sub-heading, optional extra details and
  * buttons, and Log Off. Plain markup styled in styles.css (no antd): the
- * offender's tablet shows it on a path that carries no antd (issue 12).
+ * offender's tablet shows it on a path that carries no antd.
  */
 import type { ReactNode } from 'react';
 import portalLogo from '../assets/portal-logo.svg';

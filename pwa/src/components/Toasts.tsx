@@ -1,7 +1,7 @@
 /**
  * The light toasts of the tablet's path (components/useToast.ts): spec section 9's durations and limit, the
  * newest at the bottom of a stack at the top of the window, read out by screen readers (a live region). No
- * antd: the sign-in page and the offender's list must stay within issue 12's 200 KB of JavaScript.
+ * antd: the sign-in page and the offender's list must stay within the tablet's 200 KB of JavaScript.
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TOAST_MAX_COUNT, type ToastKind, toastOptions } from '../lib/toast.ts';

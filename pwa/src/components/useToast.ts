@@ -1,7 +1,7 @@
 /**
  * Toasts with the spec's durations (lib/toast.ts). Which toasts answer depends on where the screen sits: the
  * tablet's path (sign-in, the offender's portal, /logout) gets the light ones of Toasts.tsx, with no antd on it
- * (issue 12's 200 KB); screens inside the antd shell (AntdShell.tsx: the back office, registration, the viewer)
+ * (the tablet's 200 KB budget); screens inside the antd shell (AntdShell.tsx: the back office, registration, the viewer)
  * get antd's message API, as the back office's own tests expect.
  */
 import { createContext, useContext } from 'react';

@@ -76,7 +76,7 @@ Deno.test('the guard lets any signed-in user through a route without roles', () 
 });
 
 Deno.test("an offender's session stays in their portal, where the tablet's lock is, but for the viewer pop-up", () => {
-  // A review found /files showed a locked tablet's list to whoever typed the address.
+  // /files typed into a locked tablet must not show the list the lock hides.
   const offender = stored({ role: 'offender' });
   for (const path of ['/files', '/files/anything', '/portal']) {
     assert.deepEqual(guardDecision({ guid: 't', user: offender, path }), {

@@ -111,7 +111,7 @@ const local = createSessionStorage(browserLocalStorage);
 /** Every other window of the app hears of a cleared session (sessionChannel.ts). */
 export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
 
-/** Whether the stored user is an offender: the role whose tablet locks and whose mail is cached (issue 10). */
+/** Whether the stored user is an offender: the role whose tablet locks and whose mail is cached. */
 export function signedInAsOffender(): boolean {
   const stored = storage.readUser();
   return stored.ok && stored.user.role === 'offender';

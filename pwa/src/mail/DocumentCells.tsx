@@ -1,7 +1,7 @@
 /**
  * What each column of a document list shows for a row, shared by the table and the cards (DocumentTable,
  * DocumentCards), so both say the same. Plain markup, no antd: the lists are the first thing every portal
- * paints (issue 12's Lighthouse aims).
+ * paints (the Lighthouse aims).
  */
 import type { ReactNode } from 'react';
 import { formatDate } from '../lib/format.ts';

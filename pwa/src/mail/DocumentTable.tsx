@@ -9,7 +9,7 @@
  * size and page to it (the sender lists, useSenderPage.ts). Without it, it searches, sorts and pages `rows`
  * itself (the offender's list and /files, which are small).
  *
- * Plain markup, no antd: every portal's first paint is this list, and issue 12 wants Lighthouse ≥ 95 on it.
+ * Plain markup, no antd: every portal's first paint is this list, and it aims at Lighthouse ≥ 95.
  * Every control is a native element (keyboard and screen reader for free); the tablet's `.tablet` rules
  * (portals/offender/offender.css) make them 44 CSS px.
  */

@@ -2,7 +2,7 @@
  * Info (every list with an Info button: the offender's tablet, the attorney's and representative's lists): a modal dialog titled with the document name, showing its description and the delivery
  * receipt (SHA-256, page count, size, upload and read times) both sides can check. Closes on Escape, a tap
  * outside it or the × button. The browser's own <dialog> (showModal: focus kept inside, the page behind inert,
- * Escape), not antd's Modal: the lists' path carries no antd (issue 12).
+ * Escape), not antd's Modal: the lists' path carries no antd.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { failureMessage } from '../lib/api.ts';

@@ -3,7 +3,7 @@
  * table with a 'Read' column, Info, the Upload Document modal and the red
  * load-failure message with 'Try Again'. The server searches, sorts and pages
  * (useSenderPage.ts): a sender may have sent tens of thousands of documents.
- * Plain markup up to the Upload modal, which is loaded when first opened (issue 12: Lighthouse ≥ 95 here).
+ * Plain markup up to the Upload modal, which is loaded when first opened (Lighthouse ≥ 95 here).
  */
 import { lazy, Suspense, useState } from 'react';
 import { failureMessage } from '../lib/api.ts';

@@ -7,7 +7,7 @@
  * the caller reloads its list.
  *
  * antd's Form and Modal: loaded only when 'Upload New Document' is first clicked (the default export, for
- * React.lazy in SenderDocuments.tsx), so the lists paint without antd (issue 12).
+ * React.lazy in SenderDocuments.tsx), so the lists paint without antd.
  */
 import { UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Modal, Progress, Typography } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * One page of a sender's list (attorney or representative) from the server (issue 12): the server searches,
+ * One page of a sender's list (attorney or representative) from the server: the server searches,
  * sorts and pages, so the busiest sender's 20,000 documents never travel. The screen's rules stay the ones of
  * spec sections 4, 5 and 9: any change of the search, the sort or the page size starts again at page 1, and so
  * does a reload after an upload. The search box asks the server once typing pauses.

@@ -1,8 +1,8 @@
 /**
- * The staff portals' offline state (issue 10): attorneys, representatives, approvers and admins work on shared
+ * The staff portals' offline state: attorneys, representatives, approvers and admins work on shared
  * office computers, so nothing of theirs is cached; with the network gone they get one clear notice instead of a
  * failure per call. The offender's portal has its own offline client, and the sign-in page its own message.
- * Plain markup (rendered at the app's root, which carries no antd: issue 12).
+ * Plain markup (rendered at the app's root, which carries no antd: the tablet's 200 KB budget).
  */
 import { useLocation } from 'react-router-dom';
 import { useOnline } from './useOnline.ts';

@@ -1,4 +1,4 @@
-/** What the offline client says (issue 10). The quoted ones are the issue's own texts. */
+/** What the offline client says. The quoted ones are the issue's own texts. */
 import { formatDateTime } from '../lib/format.ts';
 
 export const OFFLINE_TEXTS = {

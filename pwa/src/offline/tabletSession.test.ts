@@ -1,5 +1,5 @@
 /**
- * Work that outlives its session on a shared tablet (a review's findings, reproduced with fetch held open): a
+ * Work that outlives its session on a shared tablet (reproduced with fetch held open): a
  * prefetch still downloading when the next person signs in, and a key answered after Log Off.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The offender tablet's session in the main window (issue 10): whether the cache is open (unlocked), shut
+ * The offender tablet's session in the main window: whether the cache is open (unlocked), shut
  * (locked: the PIN reopens it) or not available (no key was ever given here, and the network is down), the
  * client's own clock (lock after `lockMinutes` without a touch, wipe after the idle limit, offline too), the lock
  * screen's PIN, the queue of readings made offline and its sending, the prefetch of unread documents, and the key
@@ -88,7 +88,7 @@ function unreachable(error: unknown): boolean {
 /**
  * Whether the session that `token` signed is still this browser's. Work that outlives its session (a key request
  * answered after Log Off, a prefetch still downloading when the next person signs in) must not touch the next
- * one: a review found A's prefetched document sealed into B's cache, A's next one asked for with B's token, and a
+ * one: otherwise A's prefetched document could be sealed into B's cache, A's next one asked for with B's token, or a
  * key answered after A's Log Off put back into memory and IndexedDB.
  */
 function stillIn(token: string | null): boolean {
@@ -118,7 +118,7 @@ export async function startTabletSession(): Promise<void> {
   const stored = info.ok ? info.value : null;
   if (browserState.isUnlocked() && !stored?.locked) return set({ phase: 'unlocked' });
   // Locked stays locked, whether or not the PIN can unwrap a key here: without one the lock screen says the
-  // network is needed (a review found a reload while offline showed the portal instead, unlocked once online).
+  // network is needed (a reload while offline must not show the portal, to be unlocked once online).
   if (stored?.locked || (verdict.ok && verdict.value === 'lock')) return set({ phase: 'locked' });
   if (isOnline()) {
     const token = storage.getGuid();
@@ -234,7 +234,7 @@ export function recordActivity(): void {
 
 /**
  * Checks the clock: locks past the lock time, wipes past the idle limit or the session's end. Reading from the
- * network only, too: a review found that a portal whose key request had failed never locked.
+ * network only, too: a portal whose key request failed must still lock.
  */
 export async function checkTabletClock(): Promise<void> {
   if (state.phase === 'starting' || state.phase === 'ended') return;

@@ -1,7 +1,7 @@
 /**
  * The viewer's access to the offender's offline cache, wherever the viewer runs: in the main window while it is
  * unlocked (the cache itself), or in a pop-up (the main window, over documentChannel.ts). Only an offender's
- * documents are ever cached: staff portals run on shared office computers and keep nothing (issue 10).
+ * documents are ever cached: staff portals run on shared office computers and keep nothing.
  */
 import { signedInAsOffender } from '../lib/storage.ts';
 import { type KeyHolder, keyHolderClient, type ReadKind } from './documentChannel.ts';

@@ -41,7 +41,7 @@ async function withPrintCopy<T>(
   source: { pdf: PdfDocument; documentId: string; fromPrintUrl: boolean; fromCache: boolean },
   run: (pdf: PdfDocument) => Promise<T>,
 ): Promise<T> {
-  // From the tablet's cache (offline): the printing is queued for the audit log instead (issue 10).
+  // From the tablet's cache (offline): the printing is queued for the audit log instead.
   if (source.fromCache) viewerCache.read(source.documentId, 'print');
   if (source.fromPrintUrl || source.fromCache) return run(source.pdf);
   const task = openDocument(source.documentId, { print: true, token: storage.getGuid() });

@@ -1,6 +1,6 @@
 /**
  * Reading is activity: a touch, a key or a scroll in the viewer keeps the tablet's lock clock from running out
- * under a reader (issue 10). Told to the main window (the clock's owner) at most every few seconds.
+ * under a reader. Told to the main window (the clock's owner) at most every few seconds.
  */
 import { useEffect } from 'react';
 import { cachesDocuments, viewerCache } from '../offline/viewerCache.ts';

@@ -1,5 +1,5 @@
 /**
- * The viewer and print pop-ups close when the session ends in any window (issue 9, item 10: a shared tablet), so
+ * The viewer and print pop-ups close when the session ends in any window (item 10: a shared tablet), so
  * no page of privileged mail stays on screen. A viewer the browser will not let a script close (opened by hand,
  * not as a pop-up) leaves for the sign-in page instead: a full navigation that drops the PDF from memory. The
  * offender's pop-ups also go when the tablet locks (useTabletGate.ts); the main window's own viewer goes with the

@@ -1,7 +1,7 @@
 /**
  * The offender's viewer pop-up (/pdfViewer) on a shared tablet: it shows mail only while the offender's portal
  * is open in a window of this browser (unlocked, or reading from the network), and goes when the portal locks
- * (issue 10). The lock screen is the portal's; without this, a viewer typed into the address bar, or opened from
+ * . The lock screen is the portal's; without this, a viewer typed into the address bar, or opened from
  * the browser's history, would show the mail of a locked tablet to the next person. It leaves for the portal,
  * which shows the lock screen. Other roles' viewers are not gated: their screens have no lock.
  */

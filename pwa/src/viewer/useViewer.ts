@@ -39,7 +39,7 @@ export const INITIAL_ZOOM = 'page-width';
 
 export type SelectionTool = 'text' | 'hand';
 
-/** Spec-free text (issue 10): an offender's document that was never opened or fetched here, with no network. */
+/** Spec-free text: an offender's document that was never opened or fetched here, with no network. */
 export const NOT_AVAILABLE_OFFLINE = 'Not available offline';
 
 /** Where the document on screen came from: the API (audited there) or the tablet's cache (audited by the queue). */

@@ -1,5 +1,5 @@
 /**
- * The one owner of the PWA's browser state (issue 10): the localStorage session (lib/storage.ts), the offender's
+ * The one owner of the PWA's browser state: the localStorage session (lib/storage.ts), the offender's
  * offline cache in IndexedDB (database.ts), encrypted at rest (crypto.ts), and what is held in memory (the data
  * key, the document list of mail/documentStore.ts). Every item is declared in keys.ts with when it is cleared.
  *
@@ -33,7 +33,7 @@ import {
 } from './database.ts';
 import { type MemoryItemName, OFFLINE_DATABASE, SINGLE_RECORD_ID, STATE_ITEMS, STATE_KEYS } from './keys.ts';
 
-/** Wrong PINs on the lock screen before the tablet wipes (issue 10). */
+/** Wrong PINs on the lock screen before the tablet wipes. */
 export const MAX_PIN_ATTEMPTS = 5;
 
 /** The idle clock is written to IndexedDB at most this often (every tap would be a write). */

@@ -3,7 +3,7 @@
  * named them (Accept / Remove); anything else goes back to /portal/attorney (spec section 2).
  *
  * Outside the antd shell (App.tsx): the header and the list are plain markup, so the list paints without antd
- * (issue 12). The Representatives screen (an antd table and Popconfirm) and the Upload modal load on demand.
+ * . The Representatives screen (an antd table and Popconfirm) and the Upload modal load on demand.
  */
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';

@@ -1,8 +1,8 @@
 /**
- * The tablet's lock screen (issue 10): the list is gone from the screen and the key from memory; the offender's
+ * The tablet's lock screen: the list is gone from the screen and the key from memory; the offender's
  * PIN reopens it (tabletSession.ts unlockTablet: the server checks it when it answers, the stored wrap when it
  * does not). Each wrong PIN says how many are left; the fifth deletes the tablet's copy of the mail. Log Off
- * ends the session instead. Plain markup: the tablet's path carries no antd (issue 12).
+ * ends the session instead. Plain markup: the tablet's path carries no antd.
  */
 import { type FormEvent, useState } from 'react';
 import { requiredError, TextField } from '../../components/TextField.tsx';

@@ -1,7 +1,7 @@
 /**
  * The offender's document list (spec section 2): search, table, paging, View /
  * Print / Info. The list comes from the tablet's saved copy at once and from
- * the API as soon as it answers (useOffenderList.ts, issue 10), with a banner
+ * the API as soon as it answers (useOffenderList.ts), with a banner
  * while what is shown is not live. A 401 says 'Authentication failed - please
  * login again' and goes to /logout. Made for the facility tablet: a card per
  * document when held upright, the table when turned (mail/DocumentTable.tsx's `touch`).

@@ -2,7 +2,7 @@
  * /portal/offender/*: / and /documents show the document list, /view/:fileUrl
  * the viewer (the parameter is the document id), anything else goes back to
  * /portal/offender (spec section 2). On the facility tablet it runs offline too
- * (issue 10): the lock screen replaces everything while the tablet is locked,
+ * : the lock screen replaces everything while the tablet is locked,
  * and the viewer's code (with antd) loads only when a document is opened.
  * Everything in it is sized for the tablet it runs on: 44 px controls
  * (`.tablet` in offender.css, TABLET_THEME in the viewer).

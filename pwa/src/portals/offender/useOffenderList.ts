@@ -1,5 +1,5 @@
 /**
- * The offender's list, stale-while-revalidate (issue 10): the copy saved on the tablet shows at once, the API's
+ * The offender's list, stale-while-revalidate: the copy saved on the tablet shows at once, the API's
  * answer replaces it and is saved (sealed) in its place. A request that fails, or hangs past LIST_TIMEOUT_MS,
  * leaves the saved copy on screen with the offline banner and is tried again with back-off (and at once when the
  * browser says the network is back, or on Try Again). A live answer also sends the readings queued offline and

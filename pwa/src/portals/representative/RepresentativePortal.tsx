@@ -1,6 +1,6 @@
 /**
  * The representative portal, served at /representative and at /portal/representative/* (spec section 2). Outside
- * the antd shell (App.tsx): plain markup, the Upload modal loads on demand (issue 12).
+ * the antd shell (App.tsx): plain markup, the Upload modal loads on demand.
  */
 import { useState } from 'react';
 import { PortalHeader } from '../../components/PortalHeader.tsx';

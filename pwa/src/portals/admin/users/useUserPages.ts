@@ -1,5 +1,5 @@
 /**
- * The Users screen's list, searched and paged on the server (issue 12: 100,000 offenders do not fit in a
+ * The Users screen's list, searched and paged on the server (100,000 offenders do not fit in a
  * browser): the filters as typed, the search sent 300 ms after the last keystroke, the first page fetched again
  * whenever the filters change and 'Load more' appending the next page (lib/useCursorPages.ts, where a slower
  * earlier answer never overwrites a later one), and the load failures as the screen's own messages.
