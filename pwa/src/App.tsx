@@ -6,7 +6,9 @@
  * carries at most 200 KB of JavaScript before the viewer, since a facility's Wi-Fi is slow, and the lists aim at
  * Lighthouse ≥ 95).
  */
+import i18next from 'i18next';
 import { lazy, Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { AppConfigProvider } from './components/AppConfigProvider.tsx';
 import { PortalRedirect } from './components/PortalRedirect.tsx';
@@ -70,51 +72,53 @@ const ApproverPortal = lazy(() => SCREENS.approver().then((m) => ({ default: m.A
 
 export function App() {
   return (
-    <ToastProvider>
-      <AppConfigProvider>
-        <BrowserRouter>
-          <SessionEvents />
-          <StaffOfflineNotice />
-          <Suspense fallback={<Spinner page />}>
-            <Routes>
-              <Route path={PATHS.root} element={<Navigate to={PATHS.login} replace />} />
-              <Route path={PATHS.login} element={<Login />} />
-              <Route path={PATHS.logout} element={<Logout />} />
-              <Route element={<RequireAuth roles={['offender']} />}>
-                <Route path='/portal/offender/*' element={<OffenderPortal />} />
-              </Route>
-              <Route element={<RequireAuth roles={['attorney']} />}>
-                <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
-              </Route>
-              <Route element={<RequireAuth roles={['representative']} />}>
-                <Route path='/portal/representative/*' element={<RepresentativePortal />} />
-                <Route path='/representative/*' element={<RepresentativePortal />} />
-              </Route>
-              <Route element={<AntdShell />}>
-                <Route path={PATHS.register} element={<Register />} />
-                <Route path={PATHS.unauthorized} element={<Unauthorized />} />
+    <I18nextProvider i18n={i18next}>
+      <ToastProvider>
+        <AppConfigProvider>
+          <BrowserRouter>
+            <SessionEvents />
+            <StaffOfflineNotice />
+            <Suspense fallback={<Spinner page />}>
+              <Routes>
+                <Route path={PATHS.root} element={<Navigate to={PATHS.login} replace />} />
+                <Route path={PATHS.login} element={<Login />} />
+                <Route path={PATHS.logout} element={<Logout />} />
+                <Route element={<RequireAuth roles={['offender']} />}>
+                  <Route path='/portal/offender/*' element={<OffenderPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['attorney']} />}>
+                  <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['representative']} />}>
+                  <Route path='/portal/representative/*' element={<RepresentativePortal />} />
+                  <Route path='/representative/*' element={<RepresentativePortal />} />
+                </Route>
+                <Route element={<AntdShell />}>
+                  <Route path={PATHS.register} element={<Register />} />
+                  <Route path={PATHS.unauthorized} element={<Unauthorized />} />
+                  <Route element={<RequireAuth />}>
+                    <Route path={PATHS.setPassword} element={<SetPassword />} />
+                    <Route path={PATHS.files} element={<Files />} />
+                  </Route>
+                  <Route element={<RequireAuth roles={['admin']} />}>
+                    <Route path='/portal/admin/*' element={<AdminPortal />} />
+                  </Route>
+                  <Route element={<RequireAuth roles={['approver']} />}>
+                    <Route path='/portal/approver/*' element={<ApproverPortal />} />
+                  </Route>
+                </Route>
                 <Route element={<RequireAuth />}>
-                  <Route path={PATHS.setPassword} element={<SetPassword />} />
-                  <Route path={PATHS.files} element={<Files />} />
+                  {/* Only a redirect: the offender passes through it without loading the antd shell. */}
+                  <Route path={PATHS.portal} element={<PortalRedirect />} />
+                  <Route path='/pdfViewer/:documentId' element={<PopupViewer />} />
+                  <Route path='/pdfViewer' element={<PopupViewer />} />
                 </Route>
-                <Route element={<RequireAuth roles={['admin']} />}>
-                  <Route path='/portal/admin/*' element={<AdminPortal />} />
-                </Route>
-                <Route element={<RequireAuth roles={['approver']} />}>
-                  <Route path='/portal/approver/*' element={<ApproverPortal />} />
-                </Route>
-              </Route>
-              <Route element={<RequireAuth />}>
-                {/* Only a redirect: the offender passes through it without loading the antd shell. */}
-                <Route path={PATHS.portal} element={<PortalRedirect />} />
-                <Route path='/pdfViewer/:documentId' element={<PopupViewer />} />
-                <Route path='/pdfViewer' element={<PopupViewer />} />
-              </Route>
-              <Route path='*' element={<Navigate to={PATHS.root} replace />} />
-            </Routes>
-          </Suspense>
-        </BrowserRouter>
-      </AppConfigProvider>
-    </ToastProvider>
+                <Route path='*' element={<Navigate to={PATHS.root} replace />} />
+              </Routes>
+            </Suspense>
+          </BrowserRouter>
+        </AppConfigProvider>
+      </ToastProvider>
+    </I18nextProvider>
   );
 }

@@ -5,7 +5,9 @@
  * a facility's shared tablet from an attorney's own computer. Plain markup, no
  * antd: it is the first page the facility tablet loads (the tablet's 200 KB budget).
  */
+import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -17,8 +19,9 @@ import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
 import { useOnline } from '../offline/useOnline.ts';
-import { OFFLINE_TEXTS } from '../offline/offlineTexts.ts';
 import { keepKeyAfterSignIn } from '../offline/tabletSession.ts';
+import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
+import { chooseOnSignIn, sessionLanguage, showSessionLanguage } from '../i18n/language.ts';
 
 interface LoginValues {
   username: string;
@@ -27,21 +30,10 @@ interface LoginValues {
 
 type LoginErrors = Partial<Record<keyof LoginValues, string | null>>;
 
-export const LOGIN_TEXTS = {
-  heading: 'Attorney/Client Secure Mail',
-  success: 'Logged in!',
-  usernameRequired: 'Please provide username!',
-  passwordRequired: 'Please provide password!',
-  refused: 'Please check your login credentials.',
-  failed: 'Login failed. Please try again.',
-  storageFailed:
-    'Your browser did not let this page keep you signed in. Please allow site storage and try again.',
-} as const;
-
-function validate(values: LoginValues): LoginErrors {
+function validate(values: LoginValues, t: TFunction): LoginErrors {
   return {
-    username: requiredError(values.username, LOGIN_TEXTS.usernameRequired),
-    password: requiredError(values.password, LOGIN_TEXTS.passwordRequired),
+    username: requiredError(values.username, t('login.usernameRequired')),
+    password: requiredError(values.password, t('login.passwordRequired')),
   };
 }
 
@@ -52,17 +44,18 @@ export function Login() {
   const navigate = useNavigate();
   const toast = useToast();
   const online = useOnline();
+  const { t } = useTranslation();
 
   function change(field: keyof LoginValues, value: string) {
     const nextValues = { ...values, [field]: value };
     setValues(nextValues);
     // A field already marked wrong is checked again as it is typed in (what antd's Form did).
-    if (errors[field] !== undefined) setErrors({ ...errors, [field]: validate(nextValues)[field] });
+    if (errors[field] !== undefined) setErrors({ ...errors, [field]: validate(nextValues, t)[field] });
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = validate(values);
+    const found = validate(values, t);
     setErrors(found);
     if (found.username || found.password) return;
     const username = values.username.trim();
@@ -70,40 +63,42 @@ export function Login() {
     try {
       const result = await login(username, values.password);
       if (!result.ok) {
-        toast.error(result.message ?? LOGIN_TEXTS.refused);
+        toast.error(t('login.refused'));
         setLoading(false);
         return;
       }
       // Someone else's session or offline cache on this tablet is wiped before this one is stored.
       await browserState.beginSession(result.user.id);
-      const saved = storage.saveSession({ token: result.token, user: result.user, docId: username });
+      // The session's language: the saved preference, else the one chosen here (i18n/language.ts).
+      const user = { ...result.user, language: sessionLanguage(result.user.language) };
+      const saved = storage.saveSession({ token: result.token, user, docId: username });
       if (!saved.ok) {
         await clearSession();
-        toast.error(LOGIN_TEXTS.storageFailed);
+        toast.error(t('login.storageFailed'));
         setLoading(false);
         return;
       }
       // The offender's tablet: the session's data key, kept wrapped under the PIN just typed, so the
       // lock screen can reopen the saved mail without the network.
       if (result.user.role === 'offender') await keepKeyAfterSignIn(values.password);
-      toast.success(LOGIN_TEXTS.success);
+      await showSessionLanguage(user.language);
+      toast.success(t('login.success'));
       navigate(afterLogin(result.user), { replace: true });
     } catch (error) {
       const unreachable = error instanceof ApiError && error.status === 0;
       toast.error(
-        unreachable
-          ? OFFLINE_TEXTS.signInNeedsNetwork
-          : failureMessage(error, { failed: LOGIN_TEXTS.failed }),
+        unreachable ? t('offline.signInNeedsNetwork') : failureMessage(error, { failed: t('login.failed') }),
       );
       setLoading(false);
     }
   }
 
   return (
-    <AuthCard title={LOGIN_TEXTS.heading}>
+    <AuthCard title={t('login.heading')}>
+      <LanguageSwitch className='auth-language' onChoose={chooseOnSignIn} />
       {!online && (
         <div className='alert alert-warning offline-notice' role='status'>
-          <span className='alert-title'>{OFFLINE_TEXTS.signInNeedsNetwork}</span>
+          <span className='alert-title'>{t('offline.signInNeedsNetwork')}</span>
         </div>
       )}
       <form name='login' className='login-form' noValidate onSubmit={submit} aria-busy={loading}>
@@ -111,8 +106,8 @@ export function Login() {
           {/* A shared facility tablet must not offer the DOC numbers typed on it before. */}
           <TextField
             id='login_username'
-            label='facility ID number'
-            placeholder='Enter DOC ID'
+            label={t('login.username')}
+            placeholder={t('login.usernamePlaceholder')}
             autoComplete='off'
             autoFocus
             value={values.username}
@@ -128,19 +123,19 @@ export function Login() {
           <TextField
             id='login_password'
             type='password'
-            label='Pin Number'
-            placeholder='Enter Pin'
+            label={t('login.password')}
+            placeholder={t('login.passwordPlaceholder')}
             autoComplete='off'
             value={values.password}
             error={errors.password}
             onChange={(event) => change('password', event.target.value)}
           />
-          <button type='submit' className='btn btn-primary btn-block'>View Mail</button>
+          <button type='submit' className='btn btn-primary btn-block'>{t('login.submit')}</button>
         </fieldset>
-        {loading && <Spinner label='Signing in...' />}
+        {loading && <Spinner label={t('login.signingIn')} />}
       </form>
       <p className='auth-link'>
-        <Link to={PATHS.register}>New Attorney? Register here</Link>
+        <Link to={PATHS.register}>{t('login.register')}</Link>
       </p>
     </AuthCard>
   );

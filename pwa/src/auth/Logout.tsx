@@ -6,6 +6,7 @@
  * before the cache is deleted. Plain markup: the offender's tablet comes here.
  */
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { AuthPage } from './AuthPage.tsx';
 import { logout } from './authApi.ts';
@@ -17,10 +18,9 @@ import { sendBeforeLeaving } from '../offline/tabletSession.ts';
 /** Spec section 9: logout redirect after 1500 ms. */
 export const LOGOUT_REDIRECT_MS = 1500;
 
-export const LOGOUT_TEXT = 'Please wait! Logging you out securely.';
-
 export function Logout() {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   useEffect(() => {
     // Read the token before clearing: the API call needs it. A second run of
     // this effect (React StrictMode) finds no token and skips the call.
@@ -46,7 +46,7 @@ export function Logout() {
     <AuthPage>
       <div className='logout-status' role='status'>
         <span className='spinner-ring spinner-ring-large' aria-hidden='true' />
-        <h1 className='auth-heading'>{LOGOUT_TEXT}</h1>
+        <h1 className='auth-heading'>{t('logout.waiting')}</h1>
       </div>
     </AuthPage>
   );

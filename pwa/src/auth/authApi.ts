@@ -25,7 +25,7 @@ export async function login(username: string, password: string): Promise<LoginRe
   if (body.success === false || typeof body.token !== 'string' || !body.token || !user) {
     return { ok: false, message: body.message ?? null };
   }
-  return { ok: true, token: body.token, user, message: body.message ?? 'Logged in!' };
+  return { ok: true, token: body.token, user, message: body.message ?? '' };
 }
 
 /**

@@ -11,8 +11,14 @@ Deno.test('a user object from the API is accepted as it is', () => {
     docNumber: null,
     entity: 'default',
     mustChangePassword: true,
+    language: 'es',
   };
   assert.deepEqual(parseUser(user), user);
+});
+
+Deno.test('a language this portal does not speak is read as none', () => {
+  assert.equal(parseUser({ role: 'attorney', language: 'fr' })?.language, null);
+  assert.equal(parseUser({ role: 'attorney', language: 'en' })?.language, 'en');
 });
 
 Deno.test('anything without a role is not a user', () => {
@@ -33,6 +39,7 @@ Deno.test('a stored user with only a role still parses, with safe defaults', () 
     docNumber: null,
     entity: 'default',
     mustChangePassword: false,
+    language: null,
   });
 });
 

@@ -1,4 +1,5 @@
 /** The signed-in user as the API hands it over (`user` in the login answer) and as storage keeps it. */
+import { isLanguage, type Language } from '../../../contract/languages.ts';
 import { type PublicUser, type Role, ROLES } from '../../../contract/shapes/user.ts';
 
 export { ROLES };
@@ -8,7 +9,14 @@ export type { Role };
  * The API's PublicUser, except that `role` may be any text: a user stored by another version can hold a role
  * this PWA has no portal for, and is then routed as an unknown role rather than dropped.
  */
-export type User = Omit<PublicUser, 'role'> & { role: string };
+export type User = Omit<PublicUser, 'role'> & {
+  role: string;
+  /**
+   * The API's answer: the user's saved preference (null: none). As stored for a session: the session's
+   * language (i18n/language.ts).
+   */
+  language: Language | null;
+};
 
 /** True for the five roles the PWA has a portal for. */
 export function isRole(value: unknown): value is Role {
@@ -41,5 +49,6 @@ export function parseUser(value: unknown): User | null {
     docNumber: nullableText(record.docNumber),
     entity: text(record.entity) || 'default',
     mustChangePassword: record.mustChangePassword === true,
+    language: isLanguage(record.language) ? record.language : null,
   };
 }

@@ -5,6 +5,7 @@
  * offender's tablet shows it on a path that carries no antd.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import portalLogo from '../assets/portal-logo.svg';
 import { portalTitle } from '../lib/config.ts';
 import { useAppConfig } from './AppConfigProvider.tsx';
@@ -25,6 +26,7 @@ const LOG_OFF_PATH =
 
 export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHeaderProps) {
   const config = useAppConfig();
+  const { t } = useTranslation();
   return (
     <header className='portal-header'>
       <div className='portal-header-row'>
@@ -40,7 +42,7 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
           {actions}
           <button type='button' className='btn' onClick={onLogOff}>
             <InlineIcon path={LOG_OFF_PATH} />
-            <span>Log Off</span>
+            <span>{t('common.logOff')}</span>
           </button>
         </div>
       </div>

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inLanguage } from '../i18n/testing.ts';
 import {
   ApiError,
   apiRequest,
@@ -71,6 +72,33 @@ Deno.test('failure text prefers the server message, then the default for a faile
     failureMessage(new TypeError('boom'), { failed: 'Login failed. Please try again.' }),
     'Login failed. Please try again.',
   );
+});
+
+Deno.test("a refusal's code is shown in the language shown; English keeps the server's own words", async () => {
+  const texts = { failed: 'Login failed. Please try again.' };
+  const wrongPin = new ApiError(401, 'Please check your login credentials.', 'bad_credentials');
+  assert.equal(failureMessage(wrongPin, texts), 'Please check your login credentials.');
+  const duplicate = new ApiError(
+    409,
+    'This IP range is already in the whitelist (as 10.0.0.0/8).',
+    'ip_range_duplicate',
+    '10.0.0.0/8',
+  );
+  const invalid = new ApiError(400, 'Email is required', 'invalid');
+  assert.equal(failureMessage(invalid, texts), 'Email is required');
+  await inLanguage('es', () => {
+    assert.match(failureMessage(wrongPin, texts), /^Los datos no son correctos/);
+    assert.equal(
+      failureMessage(duplicate, texts),
+      'Este rango de IP ya está en la lista de permitidos (como 10.0.0.0/8).',
+    );
+    assert.equal(failureMessage(invalid, texts), 'Hay un dato que no es válido. Revise el formulario.');
+    // A code with no text, in Spanish: the screen's own default rather than the server's English.
+    assert.equal(
+      failureMessage(new ApiError(400, 'Something new.', 'no_such_code'), { failed: 'Falló.' }),
+      'Falló.',
+    );
+  });
 });
 
 Deno.test('requests carry the bearer token and a JSON content type only when they have a JSON body', () => {

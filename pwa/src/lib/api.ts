@@ -5,6 +5,7 @@
  * with the HTTP status and the server's own message, so every screen reports
  * failures the same way.
  */
+import i18next, { t } from 'i18next';
 import { FAILURE_CODES } from '../../../contract/shapes/failure.ts';
 import { storage } from './storage.ts';
 
@@ -17,15 +18,24 @@ export class ApiError extends Error {
   readonly serverMessage: string | null;
   /** The server's machine-readable `code`, when it sent one. */
   readonly code: string | null;
+  /** What the code's text needs beyond the code (a DOC number, a limit), when the server sent it. */
+  readonly detail: string | null;
 
-  constructor(status: number, serverMessage: string | null, code: string | null = null) {
+  constructor(
+    status: number,
+    serverMessage: string | null,
+    code: string | null = null,
+    detail: string | null = null,
+  ) {
     super(
-      serverMessage ?? (status === 0 ? 'The server could not be reached.' : `Request failed (${status})`),
+      serverMessage ??
+        (status === 0 ? t('common.serverUnreachable') : t('common.requestFailed', { status })),
     );
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
     this.code = code;
+    this.detail = detail;
   }
 }
 
@@ -94,7 +104,12 @@ export async function readResponse<T>(response: Response): Promise<T & ApiBody> 
 /** The ApiError of a non-2xx answer: its status and the server's message and code, when it sent them. */
 async function failureOf(response: Response): Promise<ApiError> {
   const body = await readJson(response);
-  return new ApiError(response.status, textField(body, 'message'), textField(body, 'code'));
+  return new ApiError(
+    response.status,
+    textField(body, 'message'),
+    textField(body, 'code'),
+    textField(body, 'detail'),
+  );
 }
 
 /** Headers of one call. Exported for tests. */
@@ -197,12 +212,32 @@ export interface FailureTexts {
 }
 
 /**
- * The text to show for a failure: the server's message when it sent one,
- * otherwise the spec's default for a failed answer or for an exception.
+ * The text of a refusal's `code` in the language shown (the catalogues' `codes`: in English the API's own
+ * message, verbatim), or null when the code has none or its text needs a detail the server did not send.
+ */
+export function codeText(error: ApiError): string | null {
+  if (!error.code) return null;
+  const key = `codes.${error.code}`;
+  const raw: unknown = i18next.getResource(i18next.language, 'translation', key);
+  if (typeof raw !== 'string') return null;
+  if (raw.includes('{{detail}}') && !error.detail) return null;
+  if (raw.includes('{{message}}') && !error.serverMessage) return null;
+  return i18next.t(key as 'codes.internal', {
+    detail: error.detail ?? '',
+    message: error.serverMessage ?? '',
+  });
+}
+
+/**
+ * The text to show for a failure: the text of the server's `code` in the language shown, else the server's
+ * own (English) message where English is shown, otherwise the screen's default for a failed answer or for an
+ * exception.
  */
 export function failureMessage(error: unknown, texts: FailureTexts): string {
   if (error instanceof ApiError) {
-    if (error.serverMessage) return error.serverMessage;
+    const coded = codeText(error);
+    if (coded) return coded;
+    if (error.serverMessage && (i18next.language ?? 'en') === 'en') return error.serverMessage;
     if (error.status > 0) return texts.failed;
   }
   return texts.error ?? texts.failed;

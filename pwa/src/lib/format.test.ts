@@ -32,3 +32,19 @@ Deno.test('a timestamp with its time reads in US English, with seconds on demand
   assert.equal(formatDateTime(null), '');
   assert.equal(formatDateTime('not a date'), 'not a date');
 });
+
+Deno.test('in Spanish a date names its month after the day, never all in numbers', () => {
+  const es = { locale: 'es-US' };
+  assert.equal(formatDate('2025-01-05', es), '5 ene 2025');
+  assert.equal(formatDate('2024-12-31', es), '31 dic 2024');
+  assert.equal(formatDate(new Date(Date.UTC(2025, 6, 4, 12)), es), '4 jul 2025');
+  const at = new Date(2025, 0, 5, 15, 4, 9).toISOString();
+  assert.match(formatDateTime(at, es), /^5 ene 2025, 3:04\sp\.\s?m\.$/);
+});
+
+Deno.test('dates follow the language shown', async () => {
+  await import('../i18n/testing.ts').then(({ inLanguage }) =>
+    inLanguage('es', () => assert.equal(formatDate('2025-01-05'), '5 ene 2025'))
+  );
+  assert.equal(formatDate('2025-01-05'), 'Jan 5, 2025');
+});

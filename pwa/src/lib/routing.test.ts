@@ -15,6 +15,7 @@ function stored(overrides: Partial<User> = {}): UserReadResult {
       docNumber: null,
       entity: 'default',
       mustChangePassword: false,
+      language: null,
       ...overrides,
     },
   };

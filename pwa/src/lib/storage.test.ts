@@ -27,6 +27,7 @@ const user: User = {
   docNumber: '100001',
   entity: 'default',
   mustChangePassword: false,
+  language: 'es',
 };
 
 Deno.test('the storage keys are guid, user and docId', () => {

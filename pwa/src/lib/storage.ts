@@ -111,6 +111,17 @@ const local = createSessionStorage(browserLocalStorage);
 /** Every other window of the app hears of a cleared session (sessionChannel.ts). */
 export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
 
+const clearedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` in this window each time the session is cleared here (every way out passes through
+ * `storage.clearAll()`); other windows hear it through `sessionChannel`. Returns the way to stop.
+ */
+export function onSessionCleared(listener: () => void): () => void {
+  clearedListeners.add(listener);
+  return () => clearedListeners.delete(listener);
+}
+
 /** Whether the stored user is an offender: the role whose tablet locks and whose mail is cached. */
 export function signedInAsOffender(): boolean {
   const stored = storage.readUser();
@@ -127,6 +138,7 @@ export const storage: SessionStorage = {
   clearAll() {
     const result = local.clearAll();
     sessionChannel.announce();
+    for (const listener of clearedListeners) listener();
     return result;
   },
 };

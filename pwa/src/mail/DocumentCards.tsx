@@ -4,6 +4,7 @@
  * its column's label, and View / Print / Info as full-width buttons. Same rows, texts and actions as the table.
  */
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   cellContent,
   type ColumnSpec,
@@ -17,7 +18,9 @@ function DocumentCard(
   { row, columns, actions }: { row: DocumentRow; columns: readonly ColumnSpec[]; actions: RowActionHandlers },
 ) {
   const headingId = useId();
-  const nameTitle = columns.find((column) => column.key === 'name')?.title;
+  const { t } = useTranslation();
+  const nameKey = columns.find((column) => column.key === 'name')?.title;
+  const nameTitle = nameKey ? t(nameKey) : null;
   return (
     <li className='document-card'>
       <article aria-labelledby={headingId}>
@@ -27,7 +30,7 @@ function DocumentCard(
         <dl className='document-card-fields'>
           {columns.filter((column) => column.key !== 'name').map((column) => (
             <div key={column.key}>
-              <dt>{column.title}</dt>
+              <dt>{t(column.title)}</dt>
               <dd>{cellContent(row, column.key)}</dd>
             </div>
           ))}
@@ -50,16 +53,17 @@ export function DocumentCards(
     actions: RowActionHandlers;
   },
 ) {
+  const { t } = useTranslation();
   return (
     <div className='document-cards-area' aria-busy={loading}>
       {loading && (
         <div className='document-cards-loading' role='status'>
           <span className='spinner-ring' aria-hidden='true' />
-          <span>Loading documents</span>
+          <span>{t('list.loading')}</span>
         </div>
       )}
       {rows.length === 0
-        ? !loading && <p className='document-cards-empty'>No documents found</p>
+        ? !loading && <p className='document-cards-empty'>{t('list.empty')}</p>
         : (
           <ul className='document-cards' aria-label={label}>
             {rows.map((row) => (

@@ -3,7 +3,9 @@
  * DocumentCards), so both say the same. Plain markup, no antd: the lists are the first thing every portal
  * paints (the Lighthouse aims).
  */
+import type { ParseKeys } from 'i18next';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, readText } from './listLogic.ts';
 import { InlineIcon } from '../components/InlineIcon.tsx';
@@ -21,10 +23,9 @@ export type ColumnKey =
   | 'to';
 export interface ColumnSpec {
   key: ColumnKey;
-  title: string;
+  /** The heading's catalogue key (`columns.…`). */
+  title: ParseKeys;
 }
-
-const ENCRYPTED = 'Encrypted, page count unavailable';
 
 /** A padlock (the path of antd's LockOutlined). */
 const LOCK_PATH =
@@ -32,9 +33,10 @@ const LOCK_PATH =
 
 /** Spec section 2: a page count of 0 (an encrypted PDF) shows a lock instead of a number. */
 export function PagesCell({ pages }: { pages: number }) {
+  const { t } = useTranslation();
   if (pages > 0) return <>{pages}</>;
   return (
-    <span className='pages-locked' role='img' aria-label={ENCRYPTED} title={ENCRYPTED}>
+    <span className='pages-locked' role='img' aria-label={t('list.encrypted')} title={t('list.encrypted')}>
       <InlineIcon path={LOCK_PATH} />
     </span>
   );
@@ -42,8 +44,13 @@ export function PagesCell({ pages }: { pages: number }) {
 
 /** The 'Sent by …' mark of a document a representative sent. */
 export function SentBy({ row }: { row: DocumentRow }) {
+  const { t } = useTranslation();
   if (row.sent_by !== 'representative') return null;
-  return <span className='tag sent-by'>Sent by {row.sender_name || 'a representative'}</span>;
+  return (
+    <span className='tag sent-by'>
+      {t('list.sentBy', { name: row.sender_name || t('list.aRepresentative') })}
+    </span>
+  );
 }
 
 /** The content of one cell (the name's cell and card add its 'Sent by' mark themselves). */
@@ -73,13 +80,24 @@ export interface RowActionHandlers {
  * list of buttons says which is which; Info is disabled when the document has no description (spec section 4).
  */
 export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers & { row: DocumentRow }) {
+  const { t } = useTranslation();
   return (
     <>
-      <button type='button' className='btn' onClick={() => onView(row)} aria-label={`View ${row.name}`}>
-        View
+      <button
+        type='button'
+        className='btn'
+        onClick={() => onView(row)}
+        aria-label={t('list.viewNamed', { name: row.name })}
+      >
+        {t('list.view')}
       </button>
-      <button type='button' className='btn' onClick={() => onPrint(row)} aria-label={`Print ${row.name}`}>
-        Print
+      <button
+        type='button'
+        className='btn'
+        onClick={() => onPrint(row)}
+        aria-label={t('list.printNamed', { name: row.name })}
+      >
+        {t('list.print')}
       </button>
       {onInfo && (
         <button
@@ -87,9 +105,9 @@ export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers &
           className='btn'
           onClick={() => onInfo(row)}
           disabled={row.description.trim() === ''}
-          aria-label={`Info ${row.name}`}
+          aria-label={t('list.infoNamed', { name: row.name })}
         >
-          Info
+          {t('list.info')}
         </button>
       )}
     </>

@@ -14,6 +14,7 @@
  * (portals/offender/offender.css) make them 44 CSS px.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { DocumentCards } from './DocumentCards.tsx';
 import {
@@ -144,10 +145,11 @@ function useClientPaging(
 }
 
 function Pager({ current, pages, onPage }: { current: number; pages: number; onPage(page: number): void }) {
+  const { t } = useTranslation();
   return (
-    <nav aria-label='Pages' className='pager'>
+    <nav aria-label={t('list.pages')} className='pager'>
       <button type='button' className='btn' onClick={() => onPage(current - 1)} disabled={current <= 1}>
-        Previous
+        {t('list.previous')}
       </button>
       {pageButtons(current, pages).map((number, index) =>
         number === null
@@ -159,7 +161,7 @@ function Pager({ current, pages, onPage }: { current: number; pages: number; onP
               className={number === current ? 'btn btn-primary' : 'btn'}
               disabled={number === current}
               aria-current={number === current ? 'page' : undefined}
-              aria-label={`Page ${number}`}
+              aria-label={t('list.page', { number })}
               onClick={() => onPage(number)}
             >
               {number}
@@ -167,7 +169,7 @@ function Pager({ current, pages, onPage }: { current: number; pages: number; onP
           )
       )}
       <button type='button' className='btn' onClick={() => onPage(current + 1)} disabled={current >= pages}>
-        Next
+        {t('list.next')}
       </button>
     </nav>
   );
@@ -186,6 +188,7 @@ function Table(
     actions: RowActionHandlers;
   },
 ) {
+  const { t } = useTranslation();
   return (
     <div className='documents-scroll'>
       {/* A desk's table lays its columns out by the table, not by the rows (documents-fixed, mail.css). */}
@@ -195,7 +198,7 @@ function Table(
           <tr>
             {columns.map((column) => {
               const sortable = sort !== undefined && SORTABLE.includes(column.key);
-              if (!sortable) return <th key={column.key} scope='col'>{column.title}</th>;
+              if (!sortable) return <th key={column.key} scope='col'>{t(column.title)}</th>;
               const state = sort?.key === column.key ? sort.order : null;
               return (
                 <th
@@ -208,13 +211,13 @@ function Table(
                     className='sort-header'
                     onClick={() => onSort(nextSort(sort ?? null, column.key as SortKey))}
                   >
-                    {column.title}
+                    {t(column.title)}
                     <SortIcons state={state} />
                   </button>
                 </th>
               );
             })}
-            <th scope='col'>Actions</th>
+            <th scope='col'>{t('columns.actions')}</th>
           </tr>
         </thead>
         <tbody>
@@ -225,10 +228,10 @@ function Table(
                   ? (
                     <span className='spinner' role='status'>
                       <span className='spinner-ring' aria-hidden='true' />
-                      <span>Loading documents</span>
+                      <span>{t('list.loading')}</span>
                     </span>
                   )
-                  : 'No documents found'}
+                  : t('list.empty')}
               </td>
             </tr>
           )}
@@ -285,26 +288,27 @@ export function DocumentTable(props: DocumentTableProps) {
     : client;
   const searchId = useId();
   const sizeId = useId();
+  const { t } = useTranslation();
   const actions = useMemo(() => ({ onView, onPrint, onInfo }), [onView, onPrint, onInfo]);
 
   return (
     <div className='document-table'>
       <div className='document-table-tools'>
         <div className='tool'>
-          <label htmlFor={sizeId}>Show</label>
+          <label htmlFor={sizeId}>{t('list.show')}</label>
           <select
             id={sizeId}
             className='input page-size'
-            aria-label='Entries per page'
+            aria-label={t('list.entriesPerPage')}
             value={view.pageSize}
             onChange={(event) => view.onPageSize(Number(event.target.value))}
           >
             {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
           </select>
-          <span>entries</span>
+          <span>{t('list.entries')}</span>
         </div>
         <div className='tool'>
-          <label htmlFor={searchId}>Search:</label>
+          <label htmlFor={searchId}>{t('list.search')}</label>
           <input
             id={searchId}
             type='search'
@@ -316,7 +320,7 @@ export function DocumentTable(props: DocumentTableProps) {
           <button
             type='button'
             className='btn btn-icon'
-            aria-label='Clear search'
+            aria-label={t('list.clearSearch')}
             disabled={view.search === ''}
             onClick={() => view.onSearch('')}
           >

@@ -15,12 +15,12 @@ import { usePopups } from './usePopups.ts';
 import { failureMessage } from '../lib/api.ts';
 
 const COLUMNS: readonly ColumnSpec[] = [
-  { key: 'name', title: 'Document Name' },
-  { key: 'from', title: 'From' },
-  { key: 'to', title: 'To' },
-  { key: 'date', title: 'Date' },
-  { key: 'pages', title: '# of Pages' },
-  { key: 'eformDue', title: 'Delete Date' },
+  { key: 'name', title: 'columns.name' },
+  { key: 'from', title: 'columns.from' },
+  { key: 'to', title: 'columns.to' },
+  { key: 'date', title: 'columns.dateFiles' },
+  { key: 'pages', title: 'columns.pages' },
+  { key: 'eformDue', title: 'columns.eformDue' },
 ];
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'from', 'to'];

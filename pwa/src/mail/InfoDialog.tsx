@@ -5,6 +5,7 @@
  * Escape), not antd's Modal: the lists' path carries no antd.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
@@ -16,12 +17,13 @@ type ReceiptState =
   | { kind: 'error'; message: string };
 
 function Receipt({ receipt }: { receipt: DocumentReceipt }) {
+  const { t } = useTranslation();
   const items: [string, ReactNode][] = [
-    ['SHA-256', <code key='sha' className='info-sha'>{receipt.sha256}</code>],
-    ['Pages', receipt.pages > 0 ? receipt.pages : 'Encrypted, page count unavailable'],
-    ['Size', formatBytes(receipt.size)],
-    ['Uploaded', formatDate(receipt.uploaded)],
-    ['Read', readText(receipt.viewedAt)],
+    [t('info.sha256'), <code key='sha' className='info-sha'>{receipt.sha256}</code>],
+    [t('info.pages'), receipt.pages > 0 ? receipt.pages : t('list.encrypted')],
+    [t('info.size'), formatBytes(receipt.size)],
+    [t('info.uploaded'), formatDate(receipt.uploaded)],
+    [t('info.read'), readText(receipt.viewedAt)],
   ];
   return (
     <dl className='info-receipt'>
@@ -43,6 +45,7 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
   const titleId = useId();
   const [state, setState] = useState<ReceiptState>({ kind: 'loading' });
   const documentId = row.documentid;
+  const { t } = useTranslation();
 
   useEffect(() => {
     const element = dialog.current;
@@ -65,13 +68,13 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
         if (!controller.signal.aborted) {
           setState({
             kind: 'error',
-            message: failureMessage(error, { failed: 'Failed to load the delivery receipt' }),
+            message: failureMessage(error, { failed: t('info.receiptFailed') }),
           });
         }
       },
     );
     return () => controller.abort();
-  }, [documentId]);
+  }, [documentId, t]);
 
   return (
     <dialog
@@ -87,17 +90,17 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
           <button
             type='button'
             className='btn btn-icon btn-text info-dialog-close'
-            aria-label='Close'
+            aria-label={t('common.close')}
             onClick={() => dialog.current?.close()}
           >
             <span aria-hidden='true'>×</span>
           </button>
         </div>
         <p className='info-description'>{infoText(row)}</p>
-        <h3 className='info-receipt-heading'>Delivery receipt</h3>
+        <h3 className='info-receipt-heading'>{t('info.receipt')}</h3>
         {state.kind === 'loading' && (
           // Named, not captioned (as antd's Spin was): the heading above already says 'Delivery receipt'.
-          <span className='spinner' role='status' aria-label='Loading delivery receipt'>
+          <span className='spinner' role='status' aria-label={t('info.loadingReceipt')}>
             <span className='spinner-ring' aria-hidden='true' />
           </span>
         )}

@@ -21,12 +21,12 @@ import { useSenderPage } from './useSenderPage.ts';
 const UploadModal = lazy(() => import('./UploadModal.tsx'));
 
 export const SENDER_COLUMNS: readonly ColumnSpec[] = [
-  { key: 'name', title: 'Document Name' },
-  { key: 'offenderdocnumber', title: 'To Offender (DOC#)' },
-  { key: 'date', title: 'Date Sent' },
-  { key: 'pages', title: '# of Pages' },
-  { key: 'eformDue', title: 'Delete Date' },
-  { key: 'read', title: 'Read' },
+  { key: 'name', title: 'columns.name' },
+  { key: 'offenderdocnumber', title: 'columns.offenderdocnumber' },
+  { key: 'date', title: 'columns.dateSent' },
+  { key: 'pages', title: 'columns.pages' },
+  { key: 'eformDue', title: 'columns.eformDue' },
+  { key: 'read', title: 'columns.read' },
 ];
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'offenderdocnumber'];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inLanguage } from '../i18n/testing.ts';
 import {
   DEFAULT_SORT,
   type DocumentRow,
@@ -132,4 +133,13 @@ Deno.test('Next and Previous go by cursor, other page numbers by number, page 1 
   assert.deepEqual(startFor(7, shown), { kind: 'page', page: 7 });
   assert.deepEqual(startFor(1, shown), { kind: 'first' });
   assert.deepEqual(startFor(4, { ...shown, nextCursor: null }), { kind: 'page', page: 4 });
+});
+
+Deno.test('in Spanish the footer, the read column and the sizes speak Spanish', async () => {
+  await inLanguage('es', () => {
+    assert.equal(footerText(2, 10, 35), 'Del 11 al 20 de 35 documentos');
+    assert.equal(readText('2025-01-05'), 'Visto el 5 ene 2025');
+    assert.equal(readText(null), 'Todavía no se ha visto');
+    assert.equal(formatBytes(1536), '1.5 KB');
+  });
 });

@@ -3,7 +3,8 @@
  * shape for the four list answers, 'starts with' search, the sort cycle,
  * paging and the texts built from a row. No React here, so it is tested alone.
  */
-import { formatDate } from '../lib/format.ts';
+import { t } from 'i18next';
+import { formatDate, formatNumber } from '../lib/format.ts';
 
 /** One row of any document list, whatever list answer it came from. */
 export type DocumentRow = {
@@ -168,8 +169,8 @@ export function footerText(page: number, pageSize: number, total: number): strin
 
 /** The same footer from where a page starts (`offset` rows before it) and how many rows it shows. */
 export function rangeText(offset: number, shown: number, total: number): string {
-  if (total === 0 || shown <= 0) return `Showing 0 to 0 of ${total} entries`;
-  return `Showing ${offset + 1} to ${offset + shown} of ${total} entries`;
+  if (total === 0 || shown <= 0) return t('list.range', { from: 0, to: 0, total });
+  return t('list.range', { from: offset + 1, to: offset + shown, total });
 }
 
 /** Where a server-paged list's next request starts (GET …?page= / after= / before=, docs/api.md). */
@@ -200,23 +201,24 @@ export function startFor(
 export function infoText(row: DocumentRow): string {
   if (row.description.trim() !== '') return row.description;
   return [
-    `Document: ${row.name}`,
-    `Uploaded: ${formatDate(row.date)}`,
-    `Status: ${row.approval_status ?? 'Unknown'}`,
-    `File ID: ${row.documentid}`,
+    t('list.infoDocument', { name: row.name }),
+    t('list.infoUploaded', { date: formatDate(row.date) }),
+    t('list.infoStatus', { status: row.approval_status ?? t('list.infoStatusUnknown') }),
+    t('list.infoFileId', { id: row.documentid }),
   ].join('\n');
 }
 
 /** The sender's 'Read' column: 'Viewed Jan 5, 2025' or 'Not yet viewed'. */
 export function readText(viewedAt: string | null): string {
   const day = formatDate(viewedAt);
-  return day === '' ? 'Not yet viewed' : `Viewed ${day}`;
+  return day === '' ? t('list.notViewed') : t('list.viewed', { date: day });
 }
 
 /** A byte count for people: '512 bytes', '1.5 KB', '2.3 MB'. */
 export function formatBytes(size: number): string {
   if (!Number.isFinite(size) || size < 0) return '';
-  if (size < 1024) return `${size} bytes`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+  const tenths = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  if (size < 1024) return t('list.bytes', { count: size });
+  if (size < 1024 * 1024) return t('list.kilobytes', { size: formatNumber(size / 1024, tenths) });
+  return t('list.megabytes', { size: formatNumber(size / (1024 * 1024), tenths) });
 }

@@ -4,9 +4,9 @@
  * failure per call. The offender's portal has its own offline client, and the sign-in page its own message.
  * Plain markup (rendered at the app's root, which carries no antd: the tablet's 200 KB budget).
  */
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { useOnline } from './useOnline.ts';
-import { OFFLINE_TEXTS } from './offlineTexts.ts';
 
 const STAFF_PATHS =
   /^\/(portal\/(attorney|admin|approver|representative)|representative|files|set-password)(\/|$)/;
@@ -14,11 +14,12 @@ const STAFF_PATHS =
 export function StaffOfflineNotice() {
   const online = useOnline();
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   if (online || !STAFF_PATHS.test(pathname)) return null;
   return (
     <div className='alert alert-warning alert-banner staff-offline' role='alert'>
-      <span className='alert-title'>{OFFLINE_TEXTS.staffOffline}</span>
-      <span className='alert-description'>{OFFLINE_TEXTS.staffOfflineDetail}</span>
+      <span className='alert-title'>{t('offline.staffOffline')}</span>
+      <span className='alert-description'>{t('offline.staffOfflineDetail')}</span>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inLanguage } from '../i18n/testing.ts';
 import { retryDelay } from './listRetry.ts';
 import { listSavedText, wrongPinText } from './offlineTexts.ts';
 
@@ -16,6 +17,18 @@ Deno.test('a wrong PIN says how many are left before the wipe', () => {
     wrongPinText(1),
     'The PIN is not correct. 1 more wrong PIN and the mail saved on this tablet is deleted.',
   );
+});
+
+Deno.test('in Spanish the banner and the wrong PIN speak Spanish, with a Spanish date', async () => {
+  const savedAt = new Date(2026, 10, 23, 10, 42).getTime();
+  await inLanguage('es', () => {
+    assert.match(listSavedText(savedAt), /^Sin conexión\. Lista guardada el 23 nov 2026, 10:42\sa\.\s?m\.$/);
+    assert.equal(
+      wrongPinText(1),
+      'El PIN no es correcto. Si se equivoca 1 vez más, se borra el correo guardado en esta tableta.',
+    );
+    assert.match(wrongPinText(3), /3 veces más/);
+  });
 });
 
 Deno.test('a list that does not answer is retried after 2 s, doubling to a minute at most', () => {

@@ -33,6 +33,7 @@ const offender = (id: string): User => ({
   docNumber: id,
   entity: 'default',
   mustChangePassword: false,
+  language: null,
 });
 
 async function signIn(id: string, token: string, pin: string): Promise<void> {

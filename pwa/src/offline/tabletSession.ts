@@ -171,8 +171,8 @@ export type UnlockOutcome =
   | { ok: true }
   | { ok: false; reason: 'wrong-pin'; attemptsLeft: number }
   | { ok: false; reason: 'ended' }
-  /** The server refused for now (its own message: too many attempts from this address, busy). */
-  | { ok: false; reason: 'refused'; message: string | null }
+  /** The server refused for now (too many attempts from this address, busy): its refusal, with its code. */
+  | { ok: false; reason: 'refused'; error: unknown }
   | { ok: false; reason: 'no-key' };
 
 /**
@@ -197,11 +197,7 @@ export async function unlockTablet(pin: string): Promise<UnlockOutcome> {
         return answer(await browserState.wrongPinOnline());
       }
       if (!unreachable(error)) {
-        return {
-          ok: false,
-          reason: 'refused',
-          message: error instanceof ApiError ? error.serverMessage : null,
-        };
+        return { ok: false, reason: 'refused', error };
       }
       // Not reachable after all: the offline check below.
     }

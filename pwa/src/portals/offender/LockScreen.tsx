@@ -5,8 +5,10 @@
  * ends the session instead. Plain markup: the tablet's path carries no antd.
  */
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { requiredError, TextField } from '../../components/TextField.tsx';
-import { OFFLINE_TEXTS, wrongPinText } from '../../offline/offlineTexts.ts';
+import { failureMessage } from '../../lib/api.ts';
+import { wrongPinText } from '../../offline/offlineTexts.ts';
 import { unlockTablet } from '../../offline/tabletSession.ts';
 
 export function LockScreen({ onLogOff }: { onLogOff(): void }) {
@@ -14,10 +16,11 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
   const [pinError, setPinError] = useState<string | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const missing = requiredError(pin, OFFLINE_TEXTS.pinRequired);
+    const missing = requiredError(pin, t('lock.pinRequired'));
     setPinError(missing);
     if (missing) return;
     setBusy(true);
@@ -28,14 +31,15 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
     setBusy(false);
     if (outcome.ok || outcome.reason === 'ended') return;
     if (outcome.reason === 'wrong-pin') setProblem(wrongPinText(outcome.attemptsLeft));
-    else if (outcome.reason === 'refused') setProblem(outcome.message ?? OFFLINE_TEXTS.noOfflineUnlock);
-    else setProblem(OFFLINE_TEXTS.noOfflineUnlock);
+    else if (outcome.reason === 'refused') {
+      setProblem(failureMessage(outcome.error, { failed: t('lock.noOfflineUnlock') }));
+    } else setProblem(t('lock.noOfflineUnlock'));
   }
 
   return (
     <section aria-labelledby='lock-title' className='lock-screen'>
-      <h2 id='lock-title' className='lock-title'>{OFFLINE_TEXTS.lockTitle}</h2>
-      <p>{OFFLINE_TEXTS.lockPrompt}</p>
+      <h2 id='lock-title' className='lock-title'>{t('lock.title')}</h2>
+      <p>{t('lock.prompt')}</p>
       {problem && (
         <div className='alert alert-error lock-problem' role='alert'>
           <span className='alert-title'>{problem}</span>
@@ -47,7 +51,7 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
           <TextField
             id='lock_pin'
             type='password'
-            label={OFFLINE_TEXTS.lockPin}
+            label={t('lock.pin')}
             autoComplete='off'
             inputMode='numeric'
             autoFocus
@@ -57,16 +61,16 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
               setPin(event.target.value);
               if (pinError !== undefined) {
                 setPinError(
-                  requiredError(event.target.value, OFFLINE_TEXTS.pinRequired),
+                  requiredError(event.target.value, t('lock.pinRequired')),
                 );
               }
             }}
           />
-          <button type='submit' className='btn btn-primary btn-block'>{OFFLINE_TEXTS.unlock}</button>
+          <button type='submit' className='btn btn-primary btn-block'>{t('lock.unlock')}</button>
         </fieldset>
       </form>
       <button type='button' className='btn btn-block lock-log-off' onClick={onLogOff}>
-        {OFFLINE_TEXTS.lockLogOff}
+        {t('common.logOff')}
       </button>
     </section>
   );

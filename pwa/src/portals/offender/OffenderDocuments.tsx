@@ -7,6 +7,7 @@
  * document when held upright, the table when turned (mail/DocumentTable.tsx's `touch`).
  */
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -17,17 +18,17 @@ import { usePopups } from '../../mail/usePopups.ts';
 import { documentStore } from '../../mail/documentStore.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
-import { listSavedText, OFFLINE_TEXTS } from '../../offline/offlineTexts.ts';
+import { listSavedText } from '../../offline/offlineTexts.ts';
 import { offenderLoadFailure } from './offenderTexts.ts';
 import { useOffenderList } from './useOffenderList.ts';
 
-/** The offender list's columns (spec section 2), in order. */
+/** The offender list's columns (spec section 2), in order; their headings are the catalogues' `columns`. */
 const COLUMNS: readonly ColumnSpec[] = [
-  { key: 'name', title: 'Document Name' },
-  { key: 'attorney', title: 'From Attorney' },
-  { key: 'date', title: 'Date Received' },
-  { key: 'pages', title: '# of Pages' },
-  { key: 'eformDue', title: 'Delete Date' },
+  { key: 'name', title: 'columns.name' },
+  { key: 'attorney', title: 'columns.attorney' },
+  { key: 'date', title: 'columns.date' },
+  { key: 'pages', title: 'columns.pages' },
+  { key: 'eformDue', title: 'columns.eformDue' },
 ];
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'attorney'];
@@ -38,6 +39,7 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
   const popups = usePopups();
   const [info, setInfo] = useState<DocumentRow | null>(null);
   const docNumber = storage.getDocId();
+  const { t } = useTranslation();
 
   const onError = useCallback((error: unknown, firstOfRound: boolean) => {
     const failure = offenderLoadFailure(error);
@@ -54,11 +56,11 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
 
   return (
     <section aria-labelledby='offender-documents' className='list-area list-area-touch'>
-      <h2 id='offender-documents' className='section-heading'>My documents</h2>
+      <h2 id='offender-documents' className='section-heading'>{t('offender.heading')}</h2>
       {list.offline && (
         <div className='alert alert-warning offline-banner' role='status'>
           <span className='alert-title offline-banner-title'>
-            {list.savedAt !== null ? listSavedText(list.savedAt) : OFFLINE_TEXTS.listNotSaved}
+            {list.savedAt !== null ? listSavedText(list.savedAt) : t('offline.listNotSaved')}
           </span>
           <button
             type='button'
@@ -67,18 +69,18 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
             disabled={list.loading}
             aria-busy={list.loading}
           >
-            {OFFLINE_TEXTS.tryAgain}
+            {t('offline.tryAgain')}
           </button>
         </div>
       )}
       <DocumentTable
         touch
-        label='My documents'
+        label={t('offender.heading')}
         rows={rows}
         loading={list.loading && rows.length === 0}
         columns={COLUMNS}
         searchFields={SEARCH_FIELDS}
-        searchPlaceholder='Document name, attorney or pages'
+        searchPlaceholder={t('offender.searchPlaceholder')}
         defaultSort={DEFAULT_SORT}
         onView={popups.view}
         onPrint={popups.print}

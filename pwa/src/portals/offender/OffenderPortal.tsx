@@ -8,6 +8,7 @@
  * (`.tablet` in offender.css, TABLET_THEME in the viewer).
  */
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
@@ -33,12 +34,13 @@ function OffenderViewer() {
 export function OffenderPortal() {
   const logOff = useLogOff('logout-screen');
   const tablet = useTabletSession();
+  const { t } = useTranslation();
   const header = (
     <PortalHeader
       onLogOff={logOff}
       details={
         <p className='portal-details'>
-          DOC ID Number: <strong>{storage.getDocId() ?? ''}</strong>
+          {t('header.docId')} <strong>{storage.getDocId() ?? ''}</strong>
         </p>
       }
     />

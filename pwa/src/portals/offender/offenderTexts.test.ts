@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inLanguage } from '../../i18n/testing.ts';
 import { ApiError } from '../../lib/api.ts';
 import { offenderLoadFailure } from './offenderTexts.ts';
 
@@ -17,4 +18,17 @@ Deno.test('offender list failures: 401 signs out, other statuses and exceptions 
     offenderLoadFailure(new ApiError(0, null)).message,
     'Error loading documents: The server could not be reached.',
   );
+});
+
+Deno.test('offender list failures speak Spanish when Spanish is shown', async () => {
+  await inLanguage('es', () => {
+    assert.equal(
+      offenderLoadFailure(new ApiError(401, 'Session expired')).message,
+      'Su sesión terminó. Vuelva a entrar.',
+    );
+    assert.equal(
+      offenderLoadFailure(new ApiError(0, null)).message,
+      'No se pudieron cargar los documentos: No se pudo conectar con el servidor.',
+    );
+  });
 });

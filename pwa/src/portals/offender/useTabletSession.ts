@@ -5,11 +5,11 @@
  * the sign-in screen with why.
  */
 import { useEffect, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { onConnectivityChange } from '../../offline/connectivity.ts';
-import { OFFLINE_TEXTS } from '../../offline/offlineTexts.ts';
 import {
   checkTabletClock,
   CLOCK_CHECK_MS,
@@ -27,6 +27,7 @@ export function useTabletSession(): TabletState {
   const state = useSyncExternalStore(tabletState.subscribe, tabletState.get);
   const navigate = useNavigate();
   const toast = useToast();
+  const { t } = useTranslation();
 
   useEffect(() => {
     void startTabletSession();
@@ -51,10 +52,10 @@ export function useTabletSession(): TabletState {
   useEffect(() => {
     // The live phase, not this render's: a session that ended before this mount is already 'starting' again.
     if (state.phase !== 'ended' || tabletState.get().phase !== 'ended') return;
-    if (state.endedBy === 'wrong-pins') toast.error(OFFLINE_TEXTS.endedByPins);
-    if (state.endedBy === 'idle') toast.error(OFFLINE_TEXTS.endedByIdle);
+    if (state.endedBy === 'wrong-pins') toast.error(t('offline.endedByPins'));
+    if (state.endedBy === 'idle') toast.error(t('offline.endedByIdle'));
     navigate(PATHS.login, { replace: true });
-  }, [state, navigate, toast]);
+  }, [state, navigate, toast, t]);
 
   return state;
 }

@@ -1,0 +1,67 @@
+/** The i18n check itself: silent on the real tree, and loud on each kind of problem. */
+import assert from 'node:assert/strict';
+import { catalogueKeys, findProblems, literalsIn, unusedKeys } from '../../scripts/check_i18n.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+Deno.test('the real PWA keeps its text in the catalogues and uses every key', async () => {
+  assert.deepEqual(await findProblems(root), []);
+});
+
+Deno.test('JSX text and the text props are found, in every form they take', () => {
+  const found = literalsIn(
+    'x.tsx',
+    `export const A = () => (
+      <div title='Hello' aria-label={busy ? 'Saving' : t('a.b')}>
+        Hello there
+        {'Loose words'}
+        {\`Page \${n}\`}
+        <img alt="A logo" />
+        <input placeholder={'Type here'} />
+      </div>
+    );`,
+  );
+  assert.deepEqual(found.map((f) => f.text), [
+    'Hello',
+    'Saving',
+    'Hello there',
+    'Loose words',
+    'Page …',
+    'A logo',
+    'Type here',
+  ]);
+});
+
+Deno.test('column titles, modal texts and toasts given as literals are found', () => {
+  const found = literalsIn(
+    'x.ts',
+    `const columns = [{ title: 'Name', dataIndex: 'name' }];
+     Modal.confirm({ title: t('x.y'), content: 'Are you sure?', okText: 'Yes' });
+     toast.error('Failed to load');
+     message.success(t('ok.done'));`,
+  );
+  assert.deepEqual(found.map((f) => f.text), ['Name', 'Are you sure?', 'Yes', 'Failed to load']);
+});
+
+Deno.test('what is not text is not reported: keys, symbols, class names, calls, comparisons', () => {
+  const found = literalsIn(
+    'x.tsx',
+    `// A comment with words
+     export const A = () => (
+       <button className='btn btn-primary' type='submit' title={t('list.view')} aria-label={label}>
+         ×{' '}{t('common.close')}{kind === 'error' ? <b /> : null}
+       </button>
+     );
+     const c = { title: 'columns.name', key: 'name' };`,
+  );
+  assert.deepEqual(found, []);
+});
+
+Deno.test('a catalogue key no source names is unused; plurals and refusal codes count as used', () => {
+  const keys = catalogueKeys({
+    a: { used: 'x', unused: 'y', count_one: '1', count_other: 'n' },
+    codes: { x: 'z' },
+  });
+  assert.deepEqual(keys, ['a.used', 'a.unused', 'a.count_one', 'a.count_other', 'codes.x']);
+  assert.deepEqual(unusedKeys(keys, ["t('a.used'); t('a.count', { count })"]), ['a.unused']);
+});
