@@ -1,9 +1,9 @@
 /**
  * The PWA's i18n: i18next with react-i18next (the catalogues are plain JSON a translator edits; keys are typed
  * from the English one, i18next.d.ts). Each language's catalogue is a chunk of its own, fetched when the
- * language is first shown, so a tablet downloads only the language it shows (issue 12's 200 KB budget on the
- * offender's route); the service worker precaches both, so either works offline. `<html lang>` follows the
- * language shown, so a screen reader reads with the right voice.
+ * language is first shown, so a tablet downloads only the language it shows (the offender's route has a budget
+ * of 200 KB of JavaScript); the service worker precaches both, so either works offline. `<html lang>` follows
+ * the language shown, so a screen reader reads with the right voice.
  *
  * Components call `useTranslation()`; plain modules (the list's texts, the offline texts) call `t` from
  * i18next, which always speaks the language shown.
