@@ -8,7 +8,8 @@
  *   node_modules/.bin/deno run -A bench/static_compression.ts /tmp/dist    # default: pwa/dist
  *
  * These are whole-build totals (every chunk, the back office and the pdf.js worker included), not what one
- * page loads.
+ * page loads. Then what the service worker precaches for a tablet, the shell apart from each folder of pdf.js's
+ * optional resources (decoders, CMaps, fonts), stored and as sent.
  */
 import { extname, join, relative } from 'node:path';
 import { Hono } from 'hono';
@@ -65,3 +66,32 @@ row('js+css', {
   gzip: totals.js.gzip + totals.css.gzip,
   br: totals.js.br + totals.css.br,
 });
+
+/**
+ * What a tablet's service worker downloads and keeps (the precache manifest vite-plugin-pwa writes into sw.js),
+ * the shell apart from pdf.js's optional resources (pwa/src/viewer/pdfjsResources.ts), each folder of those on
+ * its own: stored is what Cache Storage holds (the bytes as they are), sent what the API answers a browser that
+ * takes brotli.
+ */
+const manifest = [...Deno.readTextFileSync(join(dist, 'sw.js')).matchAll(/url:"([^"]+)"/g)].map((m) => m[1]);
+const groups = new Map<string, { files: number; stored: number; sent: number }>();
+for (const url of manifest) {
+  const folder = /^assets\/pdfjs-[^/]+\/([^/]+)\//.exec(url)?.[1];
+  const group = folder ? `pdf.js ${folder}` : 'shell';
+  const totalsOf = groups.get(group) ?? { files: 0, stored: 0, sent: 0 };
+  const response = await app.request(`/${url}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  totalsOf.files++;
+  totalsOf.stored += Deno.statSync(join(dist, url)).size;
+  totalsOf.sent += (await response.arrayBuffer()).byteLength;
+  groups.set(group, totalsOf);
+}
+const all = [...groups.values()].reduce(
+  (sum, g) => ({ files: sum.files + g.files, stored: sum.stored + g.stored, sent: sum.sent + g.sent }),
+  { files: 0, stored: 0, sent: 0 },
+);
+console.log(`\nthe service worker's precache (${dist}/sw.js)`);
+console.log(`${'group'.padEnd(22)} files ${'stored'.padStart(11)} ${'sent (br)'.padStart(11)}`);
+for (const [group, g] of [...groups.entries(), ['all', all] as const]) {
+  console.log(`${group.padEnd(22)} ${String(g.files).padStart(5)} ${kb(g.stored)} ${kb(g.sent)}`);
+}

@@ -4,13 +4,15 @@
  * The dev server proxies /api to the API (API_PORT, default 5000), so the
  * browser always talks to its own origin.
  */
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompressDir } from '../scripts/precompress.ts';
+import { NOT_PRECACHED, pdfjsResourceBase, PRECACHED, SERVED } from './src/viewer/pdfjsResources.ts';
 
 const pwaRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +46,29 @@ function precompress(): Plugin {
           } gzip`,
         );
       },
+    },
+  };
+}
+
+/**
+ * pdf.js's decoders, CMaps, standard fonts and ICC profile (pwa/src/viewer/pdfjsResources.ts), copied from
+ * node_modules/pdfjs-dist into the build as files of their own, as the worker is: pdf.js fetches them by name
+ * from the folder it is given, so they keep their names, under a folder named after pdf.js's version.
+ */
+function pdfjsResources(): Plugin {
+  const dist = fileURLToPath(new URL('../node_modules/pdfjs-dist/', import.meta.url));
+  const { version } = JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8')) as { version: string };
+  const base = pdfjsResourceBase(version).replace(/^\//, '');
+  return {
+    name: 'portal:pdfjs-resources',
+    apply: 'build',
+    generateBundle() {
+      for (const [folder, served] of Object.entries(SERVED)) {
+        for (const name of readdirSync(join(dist, folder)).filter((file) => served.test(file))) {
+          const source = readFileSync(join(dist, folder, name));
+          this.emitFile({ type: 'asset', fileName: `${base}${folder}/${name}`, source });
+        }
+      }
     },
   };
 }
@@ -127,6 +152,7 @@ export default defineConfig({
   plugins: [
     antdTableStandIns(),
     react(),
+    pdfjsResources(),
     VitePWA({
       registerType: 'autoUpdate',
       // main.tsx registers through virtual:pwa-register: no script is injected
@@ -151,10 +177,11 @@ export default defineConfig({
         // Only the app shell is precached. There is deliberately no
         // runtimeCaching: privileged /api answers must never sit in a
         // service-worker cache.
-        // mjs: the pdf.js worker is a file of our build (pwa/src/viewer/engine.ts).
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'],
+        // mjs: the pdf.js worker is a file of our build (pwa/src/viewer/engine.ts); then what pdf.js fetches
+        // when a document needs it, within reason (pwa/src/viewer/pdfjsResources.ts).
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}', ...PRECACHED],
         // The browser asks for the encoding over HTTP; the precompressed siblings are never cached by name.
-        globIgnores: ['**/*.br', '**/*.gz'],
+        globIgnores: ['**/*.br', '**/*.gz', ...NOT_PRECACHED],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,

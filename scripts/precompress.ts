@@ -18,6 +18,8 @@ export const COMPRESSIBLE_EXTENSIONS: ReadonlySet<string> = new Set([
   '.svg',
   '.webmanifest',
   '.json',
+  // pdf.js's WebAssembly decoders (pwa/src/viewer/pdfjsResources.ts): brotli takes about half.
+  '.wasm',
 ]);
 
 /**

@@ -1,14 +1,16 @@
 /**
  * Headers on every answer. The Content-Security-Policy lets scripts and workers
  * come from our own origin only, with no 'unsafe-eval': the PDF engine and its
- * worker are part of our build. Styles allow inline because Ant Design writes
- * its CSS at run time.
+ * worker are part of our build. 'wasm-unsafe-eval' lets a page or worker compile
+ * WebAssembly, and nothing else: pdf.js decodes JPEG 2000, JBIG2 and fax scans
+ * with WebAssembly served from our origin (pwa/src/viewer/pdfjsResources.ts).
+ * Styles allow inline because Ant Design writes its CSS at run time.
  */
 import { secureHeaders } from 'hono/secure-headers';
 
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
   workerSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],

@@ -1,15 +1,18 @@
 /**
  * pdf.js, set up the one way this app uses it. The worker is a file of our
- * own build (the `?url` import makes Vite emit it as an asset), so no request
- * leaves our origin and the Content-Security-Policy can stay at 'self'.
- * Scripting, XFA and WebAssembly decoders are off: a document is mail to be
- * read and printed, never a program.
+ * own build (the `?url` import makes Vite emit it as an asset), and so are the
+ * decoders, CMaps and fonts it fetches when a document needs them
+ * (pdfjsResources.ts), so no request leaves our origin and the
+ * Content-Security-Policy can stay at 'self' (with 'wasm-unsafe-eval' for the
+ * decoders). Scripting and XFA are off: a document is mail to be read and
+ * printed, never a program.
  */
 import * as pdfjsLib from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import 'pdfjs-dist/web/pdf_viewer.css';
 import { API_BASE } from '../lib/api.ts';
 import type { Layout } from './modes.ts';
+import { pdfjsResourceBase } from './pdfjsResources.ts';
 
 export type PdfDocument = pdfjsLib.PDFDocumentProxy;
 export type PdfLoadingTask = pdfjsLib.PDFDocumentLoadingTask;
@@ -45,6 +48,21 @@ function viewerComponents(): Promise<ViewerModule> {
   return viewerModule;
 }
 
+const RESOURCES = pdfjsResourceBase(pdfjsLib.version);
+
+/**
+ * Where pdf.js finds what it loads only for the documents that need it: JPEG 2000, JBIG2 and fax scans
+ * (WebAssembly), CJK fonts' CMaps, the standard fonts' files and the CMYK profile. With all of these on our
+ * origin the worker fetches them itself.
+ */
+const OPTIONAL_RESOURCES = {
+  wasmUrl: `${RESOURCES}wasm/`,
+  cMapUrl: `${RESOURCES}cmaps/`,
+  cMapPacked: true,
+  standardFontDataUrl: `${RESOURCES}standard_fonts/`,
+  iccUrl: `${RESOURCES}iccs/`,
+} as const;
+
 /** Where the bytes come from: the print URL (audited as a print) when printing was asked for. */
 export function documentUrl(documentId: string, print: boolean): string {
   return `${API_BASE}/documents/${print ? 'print' : 'view'}/${encodeURIComponent(documentId)}`;
@@ -70,8 +88,7 @@ export function openDocument(
     disableAutoFetch: true,
     disableStream: false,
     rangeChunkSize: 65536,
-    // No wasm decoders: they would be fetched separately and need 'wasm-unsafe-eval' in the CSP.
-    useWasm: false,
+    ...OPTIONAL_RESOURCES,
     // Rendering on the main thread: the renderer worker would be a second script to serve.
     disableWorkerRendering: true,
   };
@@ -88,7 +105,7 @@ export function openDocumentData(data: Uint8Array<ArrayBuffer>): PdfLoadingTask 
     worker: sharedWorker(),
     isEvalSupported: false,
     enableXfa: false,
-    useWasm: false,
+    ...OPTIONAL_RESOURCES,
     disableWorkerRendering: true,
   };
   return pdfjsLib.getDocument(params);

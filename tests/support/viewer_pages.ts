@@ -1,0 +1,155 @@
+/**
+ * What the viewer's browser tests share: the screens a reader uses (an upright tablet with touch, a desktop, a
+ * phone), an offender's reading context (the portal open in a tab of its own, as the viewer requires), and
+ * reading the pages pdf.js drew.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Credentials } from './api_client.ts';
+import { signInThroughForm } from './offline_pages.ts';
+
+export const DEMO_ATTORNEY: Credentials = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
+export const DEMO_OFFENDER: Credentials = { username: '100001', password: '246810' };
+
+/** The screens the portal is read on. */
+export const SCREENS = {
+  tablet: { viewport: { width: 800, height: 1280 }, hasTouch: true, isMobile: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+} satisfies Record<string, BrowserContextOptions>;
+
+export type ScreenName = keyof typeof SCREENS;
+
+/**
+ * What the browser and pdf.js say when something the page needs was refused or not found: a CSP refusal, a
+ * decoder that did not load, a resource pdf.js was not told where to find.
+ */
+const MISSING_RESOURCE =
+  /Content Security Policy|Refused to|Unable to (load|decode)|Ensure that the `\w+` API parameter|Failed to resolve module|failed to initialize/i;
+
+/**
+ * A browser context on `screen` with the demo offender's portal signed in on its first page (an offender's viewer
+ * shows mail only while the portal is open: pwa/src/viewer/useTabletGate.ts); `page` is a second tab for the
+ * viewer. Page errors, console errors and missing resources are collected in `problems`.
+ */
+export async function readerContext(
+  browser: Browser,
+  url: string,
+  options: { screen: ScreenName },
+): Promise<{ context: BrowserContext; portal: Page; page: Page; problems: string[] }> {
+  const context = await browser.newContext(SCREENS[options.screen]);
+  const portal = await context.newPage();
+  portal.setDefaultTimeout(20_000);
+  await signInThroughForm(portal, url, DEMO_OFFENDER);
+  await portal.waitForURL(/\/portal/);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.stack ?? error.message));
+  page.on('console', (message) => {
+    if (message.type() !== 'error' && !MISSING_RESOURCE.test(message.text())) return;
+    problems.push(`${message.text()} (${message.location().url})`);
+  });
+  return { context, portal, page, problems };
+}
+
+/** Opens /pdfViewer/{id} and waits for the page count. */
+export async function openViewer(page: Page, url: string, id: string): Promise<void> {
+  await page.goto(`${url}/pdfViewer/${id}`);
+  await page.getByTestId('page-count').filter({ hasText: /\/ [1-9]/ }).waitFor();
+}
+
+/** Waits until pdf.js has finished drawing page `pageNumber` (its canvas and text layer). */
+export async function pageDrawn(page: Page, pageNumber: number): Promise<void> {
+  const selector = `.pdfViewer .page[data-page-number="${pageNumber}"][data-loaded="true"]`;
+  await page.locator(`${selector} canvas`).waitFor({ state: 'attached' });
+  await page.locator(`${selector} .textLayer`).waitFor({ state: 'attached' });
+  // data-loaded is set when drawing starts; the canvas is shown once the first frame is complete.
+  await page.waitForFunction((s) => {
+    const canvas = document.querySelector<HTMLCanvasElement>(`${s} canvas`);
+    return canvas !== null && !canvas.hidden && canvas.width > 0 &&
+      !document.querySelector(`${s} .loadingIcon`);
+  }, selector);
+}
+
+/** A drawn page's canvas: its pixel size and the RGB bytes of every pixel. */
+export interface CanvasPixels {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+
+/** Reads page `pageNumber`'s canvas as pdf.js drew it. */
+export async function canvasPixels(page: Page, pageNumber: number): Promise<CanvasPixels> {
+  const { width, height, base64 } = await page.evaluate((n) => {
+    const canvas = document.querySelector<HTMLCanvasElement>(
+      `.pdfViewer .page[data-page-number="${n}"] canvas`,
+    )!;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    // RGBA to RGB, sent as base64: a page is millions of bytes.
+    let binary = '';
+    for (let at = 0; at < data.length; at += 4) {
+      binary += String.fromCharCode(data[at], data[at + 1], data[at + 2]);
+    }
+    return { width: canvas.width, height: canvas.height, base64: btoa(binary) };
+  }, pageNumber);
+  const binary = atob(base64);
+  const rgb = new Uint8Array(binary.length);
+  for (let at = 0; at < binary.length; at++) rgb[at] = binary.charCodeAt(at);
+  return { width, height, rgb };
+}
+
+/** A rectangle of a page in PDF points, from the bottom left (as the PDF draws it). */
+export interface PointBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The mean RGB of `box` (points on a `pageSize` page) in `pixels` (the page drawn at any size). */
+export function meanColour(
+  pixels: CanvasPixels,
+  box: PointBox,
+  pageSize: { width: number; height: number },
+): [number, number, number] {
+  const sx = pixels.width / pageSize.width;
+  const sy = pixels.height / pageSize.height;
+  const left = Math.round(box.x * sx);
+  const right = Math.round((box.x + box.width) * sx);
+  const top = Math.round((pageSize.height - box.y - box.height) * sy);
+  const bottom = Math.round((pageSize.height - box.y) * sy);
+  const sum = [0, 0, 0];
+  let count = 0;
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) {
+      const at = (y * pixels.width + x) * 3;
+      for (let c = 0; c < 3; c++) sum[c] += pixels.rgb[at + c];
+      count++;
+    }
+  }
+  return sum.map((s) => Math.round(s / count)) as [number, number, number];
+}
+
+/** The share of `box`'s pixels darker than mid-grey: the ink of the text drawn there. */
+export function inkShare(
+  pixels: CanvasPixels,
+  box: PointBox,
+  pageSize: { width: number; height: number },
+): number {
+  const sx = pixels.width / pageSize.width;
+  const sy = pixels.height / pageSize.height;
+  let ink = 0;
+  let count = 0;
+  for (
+    let y = Math.round((pageSize.height - box.y - box.height) * sy);
+    y < (pageSize.height - box.y) * sy;
+    y++
+  ) {
+    for (let x = Math.round(box.x * sx); x < (box.x + box.width) * sx; x++) {
+      const at = (y * pixels.width + x) * 3;
+      if (pixels.rgb[at] + pixels.rgb[at + 1] + pixels.rgb[at + 2] < 3 * 128) ink++;
+      count++;
+    }
+  }
+  return ink / count;
+}
