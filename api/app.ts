@@ -23,6 +23,8 @@ import { authRoutes } from './routes/auth.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { publicRoutes } from './routes/public.ts';
+import { preferenceRoutes } from './routes/preferences.ts';
+import { recipientRoutes } from './routes/recipients.ts';
 import { representativeRoutes } from './routes/representative.ts';
 import { representativeLinkRoutes } from './routes/representatives.ts';
 
@@ -52,6 +54,8 @@ export function createApp(deps: AppDeps) {
     .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
     .route('/documents', documentRoutes)
     .route('/representative', representativeRoutes)
+    .route('/recipients', recipientRoutes)
+    .route('/preferences', preferenceRoutes)
     .route('/attorney/representatives', representativeLinkRoutes)
     .all('*', () => {
       throw notFound('No such API endpoint.');

@@ -190,6 +190,30 @@ export const SETTINGS = {
     label: 'Document retention days',
     description: 'Days a document is kept before it is deleted',
   },
+  // 30 days: long enough for a person released by mistake, or transferred back, to keep their mail; short
+  // enough that privileged mail does not outlive its reader's stay by months.
+  release_purge_days: {
+    type: 'number',
+    default: 30,
+    unit: 'days',
+    min: 1,
+    max: 3650,
+    category: 'system',
+    label: 'Release purge days',
+    description: 'Days after an offender is released or transferred before their documents are deleted',
+  },
+  // 200 an hour: a public defender with two hundred clients can check each of them in an hour; a script reading
+  // the roster gets 200 names an hour, and every lookup is in the audit log.
+  recipient_lookup_limit_per_hour: {
+    type: 'number',
+    default: 200,
+    unit: 'lookups',
+    min: 10,
+    max: 10000,
+    category: 'security',
+    label: 'Recipient lookups per hour',
+    description: 'DOC number lookups one sender may make in an hour before they are refused',
+  },
   // 10 minutes: pdf.js fetches a large file in dozens of ranges while its pages are scrolled, so one event per
   // range would bury the log; a window well under the 30-minute idle timeout still shows a long reading going on
   // (one event every 10 minutes) and a later reading in the same session as a new one.

@@ -7,7 +7,7 @@
 import type { Sql } from './client.ts';
 
 /** Lock keys: fixed numbers, one per job, in a range nothing else in this database uses. */
-export const LOCK_KEYS = { retentionPurge: 7_110_001 } as const;
+export const LOCK_KEYS = { retentionPurge: 7_110_001, recipientLookups: 7_110_002 } as const;
 
 /**
  * Runs `job` when no other session holds `key`; otherwise returns `{ ran: false }` at once (the other

@@ -7,6 +7,7 @@ import type postgres from 'postgres';
 import type { Tx } from './client.ts';
 import type { PdfMetadata } from '../pdf/inspect.ts';
 import type { SenderSortKey, SortOrder } from '../../contract/shapes/document.ts';
+import type { UserStatus } from '../../contract/shapes/user.ts';
 
 /** 90 days: the setting's default (migration 0001), used if the row is missing. */
 const DEFAULT_RETENTION_DAYS = 90;
@@ -47,6 +48,18 @@ export interface DocumentRow {
   metadata: PdfMetadata;
   uploaded_at: Date;
   viewed_at: Date | null;
+  /** The recipient's first print, online or offline. */
+  printed_at: Date | null;
+  /** The recipient's tablet first fetched it ahead for offline reading. */
+  prefetched_at: Date | null;
+  withdrawn_at: Date | null;
+  time_sensitive: boolean;
+  /** 'YYYY-MM-DD', a calendar day (no time zone). */
+  respond_by: string | null;
+  /** A tombstone: deleted by retention or after the recipient's release; no bytes, no description. */
+  deleted_at: Date | null;
+  deleted_reason: 'retention' | 'recipient_released' | null;
+  /** For a live document its delete date; for a tombstone when it was deleted. */
   delete_at: Date;
   sender_role: 'attorney' | 'representative';
   sender_first_name: string;
@@ -59,16 +72,20 @@ export interface DocumentRow {
   recipient_doc_number: string;
   recipient_first_name: string;
   recipient_last_name: string;
+  recipient_status: UserStatus;
 }
 
 /** The columns of a DocumentRow (users `s` the sender and `r` the recipient joined). */
 function documentColumns(sql: Tx) {
   return sql`d.id, d.entity_id, d.sender_id, d.recipient_id, d.title, d.description, d.file_name, d.size::float8 as size,
            d.sha256, d.pages, d.encrypted, d.print_allowed, d.metadata, d.uploaded_at, d.viewed_at,
-           ${deleteAt(sql)} as delete_at,
+           d.printed_at, d.prefetched_at, d.withdrawn_at, d.time_sensitive,
+           to_char(d.respond_by, 'YYYY-MM-DD') as respond_by, d.deleted_at, d.deleted_reason,
+           coalesce(d.deleted_at, ${deleteAt(sql)}) as delete_at,
            s.role as sender_role, s.first_name as sender_first_name, s.last_name as sender_last_name,
            d.supervising_attorney_id,
-           r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name`;
+           r.doc_number as recipient_doc_number, r.first_name as recipient_first_name, r.last_name as recipient_last_name,
+           r.status as recipient_status`;
 }
 
 function selectDocuments(sql: Tx) {
@@ -77,16 +94,31 @@ function selectDocuments(sql: Tx) {
     from documents d join users s on s.id = d.sender_id join users r on r.id = d.recipient_id`;
 }
 
+/** An offender who can receive mail: active (not deactivated, released or transferred). */
+export interface Recipient {
+  id: string;
+  doc_number: string;
+  first_name: string;
+  last_name: string;
+}
+
 /** The active offender of an entity with this DOC number (case as stored). */
 export async function find_active_offender(
   sql: Tx,
   entityId: string,
   docNumber: string,
-): Promise<{ id: string } | undefined> {
-  const [row] = await sql<{ id: string }[]>`
-    select id from users where entity_id = ${entityId} and role = 'offender' and status = 'active'
-      and doc_number = ${docNumber}`;
+): Promise<Recipient | undefined> {
+  const [row] = await sql<Recipient[]>`
+    select id, doc_number, first_name, last_name from users
+    where entity_id = ${entityId} and role = 'offender' and status = 'active' and doc_number = ${docNumber}`;
   return row;
+}
+
+/** The active offenders of an entity among these DOC numbers (case as stored), in no order. */
+export function find_active_offenders(sql: Tx, entityId: string, docNumbers: string[]): Promise<Recipient[]> {
+  return sql<Recipient[]>`
+    select id, doc_number, first_name, last_name from users
+    where entity_id = ${entityId} and role = 'offender' and status = 'active' and doc_number = any(${docNumbers})`;
 }
 
 export interface NewDocument {
@@ -102,6 +134,9 @@ export interface NewDocument {
   encrypted: boolean;
   printAllowed: boolean;
   metadata: PdfMetadata;
+  timeSensitive?: boolean;
+  /** 'YYYY-MM-DD'. */
+  respondBy?: string | null;
 }
 
 /**
@@ -115,10 +150,10 @@ export async function insert_document(
 ): Promise<{ id: string; supervising_attorney_id: string | null }> {
   const [row] = await sql<{ id: string; supervising_attorney_id: string | null }[]>`
     insert into documents (entity_id, sender_id, recipient_id, title, description, file_name, size, sha256, pages,
-                           encrypted, print_allowed, metadata, supervising_attorney_id)
+                           encrypted, print_allowed, metadata, time_sensitive, respond_by, supervising_attorney_id)
     values (${doc.entityId}, ${doc.senderId}, ${doc.recipientId}, ${doc.title}, ${doc.description}, ${doc.fileName},
             ${doc.size}, ${doc.sha256}, ${doc.pages}, ${doc.encrypted}, ${doc.printAllowed},
-            ${sql.json(doc.metadata as never)},
+            ${sql.json(doc.metadata as never)}, ${doc.timeSensitive ?? false}, ${doc.respondBy ?? null}::date,
             (select a.id from users s join users a on a.id = s.supervising_attorney_id
              where s.id = ${doc.senderId} and s.role = 'representative' and s.supervisor_accepted_at is not null
                and a.role = 'attorney' and a.status = 'active' and a.entity_id = s.entity_id))
@@ -127,17 +162,29 @@ export async function insert_document(
 }
 
 /**
- * Document `d` is within its retention: every query here that returns documents applies it. A range on the
- * upload time, not a delete date computed per row, so an index ending in uploaded_at (per sender, recipient or
- * supervisor) reads the unexpired entries alone (the busiest sender's count: 6.3 ms → 2.8 ms, pgbench).
+ * Document `d` can be read: within its retention, neither withdrawn nor deleted. Every query here that gives a
+ * document to its readers applies it. A range on the upload time, not a delete date computed per row, so an
+ * index ending in uploaded_at (per sender, recipient or supervisor) reads the unexpired entries alone (the
+ * busiest sender's count: 6.3 ms → 2.8 ms, pgbench).
  */
 function unexpired(sql: Tx) {
-  return sql`d.uploaded_at > ${retentionCutoff(sql)}`;
+  return sql`d.uploaded_at > ${retentionCutoff(sql)} and d.withdrawn_at is null and d.deleted_at is null`;
 }
 
-/** Document `d` is past its retention: unexpired's complement (uploaded_at is never null), for the purge. */
+/**
+ * Document `d` is in its sender's list: what `unexpired` admits, a withdrawn one within its retention, and a
+ * tombstone for one retention period after its deletion. A tombstone's deletion came at most one period after
+ * its upload (retention) or earlier (a released recipient), so the range on the upload time still holds.
+ */
+function inSenderList(sql: Tx) {
+  return sql`d.uploaded_at > (now() - 2 * ${retentionPeriod(sql)})
+    and case when d.deleted_at is null then d.uploaded_at > ${retentionCutoff(sql)}
+             else d.deleted_at > ${retentionCutoff(sql)} end`;
+}
+
+/** Document `d` is past its retention and not yet a tombstone, for the purge. */
 function expired(sql: Tx) {
-  return sql`d.uploaded_at <= ${retentionCutoff(sql)}`;
+  return sql`d.uploaded_at <= ${retentionCutoff(sql)} and d.deleted_at is null`;
 }
 
 /** The unexpired documents matching `condition`, unordered. */
@@ -157,7 +204,7 @@ function unexpiredDocuments(sql: Tx, condition: postgres.Fragment): Promise<Docu
  */
 export function documents_received_in_session_json(sql: Tx, sessionId: string): postgres.Fragment {
   const recipient = sql`(select user_id from sessions where id = ${sessionId})`;
-  return sql`(select coalesce(json_agg(x order by x.uploaded_at desc, x.id), '[]'::json)
+  return sql`(select coalesce(json_agg(x order by x.time_sensitive desc, x.uploaded_at desc, x.id), '[]'::json)
     from (${selectUnexpired(sql, sql`d.recipient_id = ${recipient}`)}) x)`;
 }
 
@@ -168,15 +215,19 @@ function dateOrNull(value: string | null): Date | null {
 
 /** The DocumentRows of a documents_received_in_session_json value (JSON has no dates: they come back strings). */
 export function document_rows_from_json(value: unknown): DocumentRow[] {
-  type Json = Omit<DocumentRow, 'uploaded_at' | 'viewed_at' | 'delete_at'> & {
+  type Dates = 'viewed_at' | 'printed_at' | 'prefetched_at' | 'withdrawn_at' | 'deleted_at';
+  type Json = Omit<DocumentRow, 'uploaded_at' | 'delete_at' | Dates> & {
     uploaded_at: string;
-    viewed_at: string | null;
     delete_at: string;
-  };
+  } & Record<Dates, string | null>;
   return (value as Json[]).map((row) => ({
     ...row,
     uploaded_at: new Date(row.uploaded_at),
     viewed_at: dateOrNull(row.viewed_at),
+    printed_at: dateOrNull(row.printed_at),
+    prefetched_at: dateOrNull(row.prefetched_at),
+    withdrawn_at: dateOrNull(row.withdrawn_at),
+    deleted_at: dateOrNull(row.deleted_at),
     delete_at: new Date(row.delete_at),
   }));
 }
@@ -187,9 +238,107 @@ export async function find_document(sql: Tx, id: string): Promise<DocumentRow | 
   return row;
 }
 
-/** Sets the recipient's first-view time; later views keep the first. */
-export async function mark_document_viewed(sql: Tx, id: string): Promise<void> {
-  await sql`update documents set viewed_at = now() where id = ${id} and viewed_at is null`;
+/**
+ * One document by id as its sender's list has it (withdrawn ones and tombstones too), whoever asks (the caller
+ * applies the access rule).
+ */
+export async function find_sent_document(sql: Tx, id: string): Promise<DocumentRow | undefined> {
+  const [row] = await sql<DocumentRow[]>`${selectDocuments(sql)} where d.id = ${id} and ${inSenderList(sql)}`;
+  return row;
+}
+
+/**
+ * Records the recipient's reading: the first view (any reading) and, for a print, the first print; later ones
+ * keep the first. Undefined when the document was withdrawn or deleted meanwhile (the reading is refused);
+ * `firstView` when this reading set the read time. The row lock taken here orders it with a withdrawal: whichever
+ * commits first, the other sees it.
+ */
+export async function mark_document_read(
+  sql: Tx,
+  id: string,
+  kind: 'view' | 'print',
+): Promise<{ firstView: boolean } | undefined> {
+  const [row] = await sql<{ first_view: boolean }[]>`
+    with old as (
+      select id, viewed_at, printed_at from documents
+      where id = ${id} and withdrawn_at is null and deleted_at is null
+      for update)
+    update documents d set viewed_at = coalesce(old.viewed_at, now()),
+      printed_at = case when ${kind} = 'print' then coalesce(old.printed_at, now()) else old.printed_at end
+    from old where d.id = old.id
+    returning old.viewed_at is null as first_view`;
+  return row ? { firstView: row.first_view } : undefined;
+}
+
+/** Records the recipient's first fetch ahead; false when the document was withdrawn or deleted meanwhile. */
+export async function mark_document_prefetched(sql: Tx, id: string): Promise<boolean> {
+  const rows = await sql`
+    update documents set prefetched_at = coalesce(prefetched_at, now())
+    where id = ${id} and withdrawn_at is null and deleted_at is null
+    returning 1`;
+  return rows.length > 0;
+}
+
+/** What withdrawing found: done, or the reading that came first, or nothing to withdraw. */
+export type WithdrawResult =
+  | { outcome: 'withdrawn'; withdrawn_at: Date }
+  | { outcome: 'opened'; at: Date }
+  | { outcome: 'prefetched'; at: Date }
+  | { outcome: 'already_withdrawn' }
+  | { outcome: 'missing' };
+
+/**
+ * Withdraws a live document the recipient has neither read, printed nor had fetched ahead, in one statement
+ * under the row's lock (a first reading at the same moment either comes first and refuses this, or waits and is
+ * refused itself: mark_document_read). Otherwise says why not.
+ */
+export async function withdraw_document(sql: Tx, id: string, by: string): Promise<WithdrawResult> {
+  const [done] = await sql<{ withdrawn_at: Date }[]>`
+    update documents d set withdrawn_at = now(), withdrawn_by = ${by}
+    where d.id = ${id} and ${unexpired(sql)} and d.viewed_at is null and d.printed_at is null
+      and d.prefetched_at is null
+    returning d.withdrawn_at`;
+  if (done) return { outcome: 'withdrawn', withdrawn_at: done.withdrawn_at };
+  const [row] = await sql<
+    {
+      viewed_at: Date | null;
+      printed_at: Date | null;
+      prefetched_at: Date | null;
+      withdrawn_at: Date | null;
+      live: boolean;
+    }[]
+  >`
+    select d.viewed_at, d.printed_at, d.prefetched_at, d.withdrawn_at,
+           (d.uploaded_at > ${retentionCutoff(sql)} and d.deleted_at is null) as live
+    from documents d where d.id = ${id}`;
+  if (!row || !row.live) return { outcome: 'missing' };
+  if (row.withdrawn_at) return { outcome: 'already_withdrawn' };
+  const opened = row.viewed_at ?? row.printed_at;
+  if (opened) return { outcome: 'opened', at: opened };
+  if (row.prefetched_at) return { outcome: 'prefetched', at: row.prefetched_at };
+  return { outcome: 'missing' };
+}
+
+/** What the "opened" e-mail says, when its sender asked for it and it was not sent yet. */
+export interface OpenedNotice {
+  to: string;
+  title: string;
+  doc_number: string;
+  viewed_at: Date;
+}
+
+/**
+ * Claims the document's one "opened" e-mail: only when it was read, its sender (active) turned the e-mail on and
+ * none went out before. The `is null` guard under the row lock lets exactly one reading claim it.
+ */
+export async function claim_opened_notice(sql: Tx, id: string): Promise<OpenedNotice | undefined> {
+  const [row] = await sql<OpenedNotice[]>`
+    update documents d set opened_notice_at = now()
+    from users s, users r
+    where d.id = ${id} and s.id = d.sender_id and r.id = d.recipient_id and d.opened_notice_at is null
+      and d.viewed_at is not null and s.notify_on_open and s.status = 'active' and s.email is not null
+    returning s.email as to, d.title, r.doc_number, d.viewed_at`;
+  return row;
 }
 
 /** 10 minutes: the document_read_audit_window_minutes setting's default, used if the row is missing. */
@@ -221,6 +370,8 @@ export interface DocumentToRead extends
     | 'size'
     | 'sha256'
     | 'viewed_at'
+    | 'printed_at'
+    | 'prefetched_at'
   > {
   read_audited_recently: boolean;
 }
@@ -239,7 +390,7 @@ export function document_to_read_json(
 ): postgres.Fragment {
   return sql`(select row_to_json(x) from (
     select d.id, d.sender_id, d.recipient_id, d.supervising_attorney_id, d.title, d.file_name,
-           d.size::float8 as size, d.sha256, d.viewed_at,
+           d.size::float8 as size, d.sha256, d.viewed_at, d.printed_at, d.prefetched_at,
            exists (select 1 from document_read_audits a
                    where a.session_id = ${read.sessionId} and a.document_id = d.id and a.kind = ${read.kind}
                      and a.last_audited_at > ${readAuditWindowStart(sql)}) as read_audited_recently
@@ -247,11 +398,17 @@ export function document_to_read_json(
     where d.id = ${id} and ${unexpired(sql)}) x)`;
 }
 
-/** The DocumentToRead of a document_to_read_json value (JSON has no dates: viewed_at comes back a string). */
+/** The DocumentToRead of a document_to_read_json value (JSON has no dates: they come back strings). */
 export function document_to_read_from_json(value: unknown): DocumentToRead | undefined {
   if (!value) return undefined;
-  const row = value as Omit<DocumentToRead, 'viewed_at'> & { viewed_at: string | null };
-  return { ...row, viewed_at: dateOrNull(row.viewed_at) };
+  type Dates = 'viewed_at' | 'printed_at' | 'prefetched_at';
+  const row = value as Omit<DocumentToRead, Dates> & Record<Dates, string | null>;
+  return {
+    ...row,
+    viewed_at: dateOrNull(row.viewed_at),
+    printed_at: dateOrNull(row.printed_at),
+    prefetched_at: dateOrNull(row.prefetched_at),
+  };
 }
 
 /** document_to_read_json in a statement of its own. */
@@ -280,22 +437,32 @@ export async function claim_document_read_audit(sql: Tx, read: ReadAudit): Promi
   return rows.length > 0;
 }
 
-/** What an offender received, newest first. */
+/**
+ * What an offender received: time-sensitive mail first (it must not sit unseen under newer letters), then newest
+ * first. The tablet fetches ahead in this order.
+ */
 export function list_documents_for_recipient(sql: Tx, recipientId: string): Promise<DocumentRow[]> {
-  return unexpiredDocuments(sql, sql`d.recipient_id = ${recipientId}`);
+  return sql<DocumentRow[]>`${selectUnexpired(sql, sql`d.recipient_id = ${recipientId}`)}
+    order by d.time_sensitive desc, d.uploaded_at desc, d.id`;
 }
 
-/** What a user sent, newest first. */
+/** A sender list's rows matching `condition` (inSenderList), newest first. */
+function senderDocuments(sql: Tx, condition: postgres.Fragment): Promise<DocumentRow[]> {
+  return sql<DocumentRow[]>`${selectDocuments(sql)} where (${condition}) and ${inSenderList(sql)}
+    order by d.uploaded_at desc, d.id`;
+}
+
+/** What a user sent, newest first (withdrawn ones and tombstones too). */
 export function list_documents_sent_by(sql: Tx, senderId: string): Promise<DocumentRow[]> {
-  return unexpiredDocuments(sql, sql`d.sender_id = ${senderId}`);
+  return senderDocuments(sql, sql`d.sender_id = ${senderId}`);
 }
 
-/** What an attorney sent and what representatives shared with them (recorded on each document), newest first. */
+/**
+ * What an attorney sent and what representatives shared with them (recorded on each document), newest first
+ * (withdrawn ones and tombstones too).
+ */
 export function list_documents_for_attorney(sql: Tx, attorneyId: string): Promise<DocumentRow[]> {
-  return unexpiredDocuments(
-    sql,
-    sql`d.sender_id = ${attorneyId} or d.supervising_attorney_id = ${attorneyId}`,
-  );
+  return senderDocuments(sql, sql`d.sender_id = ${attorneyId} or d.supervising_attorney_id = ${attorneyId}`);
 }
 
 /** Whose sender list: an attorney's (sent or shared with them) or one sender's own (a representative's). */
@@ -390,7 +557,7 @@ function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=
  */
 function senderCondition(sql: Tx, query: SenderListQuery) {
   const needle = query.search?.trim() ?? '';
-  return sql`${unexpired(sql)}
+  return sql`${inSenderList(sql)}
     ${
     needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
       or starts_with(d.pages::text, lower(${needle}))
@@ -484,17 +651,55 @@ export function list_documents_readable_by(sql: Tx, userId: string): Promise<Doc
   );
 }
 
-/** Deletes every expired document; returns what was deleted (for the audit). */
-export function delete_expired_documents(sql: Tx): Promise<{ id: string; sha256: string; title: string }[]> {
-  return sql<{ id: string; sha256: string; title: string }[]>`
-    delete from documents d where ${expired(sql)} returning d.id, d.sha256, d.title`;
+/** A document made a tombstone (for the audit). */
+export interface DeletedDocument {
+  id: string;
+  sha256: string;
+  title: string;
 }
 
-/** The digests among `sha256s` that some document still refers to. */
+/** What a tombstone keeps: the receipt's facts and dates, never the description or the PDF's metadata. */
+function tombstone(sql: Tx, reason: 'retention' | 'recipient_released') {
+  return sql`deleted_at = now(), deleted_reason = ${reason}, description = null, metadata = '{}'::jsonb`;
+}
+
+/** Makes every expired document a tombstone; returns what was deleted (for the audit). */
+export function delete_expired_documents(sql: Tx): Promise<DeletedDocument[]> {
+  return sql<DeletedDocument[]>`
+    update documents d set ${tombstone(sql, 'retention')} where ${
+    expired(sql)
+  } returning d.id, d.sha256, d.title`;
+}
+
+/** 30 days: the release_purge_days setting's default, used if the row is missing. */
+const DEFAULT_RELEASE_PURGE_DAYS = 30;
+
+/**
+ * Makes a tombstone of every document whose recipient was released or transferred `release_purge_days` ago or
+ * more (and is still). Returns what was deleted (for the audit).
+ */
+export function delete_released_recipients_documents(sql: Tx): Promise<DeletedDocument[]> {
+  return sql<DeletedDocument[]>`
+    update documents d set ${tombstone(sql, 'recipient_released')}
+    from users r
+    where r.id = d.recipient_id and r.released_at is not null
+      and r.released_at <= now() - coalesce((select (value->>'value')::numeric from settings
+        where key = 'release_purge_days'), ${DEFAULT_RELEASE_PURGE_DAYS}) * interval '24 hours'
+      and d.deleted_at is null
+    returning d.id, d.sha256, d.title`;
+}
+
+/** Removes the tombstones past their time in the senders' lists (inSenderList); returns how many. */
+export async function delete_old_tombstones(sql: Tx): Promise<number> {
+  const rows = await sql`delete from documents d where d.deleted_at <= ${retentionCutoff(sql)} returning 1`;
+  return rows.length;
+}
+
+/** The digests among `sha256s` that some readable document (neither withdrawn nor deleted) refers to. */
 export async function referenced_blobs(sql: Tx, sha256s: string[]): Promise<Set<string>> {
   if (sha256s.length === 0) return new Set();
-  const rows = await sql<
-    { sha256: string }[]
-  >`select distinct sha256 from documents where sha256 = any(${sha256s})`;
+  const rows = await sql<{ sha256: string }[]>`
+    select distinct sha256 from documents
+    where sha256 = any(${sha256s}) and deleted_at is null and withdrawn_at is null`;
   return new Set(rows.map((r) => r.sha256));
 }

@@ -78,10 +78,23 @@ export async function find_offline_read_event(sql: Tx, id: string): Promise<Offl
 }
 
 /**
- * Sets the recipient's read time to a reading made offline when it is the first one known: unset, or later
- * than this reading (an online view that reached the server before the queued offline one). Only ever earlier.
+ * Sets the recipient's read time (and for a print, the print time) to a reading made offline when it is the first
+ * one known: unset, or later than this reading (an online view that reached the server before the queued offline
+ * one). Only ever earlier.
  */
-export async function mark_document_read_at(sql: Tx, documentId: string, at: Date): Promise<void> {
-  await sql`update documents set viewed_at = ${at}
-            where id = ${documentId} and (viewed_at is null or viewed_at > ${at})`;
+export async function mark_document_read_at(
+  sql: Tx,
+  documentId: string,
+  reading: { at: Date; kind: 'view' | 'print' },
+): Promise<{ firstView: boolean }> {
+  const { at, kind } = reading;
+  const [row] = await sql<{ first_view: boolean }[]>`
+    with old as (select id, viewed_at from documents where id = ${documentId} for update)
+    update documents d
+    set viewed_at = least(coalesce(d.viewed_at, ${at}), ${at}),
+        printed_at = case when ${kind} = 'print' then least(coalesce(d.printed_at, ${at}), ${at})
+                          else d.printed_at end
+    from old where d.id = old.id
+    returning old.viewed_at is null as first_view`;
+  return { firstView: row?.first_view ?? false };
 }

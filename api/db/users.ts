@@ -299,9 +299,16 @@ export async function lock_user(sql: Tx, id: string): Promise<UserRow | undefine
   return row;
 }
 
-/** Sets a user's status. */
+/**
+ * Sets a user's status. Released or transferred starts the clock of the release purge (released_at), kept when
+ * one becomes the other; any other status clears it.
+ */
 export async function update_user_status(sql: Tx, id: string, status: UserStatus): Promise<void> {
-  await sql`update users set status = ${status}, updated_at = now() where id = ${id}`;
+  await sql`update users set status = ${status}, updated_at = now(),
+    released_at = case when ${status} in ('released', 'transferred')
+                       then coalesce(case when status in ('released', 'transferred') then released_at end, now())
+                       end
+    where id = ${id}`;
 }
 
 /** Which of these DOC numbers the entity already has. */
@@ -349,4 +356,39 @@ export async function upsert_offender(
           temp_password_hash = null, temp_password_expires_at = null, temp_password_used_at = null, updated_at = now()
     returning id, (xmax = 0) as inserted`;
   return { outcome: row.inserted ? 'added' : 'updated', id: row.id };
+}
+
+/** A user's own preferences (the sender's opt-in "opened" e-mail). */
+export async function find_preferences(sql: Tx, id: string): Promise<{ notifyOnOpen: boolean }> {
+  const [row] = await sql<{ notify_on_open: boolean }[]>`select notify_on_open from users where id = ${id}`;
+  return { notifyOnOpen: row?.notify_on_open ?? false };
+}
+
+/** Stores a user's own preferences. */
+export async function update_preferences(
+  sql: Tx,
+  id: string,
+  change: { notifyOnOpen: boolean },
+): Promise<void> {
+  await sql`update users set notify_on_open = ${change.notifyOnOpen}, updated_at = now() where id = ${id}`;
+}
+
+/**
+ * Applies a roster's custody status to an offender: released or transferred from active (or from one another),
+ * active from released or transferred. A deactivated account stays deactivated (that is an admin's decision, not
+ * the roster's). Returns the change, or undefined when nothing changed.
+ */
+export async function set_offender_custody(
+  sql: Tx,
+  id: string,
+  status: 'active' | 'released' | 'transferred',
+): Promise<{ from: UserStatus; to: UserStatus } | undefined> {
+  const [row] = await sql<{ from: UserStatus; to: UserStatus }[]>`
+    with old as (select id, status from users where id = ${id} and role = 'offender' for update)
+    update users u set status = ${status}, updated_at = now(),
+      released_at = case when ${status} = 'active' then null else coalesce(u.released_at, now()) end
+    from old
+    where u.id = old.id and old.status <> ${status} and old.status in ('active', 'released', 'transferred')
+    returning old.status as from, u.status as to`;
+  return row;
 }

@@ -16,23 +16,28 @@ import {
   type DocumentToRead,
   find_document,
   find_document_to_read,
+  find_sent_document,
   list_documents_for_recipient,
   list_sender_documents_page,
   type ListPosition,
-  mark_document_viewed,
+  mark_document_read,
   type SenderListQuery,
   type SenderListRow,
   type SenderScope,
 } from '../db/documents.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
+import { queueOpenedNotice } from './delivery.ts';
 import type {
   AttorneyDocument,
   DocumentInfo,
   DocumentListCommon,
+  DocumentState,
   MineDocument,
   OffenderDocument,
+  ReceiptEvent,
   RepresentativeDocument,
+  SenderDocumentFields,
   SenderPage,
   SenderSortKey,
   SortOrder,
@@ -69,6 +74,17 @@ async function readable<Row extends Parameters<typeof mayRead>[1]>(
 /** The document if this reader may read it (readable). */
 export function findReadableDocument(sql: Tx, reader: Reader, id: string): Promise<DocumentRow | undefined> {
   return readable(reader, id, (id) => find_document(sql, id));
+}
+
+/**
+ * The Info dialog's document: what findReadableDocument gives, and for its sender and the supervising attorney
+ * also a withdrawn one and a tombstone (their receipt says what became of it). The recipient never sees either.
+ */
+export async function findReceipt(sql: Tx, reader: Reader, id: string): Promise<DocumentRow | undefined> {
+  const doc = await readable(reader, id, (id) => find_sent_document(sql, id));
+  if (!doc) return undefined;
+  const gone = doc.withdrawn_at !== null || doc.deleted_at !== null;
+  return gone && reader.id === doc.recipient_id ? undefined : doc;
 }
 
 /**
@@ -128,25 +144,32 @@ export const receivedDocumentsAlongside = documents_received_in_session_json;
  * Accounts for one read of a document's bytes, whatever its Range: the first read by this session of this
  * document and kind within the `document_read_audit_window_minutes` setting writes 'document_viewed' /
  * 'document_printed' (a viewer's many range requests are one reading), and the recipient's first read of any
- * kind sets viewed_at. The window's claim, the read time and the event share one transaction, so concurrent
- * range requests write one event and a failed audit gives the claim back.
+ * kind sets viewed_at (a print also printed_at), and queues the sender's "opened" e-mail if they asked for it.
+ * The window's claim, the read time and the event share one transaction, so concurrent range requests write one
+ * event and a failed audit gives the claim back. False when the document was withdrawn between the check and this
+ * reading: the caller answers it as missing.
  */
 export async function recordReading(
   deps: Pick<AppDeps, 'sql'>,
   reader: Reader & { session_id: string },
   doc: DocumentToRead,
   options: { kind: 'view' | 'print'; ipAddress: string; range?: { start: number; end: number } },
-): Promise<void> {
-  // Printing is reading too: either sets the read time the sender sees. The update keeps its own
-  // `viewed_at is null` guard, so two first readings at once still set it once.
-  const firstReading = reader.id === doc.recipient_id && doc.viewed_at === null;
+): Promise<boolean> {
+  // Printing is reading too: either sets the read time the sender sees. The update keeps the first time, so
+  // two first readings at once still set it once.
+  const firstReading = reader.id === doc.recipient_id &&
+    (doc.viewed_at === null || (options.kind === 'print' && doc.printed_at === null));
   const read = { sessionId: reader.session_id, documentId: doc.id, kind: options.kind };
   // A viewer's further range requests within the window: nothing to write, so no transaction at all.
-  if (!firstReading && doc.read_audited_recently) return;
-  await deps.sql.begin(async (tx) => {
-    if (firstReading) await mark_document_viewed(tx, doc.id);
+  if (!firstReading && doc.read_audited_recently) return true;
+  return await deps.sql.begin(async (tx) => {
+    if (firstReading) {
+      const marked = await mark_document_read(tx, doc.id, options.kind);
+      if (!marked) return false;
+      if (marked.firstView) await queueOpenedNotice(tx, doc.id);
+    }
     const claimed = await claim_document_read_audit(tx, read);
-    if (!claimed) return;
+    if (!claimed) return true;
     await insert_audit_event(tx, {
       userId: reader.id,
       eventType: options.kind === 'view' ? 'document_viewed' : 'document_printed',
@@ -159,6 +182,7 @@ export async function recordReading(
         range: options.range ? `${options.range.start}-${options.range.end}` : null,
       },
     });
+    return true;
   });
 }
 
@@ -173,7 +197,7 @@ const AUDITED_ID_LENGTH = 100;
 export async function recordDocumentNotFound(
   deps: Pick<AppDeps, 'sql'>,
   reader: Pick<UserRow, 'id' | 'role'>,
-  request: { id: string; kind: 'view' | 'print' | 'info' | 'prefetch'; ipAddress: string },
+  request: { id: string; kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw'; ipAddress: string },
 ): Promise<void> {
   await insert_audit_event(deps.sql, {
     userId: reader.id,
@@ -192,6 +216,46 @@ const senderName = (d: DocumentRow) => name(d.sender_first_name, d.sender_last_n
 const recipientName = (d: DocumentRow) =>
   `${name(d.recipient_first_name, d.recipient_last_name)} (${d.recipient_doc_number})`;
 
+/** Where the document stands for its sender: the latest of its receipt's events. */
+export function documentState(
+  d: Pick<DocumentRow, 'deleted_at' | 'withdrawn_at' | 'printed_at' | 'viewed_at'>,
+): DocumentState {
+  if (d.deleted_at) return 'deleted';
+  if (d.withdrawn_at) return 'withdrawn';
+  if (d.printed_at) return 'printed';
+  if (d.viewed_at) return 'opened';
+  return 'delivered';
+}
+
+/** The sender's view of the delivery (list rows). */
+function senderFields(d: DocumentRow): SenderDocumentFields {
+  return {
+    state: documentState(d),
+    opened_at: isoOrNull(d.viewed_at),
+    printed_at: isoOrNull(d.printed_at),
+    withdrawn_at: isoOrNull(d.withdrawn_at),
+    deleted_at: isoOrNull(d.deleted_at),
+    recipient_released: d.recipient_status === 'released' || d.recipient_status === 'transferred',
+  };
+}
+
+/** The receipt's events that happened, oldest first (ties in the order a delivery goes). */
+export function receiptTimeline(d: DocumentRow): ReceiptEvent[] {
+  const events: [ReceiptEvent['event'], Date | null][] = [
+    ['sent', d.uploaded_at],
+    ['fetched', d.prefetched_at],
+    ['opened', d.viewed_at],
+    ['printed', d.printed_at],
+    ['withdrawn', d.withdrawn_at],
+    ['deleted', d.deleted_at],
+  ];
+  return events
+    .filter((e): e is [ReceiptEvent['event'], Date] => e[1] !== null)
+    .map(([event, at], order) => ({ event, at: iso(at), order }))
+    .sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order)
+    .map(({ event, at }) => ({ event, at }));
+}
+
 /** Fields every list row carries. */
 function common(d: DocumentRow): DocumentListCommon {
   const deletedate = iso(d.delete_at);
@@ -207,6 +271,8 @@ function common(d: DocumentRow): DocumentListCommon {
     viewed_at: isoOrNull(d.viewed_at),
     encrypted: d.encrypted,
     print_allowed: d.print_allowed,
+    time_sensitive: d.time_sensitive,
+    respond_by: d.respond_by,
   };
 }
 
@@ -224,6 +290,7 @@ export function toOffenderDocument(d: DocumentRow): OffenderDocument {
 export function toAttorneyDocument(d: DocumentRow): AttorneyDocument {
   return {
     ...common(d),
+    ...senderFields(d),
     offenderdocnumber: d.recipient_doc_number,
     approval_status: APPROVAL_STATUS,
     sent_by: d.sender_role,
@@ -235,6 +302,7 @@ export function toAttorneyDocument(d: DocumentRow): AttorneyDocument {
 export function toRepresentativeDocument(d: DocumentRow): RepresentativeDocument {
   return {
     ...common(d),
+    ...senderFields(d),
     offenderDocNumber: d.recipient_doc_number,
     offenderdocnumber: d.recipient_doc_number,
   };
@@ -263,6 +331,10 @@ export function toDocumentInfo(d: DocumentRow): DocumentInfo {
     date: iso(d.uploaded_at),
     deletedate: iso(d.delete_at),
     viewed_at: isoOrNull(d.viewed_at),
+    state: documentState(d),
+    time_sensitive: d.time_sensitive,
+    respond_by: d.respond_by,
+    timeline: receiptTimeline(d),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   find_existing_doc_numbers,
   insert_user,
   lock_user,
+  set_offender_custody,
   update_password,
   upsert_offender,
 } from '../db/users.ts';
@@ -218,6 +219,27 @@ export async function importRoster(
             pinHash,
           });
           if (result?.outcome === 'updated' && pinHash) await revoke_user_sessions(sp, result.id);
+          const custody = result && row.status
+            ? await set_offender_custody(sp, result.id, row.status)
+            : undefined;
+          if (result && custody) {
+            // Released or transferred: signed out at once, as an admin's change would; audited like one.
+            if (custody.to !== 'active') await revoke_user_sessions(sp, result.id);
+            await insert_audit_event(sp, {
+              userId: actor.userId,
+              eventType: 'user_status_updated',
+              resourceType: 'user',
+              resourceId: result.id,
+              ipAddress: actor.ipAddress,
+              eventData: {
+                from: custody.from,
+                to: custody.to,
+                role: 'offender',
+                docNumber: row.docNumber,
+                source: `roster_${actor.source}`,
+              },
+            });
+          }
           return result;
         });
         rows.push(

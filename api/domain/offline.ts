@@ -14,7 +14,7 @@
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import { claim_document_read_audit, type DocumentToRead } from '../db/documents.ts';
+import { claim_document_read_audit, type DocumentToRead, mark_document_prefetched } from '../db/documents.ts';
 import {
   ensure_session_data_key,
   find_offline_read_event,
@@ -28,6 +28,7 @@ import { get_setting } from '../db/settings.ts';
 import { find_password_hashes } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OfflineKey, OfflineReadEvent } from '../../contract/shapes/offline.ts';
+import { queueOpenedNotice } from './delivery.ts';
 import { findReadableDocument, recordDocumentNotFound } from './documents.ts';
 import { fail, type Outcome, type Reason } from './outcome.ts';
 import { dummySecretHash, verifySecret } from './passwords.ts';
@@ -218,24 +219,27 @@ async function checkUnlock(
 
 /**
  * Accounts for a prefetch of a document's bytes (fetched ahead for offline reading): not a reading, so no read
- * time is set; 'document_prefetched' once per session and document within the read-audit window, through the
- * same claim row as a view or a print (kind 'prefetch').
+ * time is set, but the first one is the receipt's 'fetched' event (from then on the sender cannot withdraw it:
+ * the tablet holds a copy); 'document_prefetched' once per session and document within the read-audit window,
+ * through the same claim row as a view or a print (kind 'prefetch'). False when the document was withdrawn
+ * between the check and this fetch: the caller answers it as missing.
  */
 export async function recordPrefetch(
   deps: Deps,
   reader: ActiveSession,
   doc: DocumentToRead,
   options: { ipAddress: string },
-): Promise<void> {
+): Promise<boolean> {
   // Fetched again within the window (a retried download): nothing to write, no transaction.
-  if (doc.read_audited_recently) return;
-  await deps.sql.begin(async (tx) => {
+  if (doc.read_audited_recently && doc.prefetched_at) return true;
+  return await deps.sql.begin(async (tx) => {
+    if (!doc.prefetched_at && !(await mark_document_prefetched(tx, doc.id))) return false;
     const claimed = await claim_document_read_audit(tx, {
       sessionId: reader.session_id,
       documentId: doc.id,
       kind: 'prefetch',
     });
-    if (!claimed) return;
+    if (!claimed) return true;
     await insert_audit_event(tx, {
       userId: reader.id,
       eventType: 'document_prefetched',
@@ -244,6 +248,7 @@ export async function recordPrefetch(
       ipAddress: options.ipAddress,
       eventData: { title: doc.title, sha256: doc.sha256 },
     });
+    return true;
   });
 }
 
@@ -307,7 +312,8 @@ export async function recordOfflineEvents(
           existing.kind === event.kind;
         return same ? 'recorded' : 'id_taken';
       }
-      await mark_document_read_at(tx, doc.id, occurredAt);
+      const marked = await mark_document_read_at(tx, doc.id, { at: occurredAt, kind: event.kind });
+      if (marked.firstView) await queueOpenedNotice(tx, doc.id);
       await insert_audit_event(tx, {
         userId: session.id,
         eventType: event.kind === 'view' ? 'document_viewed' : 'document_printed',

@@ -77,6 +77,16 @@ export const REASONS = [
   'upload_unreadable',
   'upload_too_complex',
   'upload_busy',
+  // Delivery (delivery.ts): who a DOC number is, and withdrawing a document; `detail` is the date of the reading.
+  /** Unknown, deactivated, released, transferred or another entity's: one answer, so nothing is told apart. */
+  'recipient_not_found',
+  /** Past the sender's `recipient_lookup_limit_per_hour`. */
+  'recipient_lookup_throttled',
+  'document_already_opened',
+  'document_already_fetched',
+  'document_already_withdrawn',
+  // An offender's release or transfer (user_admin.ts): only offenders leave a facility.
+  'user_not_offender',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

@@ -1,12 +1,19 @@
 /**
  * Retention: documents past their delete date (upload + `document_retention_days`, the
- * setting as it is now) are deleted, each audited as 'document_deleted', then the blobs no
- * document refers to. Runs at start-up and every hour. Never touches audit_logs rows.
+ * setting as it is now), and those of offenders released or transferred `release_purge_days` ago, are deleted,
+ * each audited as 'document_deleted', then the blobs no readable document refers to. A deleted document stays a
+ * tombstone (no bytes, no description, no metadata) in its sender's list for one more retention period, so the
+ * sender sees it Deleted; then the row goes too. Runs at start-up and every hour. Never touches audit_logs rows.
  * Several instances on one PostgreSQL: whichever takes the advisory lock purges, the others skip that round.
  */
 import { LOCK_KEYS, with_try_advisory_lock } from '../db/advisory_locks.ts';
 import { insert_audit_event } from '../db/audit.ts';
-import { delete_expired_documents, referenced_blobs } from '../db/documents.ts';
+import {
+  delete_expired_documents,
+  delete_old_tombstones,
+  delete_released_recipients_documents,
+  referenced_blobs,
+} from '../db/documents.ts';
 import { forget_lapsed_session_keys } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { createLogger } from '../log.ts';
@@ -53,18 +60,25 @@ async function purge(
   blobGraceMs: number | undefined,
 ): Promise<PurgeResult> {
   const deleted = await deps.sql.begin(async (tx) => {
-    const rows = await delete_expired_documents(tx);
-    for (const row of rows) {
+    const expired = await delete_expired_documents(tx);
+    const released = await delete_released_recipients_documents(tx);
+    const reasons = [
+      ...expired.map((row) => ({ row, reason: 'retention' })),
+      ...released.map((row) => ({ row, reason: 'recipient_released' })),
+    ];
+    for (const { row, reason } of reasons) {
       await insert_audit_event(tx, {
         userId: null,
         eventType: 'document_deleted',
         resourceType: 'document',
         resourceId: row.id,
         ipAddress: null,
-        eventData: { title: row.title, sha256: row.sha256, reason: 'retention' },
+        eventData: { title: row.title, sha256: row.sha256, reason },
       });
     }
-    return rows;
+    // Tombstones past their time in the senders' lists: the deletion was audited when it happened.
+    await delete_old_tombstones(tx);
+    return reasons;
   });
   const blobs = await collectBlobs(deps, blobGraceMs ?? BLOB_GRACE_MS);
   // The hourly round also destroys the offline data keys of sessions that lapsed unseen.

@@ -101,6 +101,9 @@ export async function uploadDocument(
       encrypted: facts.encrypted,
       printAllowed: facts.printAllowed,
       metadata: facts.metadata,
+      // A respond-by date marks the document time-sensitive by itself.
+      timeSensitive: form.time_sensitive === 'true' || form.respond_by !== undefined,
+      respondBy: form.respond_by ?? null,
     });
     const documentId = inserted.id;
     await insert_audit_event(tx, {
@@ -116,6 +119,8 @@ export async function uploadDocument(
         sha256: blob.sha256,
         pages: facts.pages,
         supervisingAttorneyId: inserted.supervising_attorney_id,
+        timeSensitive: form.time_sensitive === 'true' || form.respond_by !== undefined,
+        respondBy: form.respond_by ?? null,
       },
     });
     return documentId;

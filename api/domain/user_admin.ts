@@ -16,22 +16,26 @@ export function toAdminUser(row: AdminUserRow): AdminUser {
 export const ACTIVITY_LIMIT = 10;
 
 /**
- * Activates or deactivates a user. Deactivation revokes every session of the user in the same transaction,
- * so their very next request is refused as signed out; the guard also refuses any user who is not active.
+ * Activates or deactivates a user, or marks an offender released or transferred (they cannot sign in or be sent
+ * to; their documents are deleted `release_purge_days` later, api/domain/retention.ts). Any status but active
+ * revokes every session of the user in the same transaction, so their very next request is refused as signed
+ * out; the guard also refuses any user who is not active.
  */
 export async function changeUserStatus(
   sql: Sql,
-  change: { userId: string; status: 'active' | 'deactivated' },
+  change: { userId: string; status: 'active' | 'deactivated' | 'released' | 'transferred' },
   actor: Actor,
 ): Promise<Outcome> {
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
     if (!user) return fail('user_not_found');
     // The row's id, not the one asked for: PostgreSQL finds a row whatever the case of the id it is given.
-    if (user.id === actor.userId && change.status === 'deactivated') return fail('user_self_deactivation');
+    if (user.id === actor.userId && change.status !== 'active') return fail('user_self_deactivation');
     if (user.status === 'pending') return fail('user_pending');
+    const leaving = change.status === 'released' || change.status === 'transferred';
+    if (leaving && user.role !== 'offender') return fail('user_not_offender');
     await update_user_status(tx, user.id, change.status);
-    if (change.status === 'deactivated') await revoke_user_sessions(tx, user.id);
+    if (change.status !== 'active') await revoke_user_sessions(tx, user.id);
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'user_status_updated',

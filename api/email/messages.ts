@@ -1,5 +1,6 @@
 /**
- * The texts of the e-mails sent to registrants. Plain text only. The API does not know the address the portal
+ * The texts of the e-mails the portal sends: to registrants, and to senders who asked to hear when their mail
+ * is opened. Plain text only. The API does not know the address the portal
  * is served from (it may sit behind a proxy), so messages say where to sign in in words rather than a link;
  * a temporary password is never e-mailed: the approver hands it over.
  */
@@ -75,5 +76,23 @@ export function registrationDuplicateEmail(to: string, existing: 'account' | 're
       `portal with this e-mail address (${to}). ${state}\n\n${next}\n\n` +
       'If it was not you, you do not need to do anything: nothing about your account or your registration has ' +
       'changed, and no one was given access.' + SIGNATURE,
+  };
+}
+
+/**
+ * Sent to a sender who asked for it (their preference, off by default) when a document they sent is first
+ * opened: once per document. The title is the sender's own, going to the sender's own confirmed address; the
+ * recipient is named by DOC number only.
+ */
+export function documentOpenedEmail(
+  notice: { to: string; title: string; doc_number: string; openedOn: string },
+): OutgoingEmail {
+  return {
+    kind: 'document_opened',
+    to: notice.to,
+    subject: 'Your document was opened',
+    body: `Hello,\n\nYour document '${notice.title}' to DOC ${notice.doc_number} was opened on ` +
+      `${notice.openedOn}.\n\nYou can turn these e-mails off in the portal's Notifications settings.` +
+      SIGNATURE,
   };
 }

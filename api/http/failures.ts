@@ -127,6 +127,24 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'The server is busy checking other documents. Please try again in a minute.',
     retryAfterSeconds: 30,
   },
+
+  recipient_not_found: { status: 404, message: 'No one with this DOC number receives mail here' },
+  recipient_lookup_throttled: {
+    status: 429,
+    message: 'Too many DOC number lookups in the last hour. Please try again later.',
+    retryAfterSeconds: 600,
+  },
+  document_already_opened: {
+    status: 409,
+    message: (date) => `This document was already opened on ${date} and cannot be withdrawn.`,
+  },
+  document_already_fetched: {
+    status: 409,
+    message: (date) =>
+      `This document was already saved to the recipient's tablet on ${date} and cannot be withdrawn.`,
+  },
+  document_already_withdrawn: { status: 409, message: 'This document was already withdrawn.' },
+  user_not_offender: { status: 400, message: 'Only an offender can be marked released or transferred.' },
 };
 
 /** The error to throw for a failed outcome. */

@@ -30,4 +30,9 @@ export const SUCCESS = {
   ipRangeDeactivated: 'IP range deactivated',
   documentUploaded: 'Document uploaded successfully!',
   documentsListed: 'Documents retrieved successfully',
+  documentWithdrawn: 'Document withdrawn. The recipient can no longer see it.',
+  recipientFound: 'Recipient found',
+  preferencesSaved: 'Notification settings saved',
+  userReleased: 'Offender marked released',
+  userTransferred: 'Offender marked transferred',
 } as const;

@@ -22,7 +22,20 @@ const uploadForm = z.object({
   recipient_doc_number: text(32, REQUIRED).min(1, REQUIRED),
   title: text(200, failureText('upload_title_too_long')).min(1, REQUIRED),
   description: z.string().trim().max(2000, failureText('upload_description_too_long')).optional(),
+  time_sensitive: z.enum(['true', 'false'], { error: "time_sensitive must be 'true' or 'false'." })
+    .optional(),
+  respond_by: z.string().trim().refine(isRespondByDate, {
+    error: 'The respond-by date must be a date (YYYY-MM-DD) from today on.',
+  }).optional(),
 }) satisfies z.ZodType<UploadFields & { file: File }>;
+
+/** 'YYYY-MM-DD', a real calendar day, not before yesterday (UTC; a sender's today may still be UTC's yesterday). */
+export function isRespondByDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) return false;
+  return day.getTime() >= Date.now() - 2 * 86_400_000 && day.getUTCFullYear() <= 9999;
+}
 
 /** Answers an upload by the signed-in sender: 201 with the delivery receipt, or the catalogue's refusal. */
 export async function handleUpload(c: Context<AppEnv>) {
@@ -38,6 +51,8 @@ export async function handleUpload(c: Context<AppEnv>) {
     recipient_doc_number: form.get('recipient_doc_number') ?? undefined,
     title: form.get('title') ?? undefined,
     description: form.get('description') || undefined,
+    time_sensitive: form.get('time_sensitive') || undefined,
+    respond_by: form.get('respond_by') || undefined,
   });
   if (!fields.success) throw new AppError(400, describeIssue(fields.error), 'invalid');
   refuseUnstorableText(fields.data);

@@ -28,8 +28,17 @@ function toActivityEvent(row: ActivityRow): ActivityEvent {
 
 const idParam = z.object({ id: canonicalUuid(failureText('user_not_found')) });
 const statusBody = z.object({
-  status: z.enum(['active', 'deactivated'], { error: "Status must be 'active' or 'deactivated'." }),
+  status: z.enum(['active', 'deactivated', 'released', 'transferred'], {
+    error: "Status must be 'active', 'deactivated', 'released' or 'transferred'.",
+  }),
 }) satisfies z.ZodType<UserStatusRequest>;
+
+const STATUS_MESSAGES: Record<UserStatusRequest['status'], string> = {
+  active: SUCCESS.userActivated,
+  deactivated: SUCCESS.userDeactivated,
+  released: SUCCESS.userReleased,
+  transferred: SUCCESS.userTransferred,
+};
 
 /** The page size when `limit` is not given, as the audit log's. */
 const USER_PAGE_SIZE = 50;
@@ -89,7 +98,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     if (!result.ok) throw failureError(result);
     return c.json({
       success: true,
-      message: status === 'active' ? SUCCESS.userActivated : SUCCESS.userDeactivated,
+      message: STATUS_MESSAGES[status],
     });
   })
   .get('/:id/activity', valid('param', idParam), async (c) => {

@@ -18,7 +18,7 @@ import {
   CURSOR_MAX_LENGTH,
   documentToReadAlongside,
   findDocumentToRead,
-  findReadableDocument,
+  findReceipt,
   listReceivedDocuments,
   listSenderPage,
   type PageStart,
@@ -40,6 +40,7 @@ import {
   type SenderPageRequest,
   SORT_ORDERS,
 } from '../../contract/shapes/document.ts';
+import { withdrawDocument } from '../domain/delivery.ts';
 import { recordOfflineEvents, recordPrefetch } from '../domain/offline.ts';
 import type { OfflineEventsRequest, OfflineEventsResult } from '../../contract/shapes/offline.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -163,7 +164,7 @@ export async function senderList<Shape extends AttorneyDocument | Representative
 async function documentNotFound(
   c: Context<AppEnv>,
   id: string,
-  kind: 'view' | 'print' | 'info' | 'prefetch',
+  kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw',
 ) {
   await recordDocumentNotFound(c.var.deps, c.var.session, { id, kind, ipAddress: c.var.clientAddress });
   return refusal('document_not_found');
@@ -211,12 +212,19 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
   }
   // Whatever the range (bytes=1- is nearly the whole file): recordReading writes one event per session,
   // document and kind within the audit window, so a viewer's many ranges are one reading.
+  let recorded: boolean;
   try {
-    if (kind === 'prefetch') await recordPrefetch(deps, session, doc, { ipAddress: clientAddress });
-    else await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+    recorded = kind === 'prefetch'
+      ? await recordPrefetch(deps, session, doc, { ipAddress: clientAddress })
+      : await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
   } catch (error) {
     await stream.cancel();
     throw error;
+  }
+  if (!recorded) {
+    // Withdrawn between the check and this reading: the withdrawal came first, so nothing is sent.
+    await stream.cancel();
+    throw await documentNotFound(c, id, kind);
   }
   return c.body(stream, status, headers);
 }
@@ -241,8 +249,10 @@ async function offloadDocument(
     console.error(`[documents] blob ${doc.sha256} of document ${doc.id} is missing`);
     throw await documentNotFound(c, doc.id, kind);
   }
-  if (kind === 'prefetch') await recordPrefetch(deps, session, doc, { ipAddress: clientAddress });
-  else await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+  const recorded = kind === 'prefetch'
+    ? await recordPrefetch(deps, session, doc, { ipAddress: clientAddress })
+    : await recordReading(deps, session, doc, { kind, ipAddress: clientAddress, range });
+  if (!recorded) throw await documentNotFound(c, doc.id, kind);
   // nginx sends its own Accept-Ranges with the file; ours as well would make two.
   const { 'Accept-Ranges': _ours, ...kept } = headers;
   return c.body(null, 200, { ...kept, [OFFLOAD_HEADER]: `${OFFLOAD_LOCATION}${inside}` });
@@ -290,9 +300,24 @@ export const documentRoutes = new Hono<AppEnv>()
   })
   .get('/:id/info', requireRole(READERS), valid('param', idParam), async (c) => {
     const { id } = c.req.valid('param');
-    const doc = await findReadableDocument(c.var.deps.sql, c.var.session, id);
+    const doc = await findReceipt(c.var.deps.sql, c.var.session, id);
     if (!doc) throw await documentNotFound(c, id, 'info');
     return c.json({ success: true, data: { document: toDocumentInfo(doc) } });
+  })
+  .post('/:id/withdraw', requireRole(READERS), valid('param', idParam), async (c) => {
+    const { id } = c.req.valid('param');
+    const result = await withdrawDocument(c.var.deps, c.var.session, { id, ipAddress: c.var.clientAddress });
+    if (!result.ok && result.reason === 'document_not_found') throw await documentNotFound(c, id, 'withdraw');
+    if (!result.ok) throw failureError(result);
+    return c.json({
+      success: true,
+      message: SUCCESS.documentWithdrawn,
+      data: {
+        documentid: id.toLowerCase(),
+        state: 'withdrawn',
+        withdrawn_at: result.withdrawnAt.toISOString(),
+      },
+    });
   })
   .get(
     '/view/:id',

@@ -9,7 +9,16 @@ export const ROSTER_MAX_BYTES = 5 * 1024 * 1024;
 export const ROSTER_MAX_ROWS = 50_000;
 
 export const ROSTER_COLUMNS = ['doc_number', 'first_name', 'last_name', 'pin'] as const;
-type Column = typeof ROSTER_COLUMNS[number];
+/**
+ * Columns a roster may add: `status` (active, released or transferred; blank keeps the offender's status) marks
+ * who has left the facility, as the department's own roster export says it.
+ */
+export const ROSTER_OPTIONAL_COLUMNS = ['status'] as const;
+type Column = typeof ROSTER_COLUMNS[number] | typeof ROSTER_OPTIONAL_COLUMNS[number];
+
+/** The custody states a roster's `status` column may hold. */
+export const ROSTER_STATUSES = ['active', 'released', 'transferred'] as const;
+export type RosterStatus = typeof ROSTER_STATUSES[number];
 
 /**
  * Fewest digits of a new or reset PIN: the floor of the `pin_min_length` setting, which may raise it. A
@@ -38,7 +47,8 @@ export const ROSTER_MESSAGES = {
   empty: 'The file is empty.',
   tooLarge: 'The file is larger than 5 MB.',
   binary: 'The file is not a CSV text file.',
-  header: 'The first row must be the header doc_number,first_name,last_name,pin.',
+  header: 'The first row must be the header doc_number,first_name,last_name,pin (and optionally status).',
+  status: 'Status must be active, released or transferred',
   tooManyRows: 'The file has more than 50,000 rows.',
   noRows: 'The file has a header but no offender rows.',
 } as const;
@@ -180,10 +190,14 @@ function columnKey(header: string): string {
   return header.trim().toLowerCase().replace(/[\s_-]+/g, '');
 }
 
-const COLUMN_BY_KEY = new Map<string, Column>(ROSTER_COLUMNS.map((c) => [columnKey(c), c]));
+const COLUMN_BY_KEY = new Map<string, Column>(
+  [...ROSTER_COLUMNS, ...ROSTER_OPTIONAL_COLUMNS].map((c) => [columnKey(c), c]),
+);
 
 export interface RosterRow extends OffenderFields {
   line: number;
+  /** The row's `status`; null when the file has no such column or the cell is blank (the status is kept). */
+  status: RosterStatus | null;
 }
 
 export interface RejectedRow {
@@ -228,8 +242,8 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
   }
   const [header, ...records] = csv.records;
   const columns = header.fields.map((f) => COLUMN_BY_KEY.get(columnKey(f)));
-  const complete = columns.length === ROSTER_COLUMNS.length &&
-    ROSTER_COLUMNS.every((c) => columns.includes(c));
+  const known = columns.every((c) => c !== undefined) && new Set(columns).size === columns.length;
+  const complete = known && ROSTER_COLUMNS.every((c) => columns.includes(c));
   if (!complete) return { ok: false, message: ROSTER_MESSAGES.header };
   if (records.length === 0) return { ok: false, message: ROSTER_MESSAGES.noRows };
 
@@ -237,7 +251,7 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
   const rejected: RejectedRow[] = [];
   const firstLine = new Map<string, number>();
   for (const record of records) {
-    const value = (c: Column) => (record.fields[columns.indexOf(c)] ?? '').trim();
+    const value = (c: Column) => columns.includes(c) ? (record.fields[columns.indexOf(c)] ?? '').trim() : '';
     const docNumber = value('doc_number');
     if (record.fields.length !== columns.length) {
       rejected.push({
@@ -253,7 +267,16 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
       firstName: value('first_name'),
       lastName: value('last_name'),
       pin: value('pin'),
+      status: null,
     };
+    const status = value('status').toLowerCase();
+    if (status !== '') {
+      if (!(ROSTER_STATUSES as readonly string[]).includes(status)) {
+        rejected.push({ line: record.line, docNumber, reason: ROSTER_MESSAGES.status });
+        continue;
+      }
+      row.status = status as RosterStatus;
+    }
     // Whether a PIN is needed depends on the offender existing: the import decides that.
     const problem = offenderProblem(row, { pinRequired: false, pinMinLength: options.pinMinLength });
     if (problem) {

@@ -26,9 +26,12 @@ export interface AdminUserPage {
   total: number;
 }
 
-/** PUT /api/admin/users/{id}/status body. */
+/**
+ * PUT /api/admin/users/{id}/status body. 'released' and 'transferred' are for offenders only: they cannot sign
+ * in or be sent to, and their documents are deleted `release_purge_days` later; 'active' brings them back.
+ */
 export interface UserStatusRequest {
-  status: 'active' | 'deactivated';
+  status: 'active' | 'deactivated' | 'released' | 'transferred';
 }
 
 /** POST /api/admin/offenders body. */

@@ -1,5 +1,13 @@
 /** Documents as their readers see them: the list rows of spec section 3 and the Info modal. */
 
+/**
+ * Where a document stands for its sender: in the recipient's list (delivered), read (opened, with its date,
+ * offline reads included once they reach the server), printed, taken back by the sender (withdrawn) or deleted
+ * by retention or after the recipient's release (a tombstone kept for one more retention period).
+ */
+export const DOCUMENT_STATES = ['delivered', 'opened', 'printed', 'withdrawn', 'deleted'] as const;
+export type DocumentState = (typeof DOCUMENT_STATES)[number];
+
 /** Fields every list row carries. Dates are ISO 8601. */
 export interface DocumentListCommon {
   documentid: string;
@@ -13,6 +21,25 @@ export interface DocumentListCommon {
   viewed_at: string | null;
   encrypted: boolean;
   print_allowed: boolean;
+  /** Marked by the sender: sorts first on the recipient's list and is fetched ahead first. */
+  time_sensitive: boolean;
+  /** 'YYYY-MM-DD' (a calendar day), only with time_sensitive; null when none was given. */
+  respond_by: string | null;
+}
+
+/** What a sender's list row adds: the delivery's state and its dates. */
+export interface SenderDocumentFields {
+  state: DocumentState;
+  /** The recipient's first reading (ISO 8601); the same as viewed_at. */
+  opened_at: string | null;
+  printed_at: string | null;
+  withdrawn_at: string | null;
+  deleted_at: string | null;
+  /**
+   * The recipient was released or transferred: no more mail reaches them, and their documents are deleted
+   * `release_purge_days` after it (the list shows "Recipient released" until then).
+   */
+  recipient_released: boolean;
 }
 
 /** GET /api/documents/offender/{docNumber} row. */
@@ -23,7 +50,7 @@ export interface OffenderDocument extends DocumentListCommon {
 }
 
 /** GET /api/documents/attorney row: the attorney's own and their representatives' documents. */
-export interface AttorneyDocument extends DocumentListCommon {
+export interface AttorneyDocument extends DocumentListCommon, SenderDocumentFields {
   offenderdocnumber: string;
   approval_status: 'approved';
   sent_by: 'attorney' | 'representative';
@@ -31,7 +58,7 @@ export interface AttorneyDocument extends DocumentListCommon {
 }
 
 /** GET /api/representative/documents row. */
-export interface RepresentativeDocument extends DocumentListCommon {
+export interface RepresentativeDocument extends DocumentListCommon, SenderDocumentFields {
   offenderDocNumber: string;
   offenderdocnumber: string;
 }
@@ -98,6 +125,13 @@ export interface DocumentMetadata {
   pdfVersion: string | null;
 }
 
+/** One event of a delivery receipt: the recipient's own, never who else looked. */
+export interface ReceiptEvent {
+  event: 'sent' | 'fetched' | 'opened' | 'printed' | 'withdrawn' | 'deleted';
+  /** ISO 8601. */
+  at: string;
+}
+
 /** GET /api/documents/{id}/info `data.document` and the upload answer's `document`: the delivery receipt. */
 export interface DocumentInfo {
   documentid: string;
@@ -118,11 +152,32 @@ export interface DocumentInfo {
   deletedate: string;
   /** ISO 8601. */
   viewed_at: string | null;
+  state: DocumentState;
+  time_sensitive: boolean;
+  respond_by: string | null;
+  /** Sent, fetched ahead to the tablet, opened, printed, withdrawn, deleted: each that happened, oldest first. */
+  timeline: ReceiptEvent[];
 }
+
+/** One document of an upload: one per recipient, each with its own receipt. */
+export interface UploadedDocument {
+  documentid: string;
+  offenderdocnumber: string;
+}
+
+/**
+ * The most recipients one upload may name (`recipient_doc_number` repeated): co-defendants or a class notice,
+ * not a mailing list.
+ */
+export const MAX_RECIPIENTS = 20;
 
 /** The text fields of an upload's multipart form (`file` beside them). */
 export interface UploadFields {
   recipient_doc_number: string;
   title: string;
   description?: string;
+  /** 'true' marks it time-sensitive; absent or 'false' does not. */
+  time_sensitive?: string;
+  /** 'YYYY-MM-DD', only with time_sensitive. */
+  respond_by?: string;
 }

@@ -4,7 +4,8 @@ export const ROLES = ['offender', 'attorney', 'representative', 'admin', 'approv
 
 export type Role = (typeof ROLES)[number];
 
-export const USER_STATUSES = ['active', 'deactivated', 'pending'] as const;
+/** Released and transferred are offenders' only: they have left the facility and receive no more mail. */
+export const USER_STATUSES = ['active', 'deactivated', 'pending', 'released', 'transferred'] as const;
 
 export type UserStatus = (typeof USER_STATUSES)[number];
 

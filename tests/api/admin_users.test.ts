@@ -156,7 +156,10 @@ Deno.test({
       body: { status: 'pending' },
     });
     assert.equal(badStatus.status, 400);
-    assert.equal(badStatus.body.message, "Status must be 'active' or 'deactivated'.");
+    assert.equal(
+      badStatus.body.message,
+      "Status must be 'active', 'deactivated', 'released' or 'transferred'.",
+    );
   },
 });
 

@@ -38,6 +38,12 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/admin/offenders': ['admin'],
   'PUT /api/admin/offenders/:id/pin': ['admin'],
   'POST /api/admin/offenders/import': ['admin'],
+  // Who a DOC number is, before sending: senders only.
+  'GET /api/recipients/:docNumber': ['attorney', 'representative'],
+  'GET /api/preferences': ['attorney', 'representative'],
+  'PUT /api/preferences': ['attorney', 'representative'],
+  // Withdrawing: the offender passes the guard and gets the same 404 as anyone not the sender.
+  'POST /api/documents/:id/withdraw': ['offender', 'attorney', 'representative'],
   'GET /api/admin/entities': ['admin'],
   'POST /api/admin/entities': ['admin'],
   'PUT /api/admin/entities/:id': ['admin'],

