@@ -3,6 +3,7 @@
  * Nothing else in the API reads the environment: the typed object is passed down.
  */
 import { z } from 'zod';
+import type { S3Settings } from './blobs/s3_client.ts';
 
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
@@ -28,7 +29,8 @@ const envSchema = z.object({
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
-  BLOB_STORE: z.enum(['fs', 'postgres']).default('fs'),
+  BLOB_STORE: z.enum(['fs', 'postgres', 's3'], { error: "BLOB_STORE must be 'fs', 'postgres' or 's3'" })
+    .default('fs'),
   BLOB_OFFLOAD: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.enum(['off', 'nginx'], { error: "BLOB_OFFLOAD must be 'off' or 'nginx'" }).default('off'),
@@ -46,6 +48,26 @@ const envSchema = z.object({
     z.enum(['starttls', 'implicit', 'none']).optional(),
   ),
   SMTP_CA_FILE: optionalText,
+  // The object store of BLOB_STORE=s3 (read only then).
+  S3_ENDPOINT: optionalText.refine((v) => v === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v), {
+    message: 'S3_ENDPOINT must be an http:// or https:// address (https://s3.example.org)',
+  }),
+  S3_REGION: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('us-east-1')),
+  // S3's bucket naming rules: 3-63 lower-case letters, digits, dots and hyphens.
+  S3_BUCKET: optionalText.refine((v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v), {
+    message: 'S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+  }),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['true', 'false', '1', '0'], { error: 'S3_FORCE_PATH_STYLE must be true or false' }).default(
+      'true',
+    ),
+  ),
+  S3_PREFIX: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._\/-]{1,200}$/.test(v), {
+    message: 'S3_PREFIX may hold letters, digits, dots, hyphens, underscores and slashes (portal/)',
+  }),
 }).refine((e) => !e.SMTP_USER === !e.SMTP_PASSWORD, {
   message: 'SMTP_USER and SMTP_PASSWORD are set together or not at all',
   path: ['SMTP_PASSWORD'],
@@ -53,7 +75,26 @@ const envSchema = z.object({
   // nginx serves files from the fs store's folder; the postgres store has no file to hand it.
   message: "BLOB_OFFLOAD=nginx needs BLOB_STORE=fs (nginx serves the files of the fs store's folder)",
   path: ['BLOB_OFFLOAD'],
+}).superRefine((e, context) => {
+  if (e.BLOB_STORE !== 's3') return;
+  const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+    .filter((name) => !e[name]);
+  if (missing.length) {
+    context.addIssue({
+      code: 'custom',
+      message: `BLOB_STORE=s3 needs ${
+        missing.join(', ')
+      } (the bucket is the operator's; see docs/operations.md)`,
+      path: [missing[0]],
+    });
+  }
 });
+
+/** BLOB_STORE=s3: where the objects go. The bucket exists already; the portal never creates one. */
+export interface S3Config extends S3Settings {
+  /** Put before every key (`portal/`), so the bucket can hold other things; empty: none. Ends with a slash. */
+  prefix: string;
+}
 
 /** How the e-mail worker reaches the relay; the host, port and sender are settings (read each round). */
 export interface SmtpConfig {
@@ -88,7 +129,9 @@ export interface Config {
   /** Direct peers whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   pwaDist: string;
-  blobStore: 'fs' | 'postgres';
+  blobStore: 'fs' | 'postgres' | 's3';
+  /** Set when blobStore is 's3'. */
+  s3?: S3Config;
   /**
    * `nginx`: a document's bytes are sent by the nginx in front (X-Accel-Redirect to its internal /_blobs/
    * location, deploy/nginx/portal-blobs.conf) once the API has checked, authorized and audited the request.
@@ -123,11 +166,28 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
     pwaDist: e.PWA_DIST,
     blobStore: e.BLOB_STORE,
+    s3: e.BLOB_STORE === 's3'
+      ? {
+        endpoint: e.S3_ENDPOINT!,
+        region: e.S3_REGION,
+        bucket: e.S3_BUCKET!,
+        accessKeyId: e.S3_ACCESS_KEY_ID!,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' || e.S3_FORCE_PATH_STYLE === '1',
+        prefix: folder(e.S3_PREFIX),
+      }
+      : undefined,
     blobOffload: e.BLOB_OFFLOAD,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },
   };
+}
+
+/** `portal`, `/portal/` → `portal/`; unset or only slashes → no prefix. */
+function folder(prefix: string | undefined): string {
+  const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
+  return trimmed ? `${trimmed}/` : '';
 }
 
 /**
@@ -142,8 +202,10 @@ function refuseThrowawayState(
   if (!e.DATABASE_URL) {
     needs.push('DATABASE_URL (a PostgreSQL database; the embedded one would live on a throwaway disk)');
   }
-  if (e.BLOB_STORE !== 'postgres') {
-    needs.push('BLOB_STORE=postgres (the fs store writes documents to a throwaway disk)');
+  if (e.BLOB_STORE === 'fs') {
+    needs.push(
+      'BLOB_STORE=s3 (an object store, recommended) or BLOB_STORE=postgres (the fs store writes documents to a throwaway disk)',
+    );
   }
   if (!e.SESSION_SECRET) needs.push('SESSION_SECRET (a generated one would differ on every instance)');
   if (!e.PIN_PEPPER) {

@@ -13,6 +13,7 @@ import { loadPinPepper } from './domain/passwords.ts';
 import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
+import { checkObjectStore } from './blobs/startup.ts';
 
 const config = loadConfig();
 if (config.databaseUrl && !config.sessionSecret) {
@@ -29,6 +30,7 @@ const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
 const blobs = createBlobStore(config, db);
+if (config.s3) await checkObjectStore(config.s3, blobs);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const log = createLogger(config);

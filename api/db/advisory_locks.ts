@@ -6,8 +6,11 @@
  */
 import type { Sql } from './client.ts';
 
-/** Lock keys: fixed numbers, one per job, in a range nothing else in this database uses. */
-export const LOCK_KEYS = { retentionPurge: 7_110_001, recipientLookups: 7_110_002 } as const;
+/**
+ * Lock keys: fixed numbers, one per job, in a range nothing else in this database uses. `blob` is the first of the
+ * two-key form's pair (PostgreSQL keeps the one-key and two-key forms apart), the second a blob's digest.
+ */
+export const LOCK_KEYS = { retentionPurge: 7_110_001, recipientLookups: 7_110_002, blob: 7_110_003 } as const;
 
 /**
  * Runs `job` when no other session holds `key`; otherwise returns `{ ran: false }` at once (the other
@@ -31,4 +34,21 @@ export async function with_try_advisory_lock<T>(
   } finally {
     reserved.release();
   }
+}
+
+/**
+ * Runs `job` holding one blob's lock across every instance on this server (the s3 store's GC and re-put,
+ * api/blobs/blob_locks.ts): a transaction-scoped advisory lock, released when the job ends, and by PostgreSQL
+ * if the instance dies meanwhile. The job runs no SQL of its own on the transaction; it holds one pooled
+ * connection while it talks to the object store (every S3 call has a deadline).
+ */
+export async function with_blob_lock<T>(sql: Sql, sha256: string, job: () => Promise<T>): Promise<T> {
+  // The digest's first 32 bits as a signed int4: two blobs that share them only wait for each other.
+  const key = Number.parseInt(sha256.slice(0, 8), 16) | 0;
+  let result: T;
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${LOCK_KEYS.blob}::int, ${key}::int)`;
+    result = await job();
+  });
+  return result!;
 }

@@ -12,8 +12,11 @@ Deno.test('deno deploy: the embedded database is refused with a message naming D
 
 Deno.test('deno deploy: the fs blob store is refused, also when it is only the default', () => {
   const env = { ...DEPLOY, DATABASE_URL: 'postgres://u@db.example/portal' };
-  assert.throws(() => loadConfig(env), /BLOB_STORE=postgres/);
-  assert.throws(() => loadConfig({ ...env, BLOB_STORE: 'fs' }), /BLOB_STORE=postgres/);
+  assert.throws(
+    () => loadConfig(env),
+    /BLOB_STORE=s3 \(an object store, recommended\) or BLOB_STORE=postgres/,
+  );
+  assert.throws(() => loadConfig({ ...env, BLOB_STORE: 'fs' }), /BLOB_STORE=s3 .* or BLOB_STORE=postgres/);
 });
 
 Deno.test('deno deploy: a missing SESSION_SECRET is refused (each instance would generate its own)', () => {
@@ -48,6 +51,20 @@ Deno.test('deno deploy: PostgreSQL, BLOB_STORE=postgres and a secret are accepte
     BLOB_STORE: 'postgres',
   });
   assert.equal(config.blobStore, 'postgres');
+});
+
+Deno.test('deno deploy: BLOB_STORE=s3, the recommended store, is accepted', () => {
+  const config = loadConfig({
+    ...DEPLOY,
+    DATABASE_URL: 'postgres://u@db.example/portal',
+    BLOB_STORE: 's3',
+    S3_ENDPOINT: 'https://s3.us-east-1.amazonaws.com',
+    S3_BUCKET: 'legal-mail',
+    S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'secret-example',
+    S3_FORCE_PATH_STYLE: 'false',
+  });
+  assert.equal(config.blobStore, 's3');
 });
 
 Deno.test('deno deploy: elsewhere the embedded database and fs store stay the default', () => {
