@@ -31,11 +31,11 @@ export interface ListedObject {
 
 /**
  * Deadlines. A metadata call (HEAD, DELETE, listing, copy) or the headers of a read: 15 s, far above a healthy
- * store's milliseconds and below a balancer's patience. A body sent (a part of at most a few MiB): 120 s, which a
- * facility's slowest uplink (1 Mbit/s would need 67 s for 8 MiB) still meets. A read whose bytes stop coming for
- * 30 s is abandoned rather than holding the reader's connection open.
+ * store's milliseconds and below a balancer's patience. A call that sends bytes gets 1 s more for every 128 KiB
+ * (1 Mbit/s, a facility's slowest uplink: 79 s for an 8 MiB part). A read whose bytes stop coming for 30 s while
+ * the client waits is abandoned rather than holding the reader's connection open.
  */
-export const S3_TIMEOUTS = { callMs: 15_000, uploadMs: 120_000, stallMs: 30_000 };
+export const S3_TIMEOUTS = { callMs: 15_000, bytesPerSecond: 128 * 1024, stallMs: 30_000 };
 
 /** An S3 call that failed: `code` is S3's error code (or `unreachable`, `timeout`), `message` says what to check. */
 export class S3Error extends Error {
@@ -98,7 +98,8 @@ export class S3Client {
   /** One signed call under its deadline; answers the response or throws an S3Error. */
   private async call(options: CallOptions): Promise<Response> {
     const controller = new AbortController();
-    const limit = options.body && options.body.length > 0 ? this.timeouts.uploadMs : this.timeouts.callMs;
+    const sending = options.body?.length ?? 0;
+    const limit = this.timeouts.callMs + Math.ceil((sending / this.timeouts.bytesPerSecond) * 1000);
     const timer = setTimeout(() => controller.abort(), limit);
     const headers: Record<string, string> = {
       'x-amz-content-sha256': options.body ? options.bodySha256 ?? payloadSha256(options.body) : EMPTY_SHA256,
@@ -117,7 +118,7 @@ export class S3Client {
       if (controller.signal.aborted) {
         throw new S3Error(
           `the object store at ${this.settings.endpoint} did not answer within ${
-            limit / 1000
+            seconds(limit)
           } s (${options.what})`,
           0,
           'timeout',
@@ -311,6 +312,11 @@ export class S3Client {
       markers = { 'key-marker': key, 'upload-id-marker': xmlValue(text, 'NextUploadIdMarker') ?? '' };
     }
   }
+}
+
+/** 15000 → "15", 500 → "0.5". */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1).replace(/\.0$/, '');
 }
 
 /** The text of the first `<name>` element (S3's answers are flat enough for this), entities decoded. */

@@ -278,7 +278,7 @@ Deno.test({
     })().catch(() => {});
     try {
       const endpoint = `http://127.0.0.1:${(silent.addr as Deno.NetAddr).port}`;
-      const short = { callMs: 500, uploadMs: 500, stallMs: 500 };
+      const short = { callMs: 500, bytesPerSecond: 1 << 30, stallMs: 500 };
       const hung = new S3BlobStore(new S3Client({ ...bucket.s3, endpoint }, short), {
         locks: blobLocks(t.db),
         prefix: bucket.s3.prefix,
