@@ -58,17 +58,27 @@ export async function openViewer(page: Page, url: string, id: string): Promise<v
   await page.getByTestId('page-count').filter({ hasText: /\/ [1-9]/ }).waitFor();
 }
 
-/** Waits until pdf.js has finished drawing page `pageNumber` (its canvas and text layer). */
+/**
+ * A page's own canvas. Zoomed in beyond what the screen's canvas budget allows, pdf.js draws the whole page at a
+ * lower resolution and adds a second canvas after it with the part on screen in detail.
+ */
+export const PAGE_CANVAS = '.canvasWrapper > canvas:first-child';
+
+/**
+ * Waits until pdf.js has finished drawing page `pageNumber`: its canvas shown (a canvas being drawn is hidden
+ * until it is complete), its text layer there, no spinner.
+ */
 export async function pageDrawn(page: Page, pageNumber: number): Promise<void> {
-  const selector = `.pdfViewer .page[data-page-number="${pageNumber}"][data-loaded="true"]`;
-  await page.locator(`${selector} canvas`).waitFor({ state: 'attached' });
-  await page.locator(`${selector} .textLayer`).waitFor({ state: 'attached' });
-  // data-loaded is set when drawing starts; the canvas is shown once the first frame is complete.
-  await page.waitForFunction((s) => {
-    const canvas = document.querySelector<HTMLCanvasElement>(`${s} canvas`);
-    return canvas !== null && !canvas.hidden && canvas.width > 0 &&
-      !document.querySelector(`${s} .loadingIcon`);
-  }, selector);
+  await page.waitForFunction(
+    ({ n, selector }) => {
+      const element = document.querySelector(`.pdfViewer .page[data-page-number="${n}"][data-loaded="true"]`);
+      const canvas = element?.querySelector<HTMLCanvasElement>(selector);
+      return !!canvas && canvas.width > 0 &&
+        ![...element!.querySelectorAll('canvas')].some((c) => c.hidden) &&
+        element!.querySelector('.textLayer') !== null && !element!.classList.contains('loadingIcon');
+    },
+    { n: pageNumber, selector: PAGE_CANVAS },
+  );
 }
 
 /** A drawn page's canvas: its pixel size and the RGB bytes of every pixel. */
@@ -80,9 +90,9 @@ export interface CanvasPixels {
 
 /** Reads page `pageNumber`'s canvas as pdf.js drew it. */
 export async function canvasPixels(page: Page, pageNumber: number): Promise<CanvasPixels> {
-  const { width, height, base64 } = await page.evaluate((n) => {
+  const { width, height, base64 } = await page.evaluate(({ n, selector }) => {
     const canvas = document.querySelector<HTMLCanvasElement>(
-      `.pdfViewer .page[data-page-number="${n}"] canvas`,
+      `.pdfViewer .page[data-page-number="${n}"] ${selector}`,
     )!;
     const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
     // RGBA to RGB, sent as base64: a page is millions of bytes.
@@ -91,7 +101,7 @@ export async function canvasPixels(page: Page, pageNumber: number): Promise<Canv
       binary += String.fromCharCode(data[at], data[at + 1], data[at + 2]);
     }
     return { width: canvas.width, height: canvas.height, base64: btoa(binary) };
-  }, pageNumber);
+  }, { n: pageNumber, selector: PAGE_CANVAS });
   const binary = atob(base64);
   const rgb = new Uint8Array(binary.length);
   for (let at = 0; at < binary.length; at++) rgb[at] = binary.charCodeAt(at);
@@ -152,4 +162,33 @@ export function inkShare(
     }
   }
   return ink / count;
+}
+
+/** Chooses a toolbar radio button by its accessible name (antd hides the input under its label). */
+export async function pickRadio(page: Page, name: string): Promise<void> {
+  const radio = page.getByRole('radio', { name, exact: true });
+  if (await radio.isChecked()) return;
+  await page.locator('label', { has: radio }).click();
+  await radio.waitFor({ state: 'attached' });
+  if (!(await radio.isChecked())) throw new Error(`${name} was not chosen`);
+}
+
+/**
+ * Chooses a zoom in the toolbar's zoom select by its label ('200%', 'Page fit'). The list is opened again when it
+ * closed before the choice (the toolbar re-renders as the pages are laid out anew).
+ */
+export async function chooseZoom(page: Page, label: string): Promise<void> {
+  const select = page.getByRole('combobox', { name: 'Zoom' });
+  for (let attempt = 1;; attempt++) {
+    // Away from the last control, whose tooltip could lie over the select (a hovered tooltip stays open).
+    await page.mouse.move(0, 0);
+    await select.click();
+    try {
+      await page.locator(`.ant-select-item-option[title="${label}"]`).click({ timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }

@@ -5,7 +5,7 @@ import { Footer } from '../components/Footer.tsx';
 /** The page centred above the footer. */
 export function AuthPage({ children }: { children: ReactNode }) {
   return (
-    <div className='page page-centered'>
+    <div className='app-page page-centered'>
       <main className='page-main'>{children}</main>
       <Footer />
     </div>

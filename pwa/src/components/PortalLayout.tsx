@@ -4,7 +4,7 @@ import { Footer } from './Footer.tsx';
 
 export function PortalLayout({ header, children }: { header: ReactNode; children: ReactNode }) {
   return (
-    <div className='page page-portal'>
+    <div className='app-page page-portal'>
       {header}
       <main className='page-main'>{children}</main>
       <Footer />

@@ -150,6 +150,8 @@ export function Toolbar({ view, commands, onProperties, onPrint }: ToolbarProps)
           options={options}
           onChange={commands.setZoom}
           popupMatchSelectWidth={false}
+          // Eleven options: all in the page, so a screen reader hears every one.
+          virtual={false}
         />
       </Tooltip>
       <Divider orientation='vertical' />

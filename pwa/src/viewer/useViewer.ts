@@ -88,6 +88,12 @@ export interface ViewerCommands {
   setTool(tool: SelectionTool): void;
 }
 
+interface RotationChanging {
+  pagesRotation: number;
+  /** The page shown before the rotation. */
+  pageNumber: number;
+}
+
 /** Runs the viewer in `containerRef`. `print` reads the bytes from the print URL. */
 export function useViewer(
   containerRef: RefObject<HTMLDivElement | null>,
@@ -151,8 +157,11 @@ export function useViewer(
       eventBus.on('scalechanging', ({ scale, presetValue }: { scale: number; presetValue?: string }) => {
         setView((v) => ({ ...v, scale, preset: presetValue ?? null }));
       });
-      eventBus.on('rotationchanging', ({ pagesRotation }: { pagesRotation: number }) => {
+      eventBus.on('rotationchanging', ({ pagesRotation, pageNumber }: RotationChanging) => {
         setView((v) => ({ ...v, rotation: pagesRotation }));
+        // pdf.js keeps the scroll offset while every page changes shape, which lands on another page: back to
+        // the one being read, as pdf.js's own viewer does.
+        viewer.currentPageNumber = pageNumber;
       });
       let origin: DocumentOrigin;
       try {
