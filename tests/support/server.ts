@@ -42,7 +42,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = '';
-  const deadline = Date.now() + 60_000;
+  // A hang guard, not a speed check: the start hashes every demo account's secret, which on a loaded 2-core
+  // machine has taken over a minute.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     // A server that never prints must still fail at the deadline, not hang on read().
     let timer: ReturnType<typeof setTimeout> | undefined;
