@@ -11,6 +11,7 @@ import {
 } from '../db/entities.ts';
 import { revoke_entity_sessions } from '../db/sessions.ts';
 import { isValidEmail } from '../../contract/rules/registration.ts';
+import { hasUnsafeNameCharacters } from '../../contract/rules/names.ts';
 import { isValidSlug, slugify } from '../../contract/rules/slug.ts';
 import type { EntityRequest } from '../../contract/shapes/entity.ts';
 import type { Actor } from './actor.ts';
@@ -33,6 +34,7 @@ export function checkEntityInput(
   const name = input.name.trim();
   if (!name) return fail('entity_name_required');
   if (name.length > 200) return fail('entity_name_too_long');
+  if (hasUnsafeNameCharacters(name)) return fail('entity_name_characters');
   const given = input.slug?.trim() ?? '';
   const slug = given === '' ? slugify(name) : given;
   if (slug === '') return fail('entity_slug_not_derivable');

@@ -50,6 +50,7 @@ export const REASONS = [
   // Entities (entities.ts).
   'entity_name_required',
   'entity_name_too_long',
+  'entity_name_characters',
   'entity_slug_not_derivable',
   'entity_slug_invalid',
   'entity_slug_taken',

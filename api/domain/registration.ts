@@ -157,7 +157,7 @@ export async function submitRegistration(
     });
     await enqueue_email(
       tx,
-      registrationReceivedEmail({ email, firstName: r.firstName, lastName: r.lastName }),
+      registrationReceivedEmail({ email }),
     );
     return { ok: true };
   });

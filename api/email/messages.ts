@@ -3,16 +3,21 @@
  * is opened. Plain text only. The API does not know the address the portal
  * is served from (it may sit behind a proxy), so messages say where to sign in in words rather than a link;
  * a temporary password is never e-mailed: the approver hands it over.
+ *
+ * No registrant's address is ever confirmed (anyone may type anyone's address in the form), so none of these
+ * messages carries a word the form's sender typed: no name, only the address it is sent to. Otherwise the
+ * department's own sender would deliver a stranger's text ("Dear URGENT: your account is suspended, verify at
+ * https://…") to any address. The one text not from the department is a rejection's reason, which an approver
+ * wrote and answers for.
  */
 import type { OutgoingEmail } from '../db/email_outbox.ts';
 
+/** Whom a message goes to: the address only (see above for why the names are not used). */
 export interface Registrant {
   email: string;
-  firstName: string;
-  lastName: string;
 }
 
-const greeting = (r: Registrant) => `Dear ${r.firstName} ${r.lastName},`;
+const GREETING = 'Hello,';
 const SIGNATURE =
   '\n\nThis message was sent automatically by the secure legal-mail portal; replies are not read.\n';
 
@@ -22,7 +27,7 @@ export function registrationReceivedEmail(r: Registrant): OutgoingEmail {
     kind: 'registration_received',
     to: r.email,
     subject: 'Your registration has been received',
-    body: `${greeting(r)}\n\nWe have received your registration for the secure legal-mail portal. ` +
+    body: `${GREETING}\n\nWe have received your registration for the secure legal-mail portal. ` +
       'An approver will review it, and you will receive another e-mail once it has been approved or rejected.' +
       SIGNATURE,
   };
@@ -34,7 +39,7 @@ export function registrationApprovedEmail(r: Registrant): OutgoingEmail {
     kind: 'registration_approved',
     to: r.email,
     subject: 'Your registration has been approved',
-    body: `${greeting(r)}\n\nYour registration for the secure legal-mail portal has been approved.\n\n` +
+    body: `${GREETING}\n\nYour registration for the secure legal-mail portal has been approved.\n\n` +
       `To sign in, open the portal and sign in with your e-mail address (${r.email}) and the password you ` +
       'chose when you registered.' + SIGNATURE,
   };
@@ -46,7 +51,7 @@ export function registrationRejectedEmail(r: Registrant, reason: string): Outgoi
     kind: 'registration_rejected',
     to: r.email,
     subject: 'Your registration has been rejected',
-    body: `${greeting(r)}\n\nYour registration for the secure legal-mail portal has been rejected for the ` +
+    body: `${GREETING}\n\nYour registration for the secure legal-mail portal has been rejected for the ` +
       `following reason:\n\n${reason}\n\nYou may submit a new registration once the issue has been addressed.` +
       SIGNATURE,
   };

@@ -5,6 +5,7 @@
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { fail, type Failure, type Reason } from '../domain/outcome.ts';
+import { NAME_CHARACTERS_MESSAGE } from '../../contract/rules/names.ts';
 import { AppError } from './errors.ts';
 
 interface CatalogueEntry {
@@ -75,6 +76,7 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
 
   entity_name_required: { status: 400, message: 'Entity name is required' },
   entity_name_too_long: { status: 400, message: 'Entity name must be at most 200 characters.' },
+  entity_name_characters: { status: 400, message: NAME_CHARACTERS_MESSAGE },
   entity_slug_not_derivable: {
     status: 400,
     message: 'A slug cannot be made from this name; please enter a slug.',

@@ -4,6 +4,7 @@
  * It imports only the contract's own request shape: both Deno and Vite load this file as it is.
  */
 import type { RegistrationRequest } from '../shapes/registration.ts';
+import { hasUnsafeNameCharacters, NAME_CHARACTERS_MESSAGE } from './names.ts';
 
 /** What the rules check: the request body (contract/shapes/registration.ts) without the account type. */
 export type RegistrationInput = Omit<RegistrationRequest, 'userType'>;
@@ -25,6 +26,7 @@ export const REGISTRATION_MESSAGES = {
   state: 'State must be 2 characters!',
   zip: 'ZIP Code must be in format 12345 or 12345-6789!',
   supervisingRequired: 'Please fill in all supervising attorney fields!',
+  nameCharacters: NAME_CHARACTERS_MESSAGE,
 } as const;
 
 /** Spec section 9: password minimum 8 characters. */
@@ -78,6 +80,8 @@ function blank(value: string | null | undefined): boolean {
 export function checkRegistration(input: RegistrationInput): RuleResult {
   const missing = REQUIRED_FIELDS.find((field) => blank(input[field] as string | undefined));
   if (missing) return { ok: false, field: missing, message: REGISTRATION_MESSAGES.required };
+  const badName = (['firstName', 'lastName'] as const).find((field) => hasUnsafeNameCharacters(input[field]));
+  if (badName) return { ok: false, field: badName, message: REGISTRATION_MESSAGES.nameCharacters };
   if (!isValidEmail(input.email)) return { ok: false, field: 'email', message: REGISTRATION_MESSAGES.email };
   if (input.password.length < PASSWORD_MIN_LENGTH) {
     return { ok: false, field: 'password', message: REGISTRATION_MESSAGES.passwordLength };
@@ -109,6 +113,9 @@ export function checkRegistration(input: RegistrationInput): RuleResult {
     ];
     const gap = supervising.find((field) => blank(input[field] as string | null | undefined));
     if (gap) return { ok: false, field: gap, message: REGISTRATION_MESSAGES.supervisingRequired };
+    if (hasUnsafeNameCharacters(input.supervisingAttorneyName as string)) {
+      return { ok: false, field: 'supervisingAttorneyName', message: REGISTRATION_MESSAGES.nameCharacters };
+    }
     if (!isValidEmail(input.supervisingAttorneyEmail as string)) {
       return { ok: false, field: 'supervisingAttorneyEmail', message: REGISTRATION_MESSAGES.email };
     }

@@ -2,6 +2,7 @@
  * The offender roster file: CSV parsing (RFC 4180) and the rules each row must meet. Pure functions: the
  * import itself (api/domain/offenders.ts) decides what is added or updated.
  */
+import { hasUnsafeNameCharacters, NAME_CHARACTERS_MESSAGE } from './names.ts';
 
 /** Largest roster file accepted, in bytes: a state's whole population fits in well under 5 MB. */
 export const ROSTER_MAX_BYTES = 5 * 1024 * 1024;
@@ -43,6 +44,7 @@ export const ROSTER_MESSAGES = {
   lastName: 'Last name is required',
   firstNameLong: 'First name must be at most 100 characters',
   lastNameLong: 'Last name must be at most 100 characters',
+  nameCharacters: NAME_CHARACTERS_MESSAGE,
   pinRequired: 'PIN is required for a new offender',
   empty: 'The file is empty.',
   tooLarge: 'The file is larger than 5 MB.',
@@ -87,6 +89,9 @@ export function offenderProblem(
   if (o.firstName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.firstNameLong;
   if (!o.lastName) return ROSTER_MESSAGES.lastName;
   if (o.lastName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.lastNameLong;
+  if (hasUnsafeNameCharacters(o.firstName) || hasUnsafeNameCharacters(o.lastName)) {
+    return ROSTER_MESSAGES.nameCharacters;
+  }
   if (o.pin === '' && options.pinRequired) return ROSTER_MESSAGES.pinRequired;
   if (o.pin !== '') return pinProblem(o.pin, options.pinMinLength);
   return undefined;

@@ -99,7 +99,7 @@ Deno.test({
     const [received, approved] = to(accepted.email);
     assert.equal(received.subject, 'Your registration has been received');
     assert.equal(received.from, 'portal@doc.example');
-    assert.match(received.body, /Dear Ada Lovelace,/);
+    assert.match(received.body, /^Hello,\n/);
     assert.equal(approved.subject, 'Your registration has been approved');
     assert.ok(
       !approved.raw.includes(approve.body.data.temporaryPassword),
@@ -107,7 +107,7 @@ Deno.test({
     );
     const [, rejected] = to(refused.email);
     assert.equal(rejected.subject, 'Your registration has been rejected');
-    assert.match(rejected.body, /Dear Zoë Builder,/);
+    assert.match(rejected.body, /^Hello,\n/);
     assert.ok(rejected.body.includes(reason), 'the reason arrives intact, unfolded by the reader');
     for (const m of relay.received) {
       assert.ok(m.tls && m.authenticated, 'sent over TLS after AUTH');
