@@ -40,6 +40,55 @@ export async function mark_offline_key_issued(sql: Tx, sessionId: string): Promi
   return rows.length > 0;
 }
 
+/**
+ * Counts `count` more offline readings received by the session and answers how many it had received before
+ * them; undefined when the session is gone. The row stays locked until the transaction ends, so the batches of
+ * one session are taken one after the other (the window's one-reading-per-kind check relies on it).
+ */
+export async function count_offline_events_received(
+  sql: Tx,
+  sessionId: string,
+  count: number,
+): Promise<number | undefined> {
+  const [row] = await sql<{ before: number }[]>`
+    update sessions set offline_events_received = offline_events_received + ${count}
+    where id = ${sessionId}
+    returning offline_events_received - ${count} as before`;
+  return row?.before;
+}
+
+/** When the session was first served the document's bytes (view, print or prefetch); undefined if never. */
+export async function find_first_served(
+  sql: Tx,
+  sessionId: string,
+  documentId: string,
+): Promise<Date | undefined> {
+  const [row] = await sql<{ at: Date | null }[]>`
+    select min(first_served_at) as at from document_read_audits
+    where session_id = ${sessionId} and document_id = ${documentId}`;
+  return row?.at ? new Date(row.at) : undefined;
+}
+
+/**
+ * True when an offline reading of this kind of this document by this session is already recorded within
+ * `windowMinutes` of `at`. Online readings are audited on their own path (the read-audit claim), so a view made
+ * online and one made offline just after both show, the second marked offline.
+ */
+export async function offline_reading_recorded_near(
+  sql: Tx,
+  reading: { sessionId: string; documentId: string; kind: 'view' | 'print'; at: Date; windowMinutes: number },
+): Promise<boolean> {
+  const { sessionId, documentId, kind, at, windowMinutes } = reading;
+  const window = sql`${windowMinutes} * interval '1 minute'`;
+  const [row] = await sql<{ near: boolean }[]>`
+    select exists (
+      select 1 from offline_read_events
+      where session_id = ${sessionId} and document_id = ${documentId} and kind = ${kind}
+        and occurred_at > ${at}::timestamptz - ${window} and occurred_at < ${at}::timestamptz + ${window}
+    ) as near`;
+  return row.near;
+}
+
 /** When the session began (the earliest an offline reading in it can have happened). */
 export async function find_session_start(sql: Tx, sessionId: string): Promise<Date | undefined> {
   const [row] = await sql<{ created_at: Date }[]>`select created_at from sessions where id = ${sessionId}`;

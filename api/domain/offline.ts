@@ -16,12 +16,15 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { claim_document_read_audit, type DocumentToRead, mark_document_prefetched } from '../db/documents.ts';
 import {
+  count_offline_events_received,
   ensure_session_data_key,
+  find_first_served,
   find_offline_read_event,
   find_session_start,
   insert_offline_read_event,
   mark_document_read_at,
   mark_offline_key_issued,
+  offline_reading_recorded_near,
 } from '../db/offline.ts';
 import { type ActiveSession, revoke_session } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
@@ -29,7 +32,7 @@ import { find_password_hashes } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OfflineKey, OfflineReadEvent } from '../../contract/shapes/offline.ts';
 import { queueOpenedNotice } from './delivery.ts';
-import { findReadableDocument, recordDocumentNotFound } from './documents.ts';
+import { findReadableDocument } from './documents.ts';
 import { fail, type Outcome, type Reason } from './outcome.ts';
 import { dummySecretHash, verifySecret } from './passwords.ts';
 import {
@@ -259,11 +262,41 @@ export interface OfflineEventsOutcome {
 }
 
 /**
- * POST /api/documents/offline-events: each reading is recorded once whatever the retries (the tablet's event
- * id), with its audit event ('document_viewed' / 'document_printed', marked offline, at the real time) written
- * in the same transaction only by the insert that happened, and sets the recipient's read time when it is the
- * first known. Refused: a document the offender may not read as recipient ('document_not_found', audited like
- * any probe) and a time outside this session (before it began, or ahead of the server's clock).
+ * 500 readings received in one session, refused or not: ten times what a tablet's queue holds at its fullest
+ * (a view and a print of each of the 50 documents of the largest prefetch, `offline_prefetch_count`'s ceiling;
+ * the route takes 100 at a time, the tablet's batch). An offender reads a handful of letters in a session, and
+ * the server keeps one view and one print per document within the read-audit window however many arrive; past
+ * this a sender is flooding the log, and the rest are refused without a look or a row.
+ */
+export const OFFLINE_EVENTS_PER_SESSION = 500;
+/** At most this many refused document ids (well-formed UUIDs only) are listed in a batch's summary row. */
+const LISTED_REFUSED_IDS = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The bounds a batch's readings are checked against, read once per batch. */
+interface BatchBounds {
+  /** The session's start, less the clock skew allowed. */
+  earliest: number;
+  /** The server's clock, plus the clock skew allowed. */
+  latest: number;
+  windowMinutes: number;
+  ipAddress: string;
+}
+
+/**
+ * POST /api/documents/offline-events: the views and prints a tablet made from its cache while the network was
+ * down. Each is a receipt the sender relies on, so each is taken only if the tablet could have made it: the
+ * offender's own document, whose bytes reached this session (a view, print or prefetch served to it), at a
+ * time inside the session, not before the upload and not before the bytes arrived (a clock up to a minute
+ * slow is set to their arrival), and a print only of a PDF that allows printing. One offline view and one
+ * offline print per document are recorded within the read-audit window
+ * (`document_read_audit_window_minutes`); the others in it are accounted for by that one (answered as
+ * recorded, so the tablet drops them). Online readings keep their own audit. Each reading is recorded once
+ * whatever the retries (the tablet's event id), with its audit event written only by the insert that
+ * happened, and sets the recipient's read time when it is the first known. Refusals are one summarised audit
+ * row per batch (counts by reason, the refused document ids that are UUIDs), and a session past
+ * OFFLINE_EVENTS_PER_SESSION gets the rest refused with no work and no row. The batch is one transaction
+ * holding the session's row, so two batches of a session never both record a reading in the same window.
  */
 export async function recordOfflineEvents(
   deps: Deps,
@@ -273,65 +306,118 @@ export async function recordOfflineEvents(
   const { sql } = deps;
   const started = await find_session_start(sql, session.session_id);
   if (!started) return fail('session_ended');
-  const earliest = new Date(started).getTime() - CLOCK_SKEW_BEFORE_MS;
-  const latest = Date.now() + CLOCK_SKEW_AFTER_MS;
-  const result: OfflineEventsOutcome = { recorded: [], refused: [] };
-  const seen = new Set<string>();
-  for (const event of request.events) {
-    const id = event.id.toLowerCase();
-    // The same id twice in one batch is one event.
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const doc = await findReadableDocument(sql, session, event.documentId);
-    if (!doc || doc.recipient_id !== session.id) {
-      await recordDocumentNotFound(deps, session, {
-        id: event.documentId,
-        kind: event.kind,
-        ipAddress: request.ipAddress,
-      });
-      result.refused.push({ id, reason: 'document_not_found' });
-      continue;
-    }
-    const occurredAt = new Date(event.occurredAt);
-    if (!(occurredAt.getTime() >= earliest && occurredAt.getTime() <= latest)) {
-      result.refused.push({ id, reason: 'offline_event_time_impossible' });
-      continue;
-    }
-    const outcome = await sql.begin(async (tx) => {
-      const inserted = await insert_offline_read_event(tx, {
-        id,
-        sessionId: session.session_id,
-        documentId: doc.id,
-        kind: event.kind,
-        occurredAt,
-      });
-      if (!inserted) {
-        // Recorded before (a retry, or a concurrent send that won): the same reading, or an id reused.
-        const existing = await find_offline_read_event(tx, id);
-        const same = existing?.session_id === session.session_id && existing.document_id === doc.id &&
-          existing.kind === event.kind;
-        return same ? 'recorded' : 'id_taken';
+  const bounds: BatchBounds = {
+    earliest: new Date(started).getTime() - CLOCK_SKEW_BEFORE_MS,
+    latest: Date.now() + CLOCK_SKEW_AFTER_MS,
+    windowMinutes: await get_setting(sql, 'document_read_audit_window_minutes'),
+    ipAddress: request.ipAddress,
+  };
+  // The same id twice in one batch is one event.
+  const events = [...new Map(request.events.map((e) => [e.id.toLowerCase(), e])).entries()];
+  return await sql.begin(async (tx): Promise<Outcome<OfflineEventsOutcome>> => {
+    const before = await count_offline_events_received(tx, session.session_id, events.length);
+    if (before === undefined) return fail('session_ended');
+    const room = Math.max(0, OFFLINE_EVENTS_PER_SESSION - before);
+    const result: OfflineEventsOutcome = { recorded: [], refused: [] };
+    const refusedDocuments: string[] = [];
+    for (const [index, [id, event]] of events.entries()) {
+      const verdict = index < room
+        ? await takeReading(tx, session, { ...event, id }, bounds)
+        : 'offline_events_session_limit';
+      if (verdict === 'recorded') {
+        result.recorded.push(id);
+      } else {
+        result.refused.push({ id, reason: verdict });
+        refusedDocuments.push(event.documentId.toLowerCase());
       }
-      const marked = await mark_document_read_at(tx, doc.id, { at: occurredAt, kind: event.kind });
-      if (marked.firstView) await queueOpenedNotice(tx, doc.id);
+    }
+    const limitReached = before + events.length >= OFFLINE_EVENTS_PER_SESSION;
+    // Past the limit a batch writes nothing: the row of the batch that reached it says so.
+    if (before < OFFLINE_EVENTS_PER_SESSION && (result.refused.length > 0 || limitReached)) {
+      const counts: Record<string, number> = {};
+      for (const { reason } of result.refused) counts[reason] = (counts[reason] ?? 0) + 1;
       await insert_audit_event(tx, {
         userId: session.id,
-        eventType: event.kind === 'view' ? 'document_viewed' : 'document_printed',
-        resourceType: 'document',
-        resourceId: doc.id,
+        eventType: 'offline_events_refused',
+        resourceType: 'session',
+        resourceId: session.session_id,
         ipAddress: request.ipAddress,
         eventData: {
-          offline: true,
-          occurredAt: occurredAt.toISOString(),
-          clientEventId: id,
-          title: doc.title,
-          sha256: doc.sha256,
+          counts,
+          // The sender's own text never reaches the log: only ids shaped like documents, a few of them.
+          documentIds: [...new Set(refusedDocuments.filter((d) => UUID.test(d)))].slice(
+            0,
+            LISTED_REFUSED_IDS,
+          ),
+          sessionLimitReached: limitReached,
         },
       });
-      return 'recorded';
-    });
-    if (outcome === 'recorded') result.recorded.push(id);
-    else result.refused.push({ id, reason: 'offline_event_id_taken' });
+    }
+    return { ok: true, ...result };
+  });
+}
+
+/** One reading of a batch, inside its transaction: 'recorded' (now, before, or in a recorded one's window) or why. */
+async function takeReading(
+  tx: Tx,
+  session: ActiveSession,
+  event: OfflineReadEvent,
+  bounds: BatchBounds,
+): Promise<'recorded' | Reason> {
+  const doc = await findReadableDocument(tx, session, event.documentId);
+  if (!doc || doc.recipient_id !== session.id) return 'document_not_found';
+  const tabletTime = new Date(event.occurredAt);
+  const at = tabletTime.getTime();
+  if (!(at >= bounds.earliest && at <= bounds.latest)) return 'offline_event_time_impossible';
+  // Before the upload nothing could be read, whatever the tablet's clock says.
+  if (at < new Date(doc.uploaded_at).getTime()) return 'offline_event_time_impossible';
+  const served = await find_first_served(tx, session.session_id, doc.id);
+  if (!served) return 'offline_event_not_received';
+  if (at < served.getTime() - CLOCK_SKEW_BEFORE_MS) return 'offline_event_time_impossible';
+  if (event.kind === 'print' && !doc.print_allowed) return 'offline_print_not_allowed';
+  // Never earlier than the bytes arrived: a slow tablet clock does not move the receipt before them.
+  const occurredAt = new Date(Math.max(at, served.getTime()));
+
+  const same = (row: Awaited<ReturnType<typeof find_offline_read_event>>) =>
+    row?.session_id === session.session_id && row.document_id === doc.id && row.kind === event.kind;
+  // A retry of a reading recorded before, or an id that names another.
+  const existing = await find_offline_read_event(tx, event.id);
+  if (existing) return same(existing) ? 'recorded' : 'offline_event_id_taken';
+  const near = await offline_reading_recorded_near(tx, {
+    sessionId: session.session_id,
+    documentId: doc.id,
+    kind: event.kind,
+    at: occurredAt,
+    windowMinutes: bounds.windowMinutes,
+  });
+  if (near) return 'recorded';
+  const inserted = await insert_offline_read_event(tx, {
+    id: event.id,
+    sessionId: session.session_id,
+    documentId: doc.id,
+    kind: event.kind,
+    occurredAt,
+  });
+  // Another session's concurrent send took the id first.
+  if (!inserted) {
+    return same(await find_offline_read_event(tx, event.id)) ? 'recorded' : 'offline_event_id_taken';
   }
-  return { ok: true, ...result };
+  const marked = await mark_document_read_at(tx, doc.id, { at: occurredAt, kind: event.kind });
+  if (marked.firstView) await queueOpenedNotice(tx, doc.id);
+  await insert_audit_event(tx, {
+    userId: session.id,
+    eventType: event.kind === 'view' ? 'document_viewed' : 'document_printed',
+    resourceType: 'document',
+    resourceId: doc.id,
+    ipAddress: bounds.ipAddress,
+    eventData: {
+      offline: true,
+      occurredAt: occurredAt.toISOString(),
+      tabletTime: tabletTime.toISOString(),
+      clientEventId: event.id,
+      title: doc.title,
+      sha256: doc.sha256,
+    },
+  });
+  return 'recorded';
 }

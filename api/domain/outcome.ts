@@ -33,6 +33,12 @@ export const REASONS = [
   'offline_event_time_impossible',
   /** An offline reading's id already names a different reading. */
   'offline_event_id_taken',
+  /** An offline reading of a document whose bytes were never served to the session that sends it. */
+  'offline_event_not_received',
+  /** An offline print of a PDF that forbids printing. */
+  'offline_print_not_allowed',
+  /** A session that has sent more offline readings than a tablet can make (OFFLINE_EVENTS_PER_SESSION). */
+  'offline_events_session_limit',
   // Registration and the approver's decision (registration.ts).
   /** Too many registrations from one client address (setting `registration_limit_per_hour`). */
   'registration_throttled',

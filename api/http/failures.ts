@@ -55,6 +55,16 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
   offline_event_time_impossible: { status: 400, message: 'The time of this reading is not possible.' },
   offline_event_id_taken: { status: 409, message: 'This reading was already recorded as a different one.' },
+  offline_event_not_received: {
+    status: 404,
+    message: 'This document never reached this tablet in this session, so it cannot have been read offline.',
+  },
+  // Spec section 2's text for a print the PDF does not allow.
+  offline_print_not_allowed: { status: 403, message: 'The document does not allow to print' },
+  offline_events_session_limit: {
+    status: 429,
+    message: 'This session has sent more offline readings than a tablet can make. These were not recorded.',
+  },
 
   registration_throttled: {
     status: 429,
