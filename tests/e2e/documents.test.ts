@@ -204,7 +204,7 @@ Deno.test({
           `an intermediate percentage showed: ${seen.join(', ')}`,
         );
         const uploaded = row(page, /Appeal brief/);
-        await uploaded.getByText('Not yet viewed').waitFor();
+        await uploaded.getByText('Delivered', { exact: true }).waitFor();
         assert.match(await uploaded.textContent() ?? '', /100001/);
         await context.close();
       });
@@ -219,9 +219,9 @@ Deno.test({
           file: `${tmp}/rep-letter.pdf`,
         });
         assert.ok(percentages(seen).length > 0, 'the progress bar showed');
-        // No description: Info is disabled.
+        // No description: Info still opens on a sender's list, for the delivery receipt.
         assert.ok(
-          await row(page, /Rep letter/).getByRole('button', { name: 'Info Rep letter' }).isDisabled(),
+          await row(page, /Rep letter/).getByRole('button', { name: 'Info Rep letter' }).isEnabled(),
         );
         await context.close();
       });
@@ -439,7 +439,8 @@ Deno.test({
           await page.getByText('No documents found').waitFor();
           await footer(page).filter({ hasText: 'Showing 0 to 0 of 0 entries' }).waitFor();
           await search.fill('Appeal');
-          await row(page, /Appeal brief/).getByText(/^Viewed [A-Z][a-z]{2} \d{1,2}, \d{4}$/).waitFor();
+          await row(page, /Appeal brief/).getByText(/^(Opened [A-Z][a-z]{2} \d{1,2}, \d{4}|Printed)$/)
+            .waitFor();
           await search.fill('');
           await footer(page).filter({ hasText: `Showing 1 to 25 of ${fullTotal} entries` }).waitFor();
 
@@ -542,7 +543,7 @@ Deno.test({
           await page.getByLabel('Search:').fill('');
           await chooseOption(page, 'Entries per page', '25');
           await footer(page).filter({ hasText: `Showing 1 to ${repTotal} of ${repTotal} entries` }).waitFor();
-          await row(page, /Rep note 03/).getByText('Not yet viewed').waitFor();
+          await row(page, /Rep note 03/).getByText('Delivered', { exact: true }).waitFor();
         },
       );
 

@@ -24,6 +24,8 @@ export interface UploadRequest {
   title: string;
   bytes: Uint8Array;
   description?: string;
+  /** Further multipart fields (time_sensitive, respond_by). */
+  fields?: Record<string, string>;
 }
 
 /** Uploads a PDF as an attorney (the upload must succeed); returns the document id. */
@@ -32,6 +34,7 @@ export async function apiUpload(server: TestServer, token: string, upload: Uploa
   form.set('recipient_doc_number', upload.recipient);
   form.set('title', upload.title);
   if (upload.description) form.set('description', upload.description);
+  for (const [name, value] of Object.entries(upload.fields ?? {})) form.set(name, value);
   const fileName = `${upload.title.toLowerCase().replace(/\W+/g, '-')}.pdf`;
   form.set('file', new File([upload.bytes as BlobPart], fileName, { type: 'application/pdf' }));
   const response = await fetch(`${server.url}/api/documents/upload`, {

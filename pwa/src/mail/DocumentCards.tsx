@@ -10,7 +10,7 @@ import {
   type ColumnSpec,
   type RowActionHandlers,
   RowActions,
-  SentBy,
+  RowBadges,
 } from './DocumentCells.tsx';
 import type { DocumentRow } from './listLogic.ts';
 
@@ -26,7 +26,7 @@ function DocumentCard(
       <article aria-labelledby={headingId}>
         {nameTitle && <p className='document-card-label'>{nameTitle}</p>}
         <h3 id={headingId} className='document-card-title'>{row.name}</h3>
-        <SentBy row={row} />
+        <RowBadges row={row} />
         <dl className='document-card-fields'>
           {columns.filter((column) => column.key !== 'name').map((column) => (
             <div key={column.key}>

@@ -7,7 +7,8 @@ import type { ParseKeys } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/format.ts';
-import { type DocumentRow, readText } from './listLogic.ts';
+import { type DocumentRow } from './listLogic.ts';
+import { deliveryText, mayWithdraw, timeSensitiveBadge } from './delivery.ts';
 import { InlineIcon } from '../components/InlineIcon.tsx';
 
 /** A column of a list: which field, and its heading. */
@@ -18,7 +19,7 @@ export type ColumnKey =
   | 'date'
   | 'pages'
   | 'eformDue'
-  | 'read'
+  | 'state'
   | 'from'
   | 'to';
 export interface ColumnSpec {
@@ -53,6 +54,17 @@ export function SentBy({ row }: { row: DocumentRow }) {
   );
 }
 
+/** The marks under a document's name: who sent it (a representative) and the time-sensitive badge. */
+export function RowBadges({ row }: { row: DocumentRow }) {
+  const badge = timeSensitiveBadge(row);
+  return (
+    <>
+      <SentBy row={row} />
+      {badge && <span className='tag time-sensitive'>{badge}</span>}
+    </>
+  );
+}
+
 /** The content of one cell (the name's cell and card add its 'Sent by' mark themselves). */
 export function cellContent(row: DocumentRow, key: ColumnKey): ReactNode {
   switch (key) {
@@ -61,8 +73,8 @@ export function cellContent(row: DocumentRow, key: ColumnKey): ReactNode {
       return formatDate(row[key]);
     case 'pages':
       return <PagesCell pages={row.pages} />;
-    case 'read':
-      return readText(row.viewed_at);
+    case 'state':
+      return deliveryText(row);
     default:
       return row[key];
   }
@@ -73,20 +85,32 @@ export interface RowActionHandlers {
   onPrint(row: DocumentRow): void;
   /** Absent: no Info button (/files). */
   onInfo?(row: DocumentRow): void;
+  /**
+   * Info opens whatever the description: the sender lists, whose Info carries the delivery receipt. Otherwise
+   * it is disabled without a description (spec section 4).
+   */
+  infoAlways?: boolean;
+  /** The sender lists: Withdraw on a document the recipient does not have yet. */
+  onWithdraw?(row: DocumentRow): void;
 }
 
 /**
  * View / Print / Info of one document. Their accessible names carry the document's name, so a screen reader's
  * list of buttons says which is which; Info is disabled when the document has no description (spec section 4).
  */
-export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers & { row: DocumentRow }) {
+export function RowActions(
+  { row, onView, onPrint, onInfo, infoAlways, onWithdraw }: RowActionHandlers & { row: DocumentRow },
+) {
   const { t } = useTranslation();
+  // A withdrawn or deleted document has no bytes to read: only its receipt.
+  const gone = row.state === 'withdrawn' || row.state === 'deleted';
   return (
     <>
       <button
         type='button'
         className='btn'
         onClick={() => onView(row)}
+        disabled={gone}
         aria-label={t('list.viewNamed', { name: row.name })}
       >
         {t('list.view')}
@@ -95,6 +119,7 @@ export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers &
         type='button'
         className='btn'
         onClick={() => onPrint(row)}
+        disabled={gone}
         aria-label={t('list.printNamed', { name: row.name })}
       >
         {t('list.print')}
@@ -104,10 +129,20 @@ export function RowActions({ row, onView, onPrint, onInfo }: RowActionHandlers &
           type='button'
           className='btn'
           onClick={() => onInfo(row)}
-          disabled={row.description.trim() === ''}
+          disabled={!infoAlways && row.description.trim() === ''}
           aria-label={t('list.infoNamed', { name: row.name })}
         >
           {t('list.info')}
+        </button>
+      )}
+      {onWithdraw && mayWithdraw(row) && (
+        <button
+          type='button'
+          className='btn btn-danger'
+          onClick={() => onWithdraw(row)}
+          aria-label={t('delivery.withdrawNamed', { name: row.name })}
+        >
+          {t('delivery.withdraw')}
         </button>
       )}
     </>

@@ -17,13 +17,14 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { DocumentCards } from './DocumentCards.tsx';
+import { timeSensitiveFirst } from './delivery.ts';
 import {
   cellContent,
   type ColumnKey,
   type ColumnSpec,
   type RowActionHandlers,
   RowActions,
-  SentBy,
+  RowBadges,
 } from './DocumentCells.tsx';
 import {
   DEFAULT_PAGE_SIZE,
@@ -120,7 +121,11 @@ function useClientPaging(
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
   const shown = useMemo(
-    () => (enabled ? sortRows(searchRows(rows, query, searchFields), defaultSort ? sort : null) : []),
+    // Time-sensitive mail first whatever the sort: a deadline must not sit under newer letters.
+    () =>
+      enabled
+        ? timeSensitiveFirst(sortRows(searchRows(rows, query, searchFields), defaultSort ? sort : null))
+        : [],
     [enabled, rows, query, searchFields, sort, defaultSort],
   );
   useEffect(() => setPage(1), [rows, query]);
@@ -243,7 +248,7 @@ function Table(
                     ? (
                       <div className='document-name'>
                         <span>{row.name}</span>
-                        <SentBy row={row} />
+                        <RowBadges row={row} />
                       </div>
                     )
                     : cellContent(row, column.key)}
@@ -273,6 +278,8 @@ export function DocumentTable(props: DocumentTableProps) {
     onView,
     onPrint,
     onInfo,
+    infoAlways,
+    onWithdraw,
     touch = false,
   } = props;
   const narrow = useMediaQuery(NARROW_QUERY);
@@ -289,7 +296,10 @@ export function DocumentTable(props: DocumentTableProps) {
   const searchId = useId();
   const sizeId = useId();
   const { t } = useTranslation();
-  const actions = useMemo(() => ({ onView, onPrint, onInfo }), [onView, onPrint, onInfo]);
+  const actions = useMemo(
+    () => ({ onView, onPrint, onInfo, infoAlways, onWithdraw }),
+    [onView, onPrint, onInfo, infoAlways, onWithdraw],
+  );
 
   return (
     <div className='document-table'>

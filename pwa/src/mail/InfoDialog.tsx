@@ -10,6 +10,7 @@ import { failureMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
 import { type DocumentReceipt, fetchReceipt } from './mailApi.ts';
+import { timelineLine, timeSensitiveBadge } from './delivery.ts';
 
 type ReceiptState =
   | { kind: 'loading' }
@@ -25,15 +26,28 @@ function Receipt({ receipt }: { receipt: DocumentReceipt }) {
     [t('info.uploaded'), formatDate(receipt.uploaded)],
     [t('info.read'), readText(receipt.viewedAt)],
   ];
+  const badge = timeSensitiveBadge({ time_sensitive: receipt.timeSensitive, respond_by: receipt.respondBy });
+  if (badge) items.push([t('delivery.timeSensitive'), badge]);
   return (
-    <dl className='info-receipt'>
-      {items.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className='info-receipt'>
+        {items.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {receipt.timeline.length > 0 && (
+        <>
+          <h3 className='info-receipt-heading'>{t('delivery.timeline')}</h3>
+          {/* The recipient's own events only: never who else looked. */}
+          <ol className='info-timeline'>
+            {receipt.timeline.map((event) => <li key={event.event}>{timelineLine(event)}</li>)}
+          </ol>
+        </>
+      )}
+    </>
   );
 }
 

@@ -1,6 +1,8 @@
 /**
  * 'My Documents' of a sender (attorney or representative): the sortable
- * table with a 'Read' column, Info, the Upload Document modal and the red
+ * table with a Status column (where each delivery stands), Info with the
+ * receipt's timeline, Withdraw with its confirmation, the sender's
+ * Notifications, the Upload Document modal and the red
  * load-failure message with 'Try Again'. The server searches, sorts and pages
  * (useSenderPage.ts): a sender may have sent tens of thousands of documents.
  * Plain markup up to the Upload modal, which is loaded when first opened (Lighthouse ≥ 95 here).
@@ -11,6 +13,8 @@ import { storage } from '../lib/storage.ts';
 import { type ColumnSpec, DocumentTable } from './DocumentTable.tsx';
 import type { ListSource } from './mailApi.ts';
 import { InfoDialog } from './InfoDialog.tsx';
+import { NotificationSetting } from './NotificationSetting.tsx';
+import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { DEFAULT_SORT, type DocumentRow, type SearchField } from './listLogic.ts';
 import { LoadError } from './LoadError.tsx';
 import type { UploadTexts } from './uploadForm.ts';
@@ -26,7 +30,7 @@ export const SENDER_COLUMNS: readonly ColumnSpec[] = [
   { key: 'date', title: 'columns.dateSent' },
   { key: 'pages', title: 'columns.pages' },
   { key: 'eformDue', title: 'columns.eformDue' },
-  { key: 'read', title: 'columns.read' },
+  { key: 'state', title: 'columns.state' },
 ];
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'offenderdocnumber'];
@@ -50,6 +54,7 @@ export function SenderDocuments(
   const list = useSenderPage(signedIn ? source.kind : null);
   const popups = usePopups();
   const [info, setInfo] = useState<DocumentRow | null>(null);
+  const [withdrawing, setWithdrawing] = useState<DocumentRow | null>(null);
   // Mounted from the first opening on, so closing it keeps its closing animation and the next opening is instant.
   const [uploadWanted, setUploadWanted] = useState(false);
   if (uploadOpen && !uploadWanted) setUploadWanted(true);
@@ -58,6 +63,7 @@ export function SenderDocuments(
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId} className='section-heading'>My Documents</h2>
+      {signedIn && <NotificationSetting />}
       {!signedIn && <LoadError message={AUTH_REQUIRED} onRetry={list.retry} />}
       {list.error !== null && !list.loading && (
         <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.retry} />
@@ -74,8 +80,17 @@ export function SenderDocuments(
         onView={popups.view}
         onPrint={popups.print}
         onInfo={setInfo}
+        infoAlways
+        onWithdraw={setWithdrawing}
       />
       {info && <InfoDialog row={info} onClose={() => setInfo(null)} />}
+      {withdrawing && (
+        <WithdrawDialog
+          row={withdrawing}
+          onClose={() => setWithdrawing(null)}
+          onWithdrawn={list.reload}
+        />
+      )}
       {uploadWanted && (
         <Suspense fallback={null}>
           <UploadModal

@@ -1,7 +1,10 @@
 /**
- * 'Upload Document' (attorney and representative): Recipient DOC Number,
- * Document Title, optional Description and a PDF picker. Upload stays
- * disabled until the three required parts are set; a non-PDF or oversized
+ * 'Upload Document' (attorney and representative): Recipient DOC Number (one,
+ * or up to 20 for co-defendants; each shown as 'SMITH, J. — DOC 100001' once
+ * the server confirms who it is), Document Title, optional Description, the
+ * time-sensitive mark with its optional respond-by date, and a PDF picker.
+ * Upload stays disabled until the three required parts are set and every
+ * recipient is confirmed; a non-PDF or oversized
  * file is refused before anything is sent; while the bytes go up a progress
  * bar shows the percentage. On success the modal closes, the form resets and
  * the caller reloads its list.
@@ -10,16 +13,20 @@
  * React.lazy in SenderDocuments.tsx), so the lists paint without antd.
  */
 import { UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Form, Input, Modal, Progress, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Modal, Progress, Typography } from 'antd';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AntdTheme } from '../components/AntdShell.tsx';
 import { useAppConfig } from '../components/AppConfigProvider.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
 import { uploadWithProgress } from './mailApi.ts';
+import { RecipientChecks, useRecipientChecks } from './RecipientChecks.tsx';
 import {
   EMPTY_UPLOAD_FORM,
   fileProblem,
+  MAX_RECIPIENTS,
+  recipientsConfirmed,
   uploadBody,
   type UploadFormState,
   uploadHint,
@@ -40,7 +47,12 @@ export interface UploadModalProps {
 export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadModalProps) {
   const { maxUploadMb } = useAppConfig();
   const toast = useToast();
+  const { t } = useTranslation();
   const [form, setForm] = useState<UploadFormState>(EMPTY_UPLOAD_FORM);
+  const checks = useRecipientChecks(open ? form.recipientDocNumber : '');
+  const ready = uploadReady(form) && recipientsConfirmed(form.recipientDocNumber, checks);
+  const recipientsId = useId();
+  const respondById = useId();
   const [fileError, setFileError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -70,7 +82,7 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
   };
 
   const submit = async () => {
-    if (!uploadReady(form) || !form.selectedFile) {
+    if (!ready || !form.selectedFile) {
       toast.error(texts.required);
       return;
     }
@@ -113,21 +125,28 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
           icon={<UploadOutlined />}
           onClick={submit}
           loading={submitting}
-          disabled={!uploadReady(form)}
+          disabled={!ready}
         >
           Upload
         </Button>,
       ]}
     >
       <Form layout='vertical' onFinish={submit} disabled={submitting}>
-        <Form.Item label='Recipient DOC Number' htmlFor='upload-doc-number' required>
-          <Input
+        <Form.Item
+          label='Recipient DOC Number'
+          htmlFor='upload-doc-number'
+          required
+          extra={t('upload.recipientsHint', { max: MAX_RECIPIENTS })}
+        >
+          <Input.TextArea
             id='upload-doc-number'
             value={form.recipientDocNumber}
             onChange={set('recipientDocNumber')}
             autoComplete='off'
-            inputMode='numeric'
+            autoSize={{ minRows: 1, maxRows: 6 }}
+            aria-describedby={recipientsId}
           />
+          <RecipientChecks id={recipientsId} text={form.recipientDocNumber} checks={checks} />
         </Form.Item>
         <Form.Item label='Document Title' htmlFor='upload-title' required>
           <Input
@@ -145,6 +164,33 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
             rows={3}
           />
         </Form.Item>
+        <Form.Item style={{ marginBottom: form.timeSensitive ? 8 : undefined }}>
+          <Checkbox
+            checked={form.timeSensitive}
+            onChange={(event) =>
+              setForm((current) => ({
+                ...current,
+                timeSensitive: event.target.checked,
+                respondBy: event.target.checked ? current.respondBy : '',
+              }))}
+          >
+            {t('upload.timeSensitive')}
+          </Checkbox>
+          <Typography.Text type='secondary' className='upload-hint'>
+            {t('upload.timeSensitiveHint')}
+          </Typography.Text>
+        </Form.Item>
+        {form.timeSensitive && (
+          <Form.Item label={t('upload.respondBy')} htmlFor={respondById}>
+            <Input
+              id={respondById}
+              type='date'
+              value={form.respondBy}
+              min={new Date().toISOString().slice(0, 10)}
+              onChange={(event) => setForm((current) => ({ ...current, respondBy: event.target.value }))}
+            />
+          </Form.Item>
+        )}
         <Form.Item label='PDF File' htmlFor={fileId} required>
           <input
             ref={fileInput}

@@ -5,6 +5,7 @@
  */
 import { t } from 'i18next';
 import { formatDate, formatNumber } from '../lib/format.ts';
+import { DOCUMENT_STATES, type DocumentState } from '../../../contract/shapes/document.ts';
 
 /** One row of any document list, whatever list answer it came from. */
 export type DocumentRow = {
@@ -27,6 +28,15 @@ export type DocumentRow = {
   /** /files. */
   from: string;
   to: string;
+  /** Sender lists: where the delivery stands (docs/api.md); null on the offender's list and /files. */
+  state: DocumentState | null;
+  opened_at: string | null;
+  withdrawn_at: string | null;
+  recipient_released: boolean;
+  /** Marked by the sender: first on the offender's list, with its badge. */
+  time_sensitive: boolean;
+  /** 'YYYY-MM-DD' or null. */
+  respond_by: string | null;
 };
 
 function text(value: unknown): string {
@@ -58,6 +68,12 @@ export function toDocumentRow(raw: Record<string, unknown>): DocumentRow {
     sender_name: text(raw.sender_name),
     from: text(raw.from),
     to: text(raw.to),
+    state: (DOCUMENT_STATES as readonly unknown[]).includes(raw.state) ? raw.state as DocumentState : null,
+    opened_at: nullableText(raw.opened_at),
+    withdrawn_at: nullableText(raw.withdrawn_at),
+    recipient_released: raw.recipient_released === true,
+    time_sensitive: raw.time_sensitive === true,
+    respond_by: nullableText(raw.respond_by),
   };
 }
 

@@ -7,10 +7,13 @@
 import type {
   AttorneyDocument,
   DocumentInfo,
+  ReceiptEvent,
   RepresentativeDocument,
   SenderPage,
   SenderPageRequest,
 } from '../../../contract/shapes/document.ts';
+import type { Preferences } from '../../../contract/shapes/preferences.ts';
+import type { RecipientPreview } from '../../../contract/shapes/recipient.ts';
 import { API_BASE, ApiError, apiRequest, readResponse } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type DocumentRow, toDocumentRow } from './listLogic.ts';
@@ -103,6 +106,27 @@ export interface DocumentReceipt {
   encrypted: boolean;
   uploaded: string;
   viewedAt: string | null;
+  timeSensitive: boolean;
+  respondBy: string | null;
+  /** The recipient's own events, oldest first. */
+  timeline: ReceiptEvent[];
+}
+
+const RECEIPT_EVENTS: readonly ReceiptEvent['event'][] = [
+  'sent',
+  'fetched',
+  'opened',
+  'printed',
+  'withdrawn',
+  'deleted',
+];
+
+function timelineOf(value: unknown): ReceiptEvent[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry): entry is ReceiptEvent =>
+    typeof entry === 'object' && entry !== null && RECEIPT_EVENTS.includes(entry.event) &&
+    typeof entry.at === 'string'
+  );
 }
 
 /** GET /api/documents/{id}/info → the receipt. */
@@ -123,7 +147,45 @@ export async function fetchReceipt(documentId: string, signal?: AbortSignal): Pr
     encrypted: doc.encrypted === true,
     uploaded: str(doc.date),
     viewedAt: str(doc.viewed_at) || null,
+    timeSensitive: doc.time_sensitive === true,
+    respondBy: str(doc.respond_by) || null,
+    timeline: timelineOf(doc.timeline),
   };
+}
+
+/** POST /api/documents/{id}/withdraw → the server's message. */
+export async function withdrawDocument(documentId: string): Promise<string> {
+  const body = await apiRequest<{ message?: string }>(
+    `/documents/${encodeURIComponent(documentId)}/withdraw`,
+    { method: 'POST' },
+  );
+  return typeof body.message === 'string' ? body.message : '';
+}
+
+/**
+ * GET /api/recipients/{docNumber}: who a DOC number is. Rejects with the ApiError (404: 'No one with this DOC
+ * number receives mail here'; 429 past the hourly limit).
+ */
+export async function lookupRecipient(docNumber: string, signal?: AbortSignal): Promise<RecipientPreview> {
+  const body = await apiRequest<{ recipient?: Partial<RecipientPreview> }>(
+    `/recipients/${encodeURIComponent(docNumber)}`,
+    { signal },
+  );
+  return {
+    docNumber: typeof body.recipient?.docNumber === 'string' ? body.recipient.docNumber : docNumber,
+    displayName: typeof body.recipient?.displayName === 'string' ? body.recipient.displayName : '',
+  };
+}
+
+/** GET /api/preferences. */
+export async function fetchPreferences(signal?: AbortSignal): Promise<Preferences> {
+  const body = await apiRequest<{ preferences?: Partial<Preferences> }>('/preferences', { signal });
+  return { notifyOnOpen: body.preferences?.notifyOnOpen === true };
+}
+
+/** PUT /api/preferences. */
+export async function savePreferences(preferences: Preferences): Promise<void> {
+  await apiRequest('/preferences', { method: 'PUT', body: preferences });
 }
 
 /** Upload progress as a whole percentage, 0 to 100. */

@@ -4,11 +4,17 @@
  * byte is sent, so a wrong or oversized file fails at once.
  */
 
+import { MAX_RECIPIENTS } from '../../../contract/shapes/document.ts';
+
 export interface UploadFormState {
+  /** One DOC number, or several separated by commas, spaces or lines (up to MAX_RECIPIENTS). */
   recipientDocNumber: string;
   documentTitle: string;
   description: string;
   selectedFile: File | null;
+  timeSensitive?: boolean;
+  /** 'YYYY-MM-DD' or ''. */
+  respondBy?: string;
 }
 
 export const EMPTY_UPLOAD_FORM: UploadFormState = {
@@ -16,7 +22,33 @@ export const EMPTY_UPLOAD_FORM: UploadFormState = {
   documentTitle: '',
   description: '',
   selectedFile: null,
+  timeSensitive: false,
+  respondBy: '',
 };
+
+export { MAX_RECIPIENTS };
+
+/** The DOC numbers typed, in order, each once: separated by commas, semicolons, spaces or lines. */
+export function docNumbers(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).map((part) => part.trim()).filter(Boolean))];
+}
+
+/** What the lookup said of one typed DOC number (GET /api/recipients/{docNumber}). */
+export type RecipientCheck =
+  | { kind: 'checking' }
+  | { kind: 'found'; displayName: string }
+  | { kind: 'missing'; message: string }
+  | { kind: 'error'; message: string };
+
+/**
+ * The recipients are confirmed: at least one, at most MAX_RECIPIENTS, and the lookup found every one (Upload
+ * stays disabled until then, so nothing is sent to a number nobody confirmed).
+ */
+export function recipientsConfirmed(text: string, checks: ReadonlyMap<string, RecipientCheck>): boolean {
+  const numbers = docNumbers(text);
+  return numbers.length > 0 && numbers.length <= MAX_RECIPIENTS &&
+    numbers.every((number) => checks.get(number)?.kind === 'found');
+}
 
 /** The file facts the checks need (a File has them; tests pass plain objects). */
 export interface FileFacts {
@@ -56,12 +88,19 @@ export function fileProblem(file: FileFacts, maxUploadMb: number): string | null
   return null;
 }
 
-/** The multipart body of docs/api.md: file, recipient_doc_number, title, description (only when given). */
+/**
+ * The multipart body of docs/api.md: file, recipient_doc_number (once per recipient), title, description (only
+ * when given), time_sensitive and respond_by (only when set).
+ */
 export function uploadBody(form: UploadFormState & { selectedFile: File }): FormData {
   const body = new FormData();
-  body.set('recipient_doc_number', form.recipientDocNumber.trim());
+  for (const number of docNumbers(form.recipientDocNumber)) body.append('recipient_doc_number', number);
   body.set('title', form.documentTitle.trim());
   if (form.description.trim() !== '') body.set('description', form.description.trim());
+  if (form.timeSensitive) {
+    body.set('time_sensitive', 'true');
+    if (form.respondBy) body.set('respond_by', form.respondBy);
+  }
   body.set('file', form.selectedFile, form.selectedFile.name);
   return body;
 }

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { browserState } from '../../lib/state/browserState.ts';
 import { documentStore } from '../../mail/documentStore.ts';
+import { timeSensitiveFirst } from '../../mail/delivery.ts';
 import type { DocumentRow } from '../../mail/listLogic.ts';
 import { fetchDocuments } from '../../mail/mailApi.ts';
 import { onConnectivityChange } from '../../offline/connectivity.ts';
@@ -84,7 +85,10 @@ export function useOffenderList(
         if (!callbacks.current.cache) return;
         void browserState.saveList(rows);
         void sendQueuedReadings();
-        void prefetchUnread(rows.filter((row) => row.viewed_at === null).map((row) => row.documentid));
+        // Time-sensitive mail is fetched ahead first: a deadline must be readable offline before anything else.
+        void prefetchUnread(
+          timeSensitiveFirst(rows.filter((row) => row.viewed_at === null)).map((row) => row.documentid),
+        );
       }, (failure: unknown) => {
         if (controller.signal.aborted && !timedOut) return;
         const error = timedOut ? new ApiError(0, null) : failure;

@@ -5,9 +5,10 @@
  * 50 at a time with 'Load more' (useUserPages.ts): a department has 100,000 offenders.
  */
 import { UploadOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
@@ -26,6 +27,8 @@ import {
   applyStatusChange,
   capitalize,
   contactText,
+  CUSTODY_ACTIONS,
+  type CustodyStatus,
   emptyUsersText,
   entityText,
   ROLE_FILTERS,
@@ -38,10 +41,17 @@ import {
 } from './usersLogic.ts';
 import { useUserPages } from './useUserPages.ts';
 
-const STATUS_COLOR: Record<string, string> = { active: 'green', deactivated: 'red', pending: 'gold' };
+const STATUS_COLOR: Record<string, string> = {
+  active: 'green',
+  deactivated: 'red',
+  pending: 'gold',
+  released: 'purple',
+  transferred: 'blue',
+};
 
 export function UsersScreen() {
   const toast = useToast();
+  const { t } = useTranslation();
   const [changing, setChanging] = useState<string | null>(null);
   const [details, setDetails] = useState<AdminUser | null>(null);
   const [adding, setAdding] = useState(false);
@@ -60,6 +70,20 @@ export function UsersScreen() {
     } catch (error) {
       const reason = failureMessage(error, { failed: '' });
       toast.error(statusFailureText(next, reason));
+    } finally {
+      setChanging(null);
+    }
+  }
+
+  /** Marks an offender released or transferred (signed out, no more mail, documents purged later). */
+  async function changeCustody(user: AdminUser, next: CustodyStatus) {
+    setChanging(user.id);
+    try {
+      const message = await setUserStatus(user.id, next);
+      toast.success(message ?? t(next === 'released' ? 'custody.releasedDone' : 'custody.transferredDone'));
+      list.setPage((previous) => applyStatusChange(previous, { id: user.id, status: next }, list.applied));
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: t('custody.failed') }));
     } finally {
       setChanging(null);
     }
@@ -144,6 +168,32 @@ export function UsersScreen() {
                 Reset PIN
               </Button>
             )}
+            {user.role === 'offender' && user.status === 'active' && CUSTODY_ACTIONS.map((next) => (
+              <Popconfirm
+                key={next}
+                title={t(next === 'released' ? 'custody.confirmReleased' : 'custody.confirmTransferred', {
+                  name,
+                })}
+                description={t('custody.consequence')}
+                okText={t(next === 'released' ? 'custody.markReleased' : 'custody.markTransferred')}
+                cancelText={t('custody.cancel')}
+                okButtonProps={{ danger: true }}
+                onConfirm={() => changeCustody(user, next)}
+              >
+                <Button
+                  size='small'
+                  loading={changing === user.id}
+                  aria-label={t(
+                    next === 'released' ? 'custody.markReleasedNamed' : 'custody.markTransferredNamed',
+                    {
+                      name,
+                    },
+                  )}
+                >
+                  {t(next === 'released' ? 'custody.markReleased' : 'custody.markTransferred')}
+                </Button>
+              </Popconfirm>
+            ))}
           </Space>
         );
       },

@@ -99,6 +99,8 @@ Deno.test('active users can be deactivated, deactivated ones activated, pending 
   assert.deepEqual(statusAction('active'), { label: 'Deactivate', next: 'deactivated' });
   assert.deepEqual(statusAction('deactivated'), { label: 'Activate', next: 'active' });
   assert.equal(statusAction('pending'), null);
+  assert.deepEqual(statusAction('released'), { label: 'Activate', next: 'active' });
+  assert.deepEqual(statusAction('transferred'), { label: 'Activate', next: 'active' });
   assert.equal(statusAction('something-else'), null);
 });
 

@@ -24,7 +24,7 @@ export const USERS_TEXTS = {
 
 /** Role filter choices: the spec's four plus representative, which exists too (spec section 3). */
 export const ROLE_FILTERS = ['all', 'attorney', 'representative', 'offender', 'admin', 'approver'] as const;
-export const STATUS_FILTERS = ['all', 'active', 'deactivated', 'pending'] as const;
+export const STATUS_FILTERS = ['all', 'active', 'deactivated', 'pending', 'released', 'transferred'] as const;
 
 export interface UserFilters {
   search: string;
@@ -130,8 +130,14 @@ export function statusAction(
 ): { label: 'Activate' | 'Deactivate'; next: 'active' | 'deactivated' } | null {
   if (status === 'active') return { label: 'Deactivate', next: 'deactivated' };
   if (status === 'deactivated') return { label: 'Activate', next: 'active' };
+  // An offender released or transferred in error, or back in custody.
+  if (status === 'released' || status === 'transferred') return { label: 'Activate', next: 'active' };
   return null;
 }
+
+/** An offender's leaving the facility: the actions an active offender's row offers. */
+export const CUSTODY_ACTIONS = ['released', 'transferred'] as const;
+export type CustodyStatus = (typeof CUSTODY_ACTIONS)[number];
 
 /** Spec section 8: 'Failed to activate user: {reason}' (and the same for deactivation). */
 export function statusFailureText(next: 'active' | 'deactivated', reason: string): string {
