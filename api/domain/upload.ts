@@ -6,12 +6,12 @@
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import { find_active_offender, find_document, insert_document } from '../db/documents.ts';
+import { find_active_offenders, find_document, insert_document } from '../db/documents.ts';
 import { get_setting } from '../db/settings.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { type InspectLimits, inspectPdf } from '../pdf/inspect.ts';
-import type { DocumentInfo, UploadFields } from '../../contract/shapes/document.ts';
+import type { DocumentInfo, UploadedDocument, UploadFields } from '../../contract/shapes/document.ts';
 import { toDocumentInfo } from './documents.ts';
 import { fail, type Outcome } from './outcome.ts';
 
@@ -26,12 +26,15 @@ export async function uploadLimit(sql: Tx): Promise<{ mb: number; bytes: number 
   return { mb, bytes: Math.floor(mb * 1024 * 1024) };
 }
 
-/** An upload's form once checked (api/http/upload.ts): trimmed text fields and the file. */
-export interface UploadForm extends UploadFields {
+/** An upload's form once checked (api/http/upload.ts): trimmed text fields, every recipient and the file. */
+export interface UploadForm extends Omit<UploadFields, 'recipient_doc_number'> {
+  /** The DOC numbers, in the order given (1 to MAX_RECIPIENTS; a repeated one counts once). */
+  recipients: string[];
   file: File;
 }
 
-export type UploadResult = Outcome<{ document: DocumentInfo }>;
+/** The first recipient's receipt (`document`, as for one recipient) and one entry per recipient. */
+export type UploadResult = Outcome<{ document: DocumentInfo; documents: UploadedDocument[] }>;
 
 /** `%PDF-` within the first KiB: the bytes decide, never the name or the content type. */
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -52,7 +55,11 @@ export function cleanFileName(name: string): string {
   return base || 'document.pdf';
 }
 
-/** Stores one uploaded document sent by `sender` (attorney or representative). */
+/**
+ * Stores one uploaded PDF sent by `sender` (attorney or representative) to every recipient: the bytes once, and a
+ * document per recipient, each with its own receipt, read time and withdrawal. All or nothing: one recipient who
+ * is not an active offender of the sender's entity refuses the whole upload, naming the number.
+ */
 export async function uploadDocument(
   deps: Pick<AppDeps, 'sql' | 'blobs'>,
   sender: ActiveSession,
@@ -66,8 +73,13 @@ export async function uploadDocument(
 ): Promise<UploadResult> {
   const { sql, blobs } = deps;
   const { limit } = options;
-  const recipient = await find_active_offender(sql, sender.entity_id, form.recipient_doc_number);
-  if (!recipient) return fail('upload_no_offender', form.recipient_doc_number);
+  const wanted = [...new Set(form.recipients)];
+  const found = new Map(
+    (await find_active_offenders(sql, sender.entity_id, wanted)).map((r) => [r.doc_number, r]),
+  );
+  const unknown = wanted.filter((number) => !found.has(number));
+  if (unknown.length > 0) return fail('upload_no_offender', unknown.join(', '));
+  const recipients = wanted.map((number) => found.get(number)!);
   if (form.file.size > limit.bytes) return fail('upload_too_large', String(limit.mb));
 
   const bytes = new Uint8Array(await form.file.arrayBuffer());
@@ -85,46 +97,51 @@ export async function uploadDocument(
   }
 
   const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
-  const id = await sql.begin(async (tx) => {
-    // The sender's supervising attorney is recorded on the row now (accepted links only): this document's
-    // readers never change with a later link.
-    const inserted = await insert_document(tx, {
-      entityId: sender.entity_id,
-      senderId: sender.id,
-      recipientId: recipient.id,
-      title: form.title,
-      description: form.description || null,
-      fileName: cleanFileName(form.file.name),
-      size: blob.size,
-      sha256: blob.sha256,
-      pages: facts.pages,
-      encrypted: facts.encrypted,
-      printAllowed: facts.printAllowed,
-      metadata: facts.metadata,
-      // A respond-by date marks the document time-sensitive by itself.
-      timeSensitive: form.time_sensitive === 'true' || form.respond_by !== undefined,
-      respondBy: form.respond_by ?? null,
-    });
-    const documentId = inserted.id;
-    await insert_audit_event(tx, {
-      userId: sender.id,
-      eventType: 'document_uploaded',
-      resourceType: 'document',
-      resourceId: documentId,
-      ipAddress: options.ipAddress,
-      eventData: {
+  // A respond-by date marks the document time-sensitive by itself.
+  const timeSensitive = form.time_sensitive === 'true' || form.respond_by !== undefined;
+  const documents = await sql.begin(async (tx) => {
+    const made: UploadedDocument[] = [];
+    for (const recipient of recipients) {
+      // The sender's supervising attorney is recorded on the row now (accepted links only): this document's
+      // readers never change with a later link.
+      const inserted = await insert_document(tx, {
+        entityId: sender.entity_id,
+        senderId: sender.id,
+        recipientId: recipient.id,
         title: form.title,
-        recipient_doc_number: form.recipient_doc_number,
+        description: form.description || null,
+        fileName: cleanFileName(form.file.name),
         size: blob.size,
         sha256: blob.sha256,
         pages: facts.pages,
-        supervisingAttorneyId: inserted.supervising_attorney_id,
-        timeSensitive: form.time_sensitive === 'true' || form.respond_by !== undefined,
+        encrypted: facts.encrypted,
+        printAllowed: facts.printAllowed,
+        metadata: facts.metadata,
+        timeSensitive,
         respondBy: form.respond_by ?? null,
-      },
-    });
-    return documentId;
+      });
+      await insert_audit_event(tx, {
+        userId: sender.id,
+        eventType: 'document_uploaded',
+        resourceType: 'document',
+        resourceId: inserted.id,
+        ipAddress: options.ipAddress,
+        eventData: {
+          title: form.title,
+          recipient_doc_number: recipient.doc_number,
+          size: blob.size,
+          sha256: blob.sha256,
+          pages: facts.pages,
+          supervisingAttorneyId: inserted.supervising_attorney_id,
+          timeSensitive,
+          respondBy: form.respond_by ?? null,
+          recipients: recipients.length,
+        },
+      });
+      made.push({ documentid: inserted.id, offenderdocnumber: recipient.doc_number });
+    }
+    return made;
   });
-  const stored = await find_document(sql, id);
-  return { ok: true, document: toDocumentInfo(stored!) };
+  const stored = await find_document(sql, documents[0].documentid);
+  return { ok: true, document: toDocumentInfo(stored!), documents };
 }

@@ -1,12 +1,12 @@
 /**
  * The upload request both senders use (attorneys at /api/documents/upload, representatives at
- * /api/representative/upload): the form read under the `max_upload_mb` limit, its fields checked, then the
- * domain's uploadDocument.
+ * /api/representative/upload): the form read under the `max_upload_mb` limit, its fields checked (the
+ * `recipient_doc_number` field once per recipient, up to MAX_RECIPIENTS), then the domain's uploadDocument.
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { FORM_OVERHEAD_BYTES, uploadDocument, uploadLimit } from '../domain/upload.ts';
-import type { UploadFields } from '../../contract/shapes/document.ts';
+import { MAX_RECIPIENTS, type UploadFields } from '../../contract/shapes/document.ts';
 import type { AppEnv } from './context.ts';
 import { AppError } from './errors.ts';
 import { failureError, failureText, refusal } from './failures.ts';
@@ -19,7 +19,11 @@ const text = (max: number, message: string) => z.string({ error: REQUIRED }).tri
 
 const uploadForm = z.object({
   file: z.instanceof(File, { error: REQUIRED }),
-  recipient_doc_number: text(32, REQUIRED).min(1, REQUIRED),
+  recipient_doc_number: z.array(text(32, REQUIRED).min(1, REQUIRED), { error: REQUIRED }).min(1, REQUIRED)
+    .max(
+      MAX_RECIPIENTS,
+      `Please send to at most ${MAX_RECIPIENTS} recipients at once.`,
+    ),
   title: text(200, failureText('upload_title_too_long')).min(1, REQUIRED),
   description: z.string().trim().max(2000, failureText('upload_description_too_long')).optional(),
   time_sensitive: z.enum(['true', 'false'], { error: "time_sensitive must be 'true' or 'false'." })
@@ -27,7 +31,9 @@ const uploadForm = z.object({
   respond_by: z.string().trim().refine(isRespondByDate, {
     error: 'The respond-by date must be a date (YYYY-MM-DD) from today on.',
   }).optional(),
-}) satisfies z.ZodType<UploadFields & { file: File }>;
+}) satisfies z.ZodType<
+  Omit<UploadFields, 'recipient_doc_number'> & { recipient_doc_number: string[]; file: File }
+>;
 
 /** 'YYYY-MM-DD', a real calendar day, not before yesterday (UTC; a sender's today may still be UTC's yesterday). */
 export function isRespondByDate(text: string): boolean {
@@ -48,15 +54,24 @@ export async function handleUpload(c: Context<AppEnv>) {
   });
   const fields = uploadForm.safeParse({
     file: form.get('file') ?? undefined,
-    recipient_doc_number: form.get('recipient_doc_number') ?? undefined,
+    recipient_doc_number: form.getAll('recipient_doc_number'),
     title: form.get('title') ?? undefined,
     description: form.get('description') || undefined,
     time_sensitive: form.get('time_sensitive') || undefined,
     respond_by: form.get('respond_by') || undefined,
   });
   if (!fields.success) throw new AppError(400, describeIssue(fields.error), 'invalid');
-  refuseUnstorableText(fields.data);
-  const result = await uploadDocument(deps, session, fields.data, { ipAddress: clientAddress, limit });
+  const { recipient_doc_number: recipients, ...rest } = fields.data;
+  refuseUnstorableText({ ...rest, recipient_doc_number: recipients.join(',') });
+  const result = await uploadDocument(deps, session, { ...rest, recipients }, {
+    ipAddress: clientAddress,
+    limit,
+  });
   if (!result.ok) throw failureError(result);
-  return c.json({ success: true, message: SUCCESS.documentUploaded, document: result.document }, 201);
+  return c.json({
+    success: true,
+    message: SUCCESS.documentUploaded,
+    document: result.document,
+    documents: result.documents,
+  }, 201);
 }

@@ -76,6 +76,14 @@ Deno.test({
           await upload.click();
           await page.getByText('Document uploaded successfully!').waitFor({ timeout: 30_000 });
           await dialog.waitFor({ state: 'hidden' });
+
+          // Several recipients, one per line: each confirmed by name.
+          await page.getByRole('button', { name: 'Upload New Document' }).click();
+          await dialog.getByLabel('Recipient DOC Number').fill('100001\n100002');
+          await dialog.getByText('DOE, J. — DOC 100001').waitFor();
+          await dialog.getByText('ROE, R. — DOC 100002').waitFor();
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'hidden' });
         },
       );
 

@@ -483,8 +483,9 @@ Deno.test({
             'an oversized file is not sent',
           );
           await dialog.getByLabel('PDF File').setInputFiles(`${tmp}/rep-letter.pdf`);
-          await dialog.getByRole('button', { name: 'Upload' }).click();
-          await attorney.getByText('No active offender has DOC number 999999.').waitFor();
+          // An unknown recipient is refused before anything is sent: the server's lookup says so at the field.
+          await dialog.getByText('DOC 999999: No one with this DOC number receives mail here').waitFor();
+          assert.ok(await dialog.getByRole('button', { name: 'Upload' }).isDisabled(), 'nothing to send to');
           assert.ok(await dialog.isVisible(), 'the modal stays open after a refusal');
         },
       );

@@ -197,7 +197,15 @@ function Table(
   return (
     <div className='documents-scroll'>
       {/* A desk's table lays its columns out by the table, not by the rows (documents-fixed, mail.css). */}
-      <table className={touch ? 'documents' : 'documents documents-fixed'} aria-busy={loading}>
+      <table
+        className={[
+          'documents',
+          touch ? '' : 'documents-fixed',
+          // A fourth action (Withdraw, the sender lists) needs a wider Actions column.
+          actions.onWithdraw ? 'documents-withdraw' : '',
+        ].filter(Boolean).join(' ')}
+        aria-busy={loading}
+      >
         <caption className='visually-hidden'>{label}</caption>
         <thead>
           <tr>
