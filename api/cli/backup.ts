@@ -1,18 +1,23 @@
 /**
- * `npm run backup [-- DIR]`: the database and the documents' bytes together, into DIR (default
- * ./backups/backup-<time>), while the portal keeps running.
+ * `npm run backup [-- DIR] [--objects=copy|bucket]`: the database and the documents' bytes together, into DIR
+ * (default ./backups/backup-<time>), while the portal keeps running.
  *
  * Consistency: documents are only ever deleted by the retention purge, and a blob is written before the row
  * that names it. So the backup holds the purge's lock (the purge skips that round), dumps the database
  * (pg_dump: one consistent snapshot), then copies the blob files and checks that every document in the
  * database has its bytes in the copy. A blob written after the dump is copied too and is harmless: the purge
- * removes unreferenced blobs after a restore. With BLOB_STORE=postgres the bytes are in the dump.
+ * removes unreferenced blobs after a restore. With BLOB_STORE=postgres the bytes are in the dump. With
+ * BLOB_STORE=s3 the documents' objects are copied into the folder (`--objects=copy`, the default), or, with
+ * `--objects=bucket`, left in a bucket that is backed up by its own means (versioning, replication) and each checked
+ * there (backup_objects.ts).
  * The embedded database (no DATABASE_URL) cannot be dumped while it runs: stop the portal and copy DATA_DIR.
  */
 import { loadConfig } from '../config.ts';
 import { LOCK_KEYS } from '../db/advisory_locks.ts';
-import { list_document_blobs } from '../db/backup.ts';
+import { createBlobStore } from '../blobs/store.ts';
+import { list_document_blob_sizes, list_document_blobs } from '../db/backup.ts';
 import { connectPostgres } from '../db/client.ts';
+import { copyObjectsOut, formatNeeded, missingObjects } from './backup_objects.ts';
 import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
 
 const config = loadConfig();
@@ -23,8 +28,19 @@ if (!config.databaseUrl) {
   );
   Deno.exit(2);
 }
+const flags = Deno.args.filter((arg) => arg.startsWith('--'));
+const objects = flags.includes('--objects=bucket') ? 'bucket' : 'copy';
+const unknown = flags.filter((flag) => !['--objects=copy', '--objects=bucket'].includes(flag));
+if (unknown.length || (flags.length && config.blobStore !== 's3')) {
+  console.error(
+    unknown.length
+      ? `Unknown option ${unknown[0]}: npm run backup -- [DIR] [--objects=copy|bucket]`
+      : `--objects applies to BLOB_STORE=s3 only (this portal has BLOB_STORE=${config.blobStore}).`,
+  );
+  Deno.exit(2);
+}
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const dir = Deno.args[0] ?? `./backups/backup-${stamp}`;
+const dir = Deno.args.find((arg) => !arg.startsWith('--')) ?? `./backups/backup-${stamp}`;
 try {
   if ([...Deno.readDirSync(dir)].length > 0) {
     console.error(`${dir} is not empty: give a new folder.`);
@@ -49,7 +65,26 @@ try {
   await Deno.chmod(`${dir}/database.dump`, 0o600); // pg_dump writes it under the umask (0644 by default)
   const needed = await list_document_blobs(db.sql);
   let blobFiles = 0;
-  if (config.blobStore === 'fs') {
+  let where = config.blobStore === 'fs' ? 'blobs' : 'in the database';
+  if (config.blobStore === 's3') {
+    const store = createBlobStore(config, db);
+    const sized = await list_document_blob_sizes(db.sql);
+    await Deno.writeTextFile(`${dir}/document-blobs.txt`, formatNeeded(sized), { mode: 0o600 });
+    if (objects === 'copy') {
+      blobFiles = await copyObjectsOut(store, sized, `${dir}/blobs`);
+      where = 'blobs';
+    } else {
+      const missing = await missingObjects(store, sized);
+      if (missing.length) {
+        throw new Error(
+          `${missing.length} document object(s) missing from bucket ${config.s3?.bucket}: ${
+            missing.slice(0, 3).join(', ')
+          }`,
+        );
+      }
+      where = 'in the bucket';
+    }
+  } else if (config.blobStore === 'fs') {
     const root = `${config.dataDir}/blobs`;
     // tmp/ holds uploads in flight, never a blob a document names.
     blobFiles = await copyTree(root, `${dir}/blobs`, ['tmp']).catch((error) => {
@@ -69,16 +104,24 @@ try {
     createdAt: new Date().toISOString(),
     blobStore: config.blobStore,
     database: 'database.dump',
-    blobs: config.blobStore === 'fs' ? 'blobs' : 'in the database',
+    blobs: where,
+    ...(config.s3
+      ? {
+        // Where the objects are (never the key): a restore into another bucket is the operator's choice.
+        bucket: { endpoint: config.s3.endpoint, name: config.s3.bucket, prefix: config.s3.prefix },
+        neededBlobs: 'document-blobs.txt',
+      }
+      : {}),
     documentBlobs: needed.length,
     blobFiles,
   };
   await Deno.writeTextFile(`${dir}/manifest.json`, JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-  console.log(
-    `Backup written to ${dir}: database dump and ${
-      config.blobStore === 'fs' ? `${blobFiles} blob file(s)` : 'blobs inside the dump'
-    }.`,
-  );
+  const bytes = where === 'blobs'
+    ? `${blobFiles} blob file(s)`
+    : where === 'in the bucket'
+    ? `${needed.length} document object(s) checked in bucket ${config.s3?.bucket}, which is backed up by its own means`
+    : 'blobs inside the dump';
+  console.log(`Backup written to ${dir}: database dump and ${bytes}.`);
 } catch (error) {
   console.error(`Backup failed: ${(error as Error).message}`);
   Deno.exitCode = 1;

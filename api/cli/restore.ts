@@ -1,14 +1,19 @@
 /**
  * `npm run restore -- DIR`: a backup made by `npm run backup` into the configured, empty, database
  * (MIGRATION_DATABASE_URL, the schema's owner, when set; else DATABASE_URL) and, for BLOB_STORE=fs, into
- * DATA_DIR/blobs. Refuses a database that has tables, so a restore never mixes with live data. The dump carries
+ * DATA_DIR/blobs. With BLOB_STORE=s3 the objects come first: copied into the configured bucket when the backup
+ * holds them, else looked for there (a bucket restored by its own means); a document's object missing or of
+ * another size stops the restore before the database is touched. Refuses a database that has tables, so a
+ * restore never mixes with live data. The dump carries
  * no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose roles may differ), so
  * the API role's grants are made again from the migration that makes them (the dump carries no privileges: without
  * them the API's role could read nothing). Start the portal afterwards: it applies any newer migrations.
  */
 import { loadConfig } from '../config.ts';
+import { createBlobStore } from '../blobs/store.ts';
 import { count_public_tables, list_document_blobs } from '../db/backup.ts';
 import { connectPostgres } from '../db/client.ts';
+import { copyObjectsIn, missingObjects, parseNeeded } from './backup_objects.ts';
 import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
 
 /** The migration that creates the API's role and grants it what it may do (db/migrations/0007_api_role.sql). */
@@ -44,6 +49,7 @@ try {
   if (await count_public_tables(db.sql) > 0) {
     throw new Error('the database is not empty: restore into a new database (createdb) so nothing is mixed');
   }
+  const objects = config.blobStore === 's3' ? await restoreObjects(db) : undefined;
   // All or nothing (one transaction); -d names the database, libpq's environment the server and login.
   await runPgTool('pg_restore', [
     '--no-owner',
@@ -67,8 +73,18 @@ try {
     for (const sha of needed) if (!(await hasBlobFile(root, sha))) missing.push(sha);
     if (missing.length) throw new Error(`${missing.length} document blob(s) missing after the copy`);
   }
+  if (objects) {
+    // The restored documents are the ones the backup listed: each has its object, checked above.
+    const listed = new Set(objects.needed);
+    const unlisted = needed.filter((sha) => !listed.has(sha));
+    if (unlisted.length) throw new Error(`${unlisted.length} document blob(s) the backup did not list`);
+  }
   const where = config.blobStore === 'fs'
     ? `${copied} file(s) into ${config.dataDir}/blobs`
+    : objects
+    ? `${
+      objects.copied ? `${objects.copied} object(s) copied into` : 'each found in'
+    } bucket ${config.s3?.bucket}`
     : 'inside the database';
   console.log(`Restored ${dir}: the database and ${needed.length} document blob(s) (${where}).`);
 } catch (error) {
@@ -76,4 +92,28 @@ try {
   Deno.exitCode = 1;
 } finally {
   await db.close();
+}
+
+/**
+ * BLOB_STORE=s3, before the database: the backup's objects into the bucket (when it holds them), then every
+ * document's object checked there. Throws, with nothing restored to the database, when one is missing.
+ */
+async function restoreObjects(
+  db: ReturnType<typeof connectPostgres>,
+): Promise<{ needed: string[]; copied: number }> {
+  const needed = parseNeeded(await Deno.readTextFile(`${dir}/${manifest.neededBlobs}`));
+  const store = createBlobStore(config, db);
+  const copied = manifest.blobs === 'blobs' ? await copyObjectsIn(store, needed, `${dir}/blobs`) : 0;
+  const missing = await missingObjects(store, needed);
+  if (missing.length) {
+    const hint = manifest.blobs === 'blobs'
+      ? ''
+      : ' (restore the bucket from its own backup first: its versioning or replication)';
+    throw new Error(
+      `${missing.length} document object(s) missing from bucket ${config.s3?.bucket}${hint}: ${
+        missing.slice(0, 3).join(', ')
+      }; the database was not touched`,
+    );
+  }
+  return { needed: needed.map((n) => n.sha256), copied };
 }

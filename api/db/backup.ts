@@ -14,3 +14,10 @@ export async function list_document_blobs(sql: Tx): Promise<string[]> {
   const rows = await sql<{ sha256: string }[]>`select distinct sha256 from documents order by sha256`;
   return rows.map((r) => r.sha256);
 }
+
+/** Every digest some document refers to, with its size (what an object store must hold for a backup to be whole). */
+export async function list_document_blob_sizes(sql: Tx): Promise<{ sha256: string; size: number }[]> {
+  const rows = await sql<{ sha256: string; size: string }[]>`
+    select sha256, max(size)::text as size from documents group by sha256 order by sha256`;
+  return rows.map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
+}

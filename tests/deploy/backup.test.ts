@@ -1,11 +1,14 @@
 /**
- * `npm run backup` from a running portal, `npm run restore` into a new database and an empty DATA_DIR, and
- * the same bytes read back through the restored portal. Needs TEST_DATABASE_URL.
+ * `npm run backup` from a running portal, `npm run restore` into a new database and an empty DATA_DIR (with
+ * BLOB_STORE=s3, a new empty bucket), and the same bytes read back through the restored portal; with
+ * `--objects=bucket`, a bucket backed up by its own means is checked, not copied. Needs TEST_DATABASE_URL, and for
+ * s3 the run's gateway (TEST_S3_*).
  */
 import assert from 'node:assert/strict';
 import postgres from 'postgres';
-import { makePdf } from '../support/pdfs.ts';
+import { makePdf, sha256Hex } from '../support/pdfs.ts';
 import { DENO, freshDatabase, ROOT, signInAt, startInstance } from '../support/instance.ts';
+import { createTestBucket, HAVE_S3, type TestBucket } from '../support/s3.ts';
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER } as const;
@@ -22,24 +25,29 @@ async function cli(script: 'backup' | 'restore', args: string[], env: Record<str
   return { code: out.code, output: text.decode(out.stdout) + text.decode(out.stderr) };
 }
 
-for (const blobStore of ['fs', 'postgres'] as const) {
+for (const blobStore of ['fs', 'postgres', 's3'] as const) {
   Deno.test({
     name:
       `backup of a running portal restores into a new database and folder, byte for byte (BLOB_STORE=${blobStore})`,
     ...OPTIONS,
+    ignore: OPTIONS.ignore || (blobStore === 's3' && !HAVE_S3),
     fn: async () => {
       const source = await freshDatabase(SERVER!);
       const target = await freshDatabase(SERVER!);
       const sourceDir = await Deno.makeTempDir({ prefix: 'lmp-backup-src-' });
       const targetDir = await Deno.makeTempDir({ prefix: 'lmp-backup-dst-' });
       const backupDir = `${await Deno.makeTempDir({ prefix: 'lmp-backup-' })}/today`;
+      // s3: the objects copied out of one bucket, into another, empty one (a restore at another site).
+      const buckets: TestBucket[] = blobStore === 's3'
+        ? [await createTestBucket(), await createTestBucket()]
+        : [];
       const common = {
         SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
         BLOB_STORE: blobStore,
         PWA_DIST: `${sourceDir}/no-pwa`,
       };
-      const sourceEnv = { ...common, DATABASE_URL: source.url, DATA_DIR: sourceDir };
-      const targetEnv = { ...common, DATABASE_URL: target.url, DATA_DIR: targetDir };
+      const sourceEnv = { ...common, ...buckets[0]?.env, DATABASE_URL: source.url, DATA_DIR: sourceDir };
+      const targetEnv = { ...common, ...buckets[1]?.env, DATABASE_URL: target.url, DATA_DIR: targetDir };
       let portal = await startInstance({ ...sourceEnv, DEMO_SEED: '1' });
       try {
         const attorney = await signInAt(portal.url, 'attorney@demo.test', 'Demo-Attorney-2026!');
@@ -64,6 +72,16 @@ for (const blobStore of ['fs', 'postgres'] as const) {
         const manifest = JSON.parse(await Deno.readTextFile(`${backupDir}/manifest.json`));
         assert.equal(manifest.blobStore, blobStore);
         assert.ok(manifest.documentBlobs >= 2);
+        if (blobStore === 's3') {
+          assert.equal(manifest.blobs, 'blobs', 'the objects copied into the folder');
+          assert.equal(manifest.blobFiles, manifest.documentBlobs);
+          assert.equal(manifest.bucket.name, buckets[0].s3.bucket);
+          assert.doesNotMatch(
+            JSON.stringify(manifest),
+            new RegExp(buckets[0].s3.secretAccessKey),
+            'no secret',
+          );
+        }
         await portal.stop();
 
         // The folder and dump are private even when the folder existed before.
@@ -101,6 +119,7 @@ for (const blobStore of ['fs', 'postgres'] as const) {
         await portal.stop();
         await source.drop();
         await target.drop();
+        for (const bucket of buckets) await bucket.drop();
         for (const d of [sourceDir, targetDir, backupDir.replace(/\/today$/, '')]) {
           await Deno.remove(d, { recursive: true }).catch(() => {});
         }
@@ -108,6 +127,116 @@ for (const blobStore of ['fs', 'postgres'] as const) {
     },
   });
 }
+
+Deno.test({
+  name:
+    'BLOB_STORE=s3 --objects=bucket: the backup checks each object in the bucket; a restore finds one missing before touching the database',
+  ...OPTIONS,
+  ignore: OPTIONS.ignore || !HAVE_S3,
+  fn: async () => {
+    const source = await freshDatabase(SERVER!);
+    const target = await freshDatabase(SERVER!);
+    const bucket = await createTestBucket();
+    const dirs = await Promise.all(
+      ['src', 'dst', 'bak'].map((n) => Deno.makeTempDir({ prefix: `lmp-bucket-${n}-` })),
+    );
+    const [sourceDir, targetDir, backups] = dirs;
+    const common = { ...bucket.env, SESSION_SECRET: 'backup-test-secret-0123456789abcdef' };
+    const sourceEnv = {
+      ...common,
+      DATABASE_URL: source.url,
+      DATA_DIR: sourceDir,
+      PWA_DIST: `${sourceDir}/x`,
+    };
+    const targetEnv = {
+      ...common,
+      DATABASE_URL: target.url,
+      DATA_DIR: targetDir,
+      PWA_DIST: `${targetDir}/x`,
+    };
+    let portal = await startInstance({ ...sourceEnv, DEMO_SEED: '1' });
+    try {
+      const attorney = await signInAt(portal.url, 'attorney@demo.test', 'Demo-Attorney-2026!');
+      const pdf = await makePdf({ pages: 2, title: 'Kept in the bucket', padTo: 150_000 });
+      const form = new FormData();
+      form.set('file', new File([pdf as BlobPart], 'letter.pdf', { type: 'application/pdf' }));
+      form.set('recipient_doc_number', '100001');
+      form.set('title', 'In the bucket');
+      const up = await fetch(`${portal.url}/api/documents/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${attorney}` },
+        body: form,
+      });
+      const id = (await up.json()).document.documentid;
+      assert.equal(up.status, 201);
+
+      const backup = await cli('backup', [`${backups}/one`, '--objects=bucket'], sourceEnv);
+      assert.equal(backup.code, 0, backup.output);
+      assert.match(backup.output, /document object\(s\) checked in bucket .*backed up by its own means/);
+      const manifest = JSON.parse(await Deno.readTextFile(`${backups}/one/manifest.json`));
+      assert.equal(manifest.blobs, 'in the bucket');
+      assert.equal(manifest.blobFiles, 0);
+      assert.equal(
+        await Deno.stat(`${backups}/one/blobs`).then(() => true, () => false),
+        false,
+        'nothing copied',
+      );
+      const listed = (await Deno.readTextFile(`${backups}/one/document-blobs.txt`)).trim().split('\n');
+      assert.equal(listed.length, manifest.documentBlobs);
+      await portal.stop();
+
+      // The bucket lost an object (its own backup is older than the document): the restore says so and stops.
+      const sha = await sha256Hex(pdf);
+      const key = `${bucket.s3.prefix}blobs/${sha}`;
+      await bucket.client.deleteObject(key);
+      const refused = await cli('restore', [`${backups}/one`], targetEnv);
+      assert.equal(refused.code, 1, refused.output);
+      assert.match(
+        refused.output,
+        new RegExp(`1 document object\\(s\\) missing from bucket ${bucket.s3.bucket}`),
+      );
+      assert.match(
+        refused.output,
+        /restore the bucket from its own backup first.*the database was not touched/,
+      );
+      const empty = postgres(target.url, { max: 1, onnotice: () => {} });
+      const [{ n }] = await empty<{ n: number }[]>`
+        select count(*)::int as n from pg_tables where schemaname = 'public'`;
+      await empty.end();
+      assert.equal(n, 0, 'the database was not touched');
+      // The same loss found by a backup.
+      const failed = await cli('backup', [`${backups}/two`, '--objects=bucket'], sourceEnv);
+      assert.equal(failed.code, 1);
+      assert.match(failed.output, new RegExp(`1 document object\\(s\\) missing from bucket .*${sha}`));
+
+      // The bucket restored by its own means: the restore goes through, the bytes read back.
+      await bucket.client.putObject(key, pdf);
+      const restore = await cli('restore', [`${backups}/one`], targetEnv);
+      assert.equal(restore.code, 0, restore.output);
+      assert.match(restore.output, /each found in bucket/);
+      portal = await startInstance(targetEnv);
+      const offender = await signInAt(portal.url, '100001', '246810');
+      const r = await fetch(`${portal.url}/api/documents/view/${id}`, {
+        headers: { authorization: `Bearer ${offender}` },
+      });
+      assert.equal(r.status, 200);
+      assert.deepEqual(new Uint8Array(await r.arrayBuffer()), pdf);
+
+      const wrongStore = await cli('backup', [`${backups}/three`, '--objects=bucket'], {
+        DATABASE_URL: source.url,
+        DATA_DIR: sourceDir,
+      });
+      assert.equal(wrongStore.code, 2);
+      assert.match(wrongStore.output, /--objects applies to BLOB_STORE=s3 only/);
+    } finally {
+      await portal.stop();
+      await source.drop();
+      await target.drop();
+      await bucket.drop();
+      for (const d of dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+    }
+  },
+});
 
 Deno.test('backup of the embedded database says to stop the portal and copy DATA_DIR', async () => {
   const r = await cli('backup', ['/tmp/lmp-never-written'], { DATA_DIR: '/tmp/lmp-embedded-unused' });
