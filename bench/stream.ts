@@ -8,7 +8,8 @@
  *     the front and the redirect cost by themselves (the ceiling); and, on PostgreSQL, after running the reading's
  *     one statement (session check and document) as the API does, what asking the database on every reading costs
  *     (the floor of any design that checks each reading), so the gap to the API is the API's own work;
- *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres);
+ *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres, then s3: an S3 bucket,
+ *     the operator's own when S3_* is set, else a Ceph gateway on this machine; bench/support/s3_target.ts);
  * and prints each throughput, its ratio to nginx, the API's RSS growth and peak during the run, and the CPU time
  * each process spent per request (nginx's workers, the API, PostgreSQL, and the client, wrk, which on this machine
  * shares the cores: its copy of every byte read is most of the machine's work). nginx is
@@ -19,7 +20,7 @@
  *
  *   npm run bench:stream
  *   BENCH_SECONDS=30 npm run bench:stream          # longer runs (default 10 s each)
- *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres (default all)
+ *   BENCH_MODES=nginx,offload npm run bench:stream # some of nginx, offload, fs, postgres, s3 (default all)
  *   BENCH_ROUNDS=5 npm run bench:stream            # rounds per mode, nginx on either side of each (default 7); medians
  *   BENCH_SESSIONS=1 npm run bench:stream          # every request on one session (default: 32 sessions)
  *   BENCH_WARMUP=0 npm run bench:stream            # untimed seconds of load before a mode's rounds (default 10)
@@ -46,6 +47,7 @@ import { makePdf } from '../tests/support/pdfs.ts';
 import { type Parties, processes } from './support/cpu.ts';
 import { handlingFigures, type HandlingRuns, measureHandling } from './support/handling.ts';
 import { replayableHeaders } from './support/replay.ts';
+import { type S3Target, s3Target } from './support/s3_target.ts';
 import { startBenchServer } from './support/server.ts';
 import { median } from './support/statistics.ts';
 import { writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
@@ -74,7 +76,7 @@ const ROUNDS = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') ?? 7));
 const WARMUP = Math.max(0, Number(Deno.env.get('BENCH_WARMUP') ?? 10));
 /** Seconds of each round straight at the API and the floor's handler (bench/support/handling.ts); 0: none. */
 const HANDLING = Math.max(0, Number(Deno.env.get('BENCH_HANDLING') ?? 0));
-const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres').split(',').map((m) => m.trim());
+const MODES = (Deno.env.get('BENCH_MODES') ?? 'nginx,offload,fs,postgres,s3').split(',').map((m) => m.trim());
 const SHIPPED_BLOBS = '/var/lib/legal-mail-portal/blobs/';
 
 /** A fresh database on the PostgreSQL server, for one API run; undefined runs the embedded one. */
@@ -208,8 +210,8 @@ async function checkBytes(mode: string, url: string, headers: Record<string, str
 }
 
 /**
- * Offload only: a bare handler replaying the API's answer behind a front of its own, run in each round right after
- * the API (bench/support/redirect_handler.ts).
+ * Run in each round right after the API. Offload: a bare handler replaying the API's answer behind a front of its
+ * own (bench/support/redirect_handler.ts). s3: the object store sending the object itself (a presigned GET).
  */
 interface Reference {
   label: string;
@@ -218,6 +220,8 @@ interface Reference {
   url: string;
   /** The bare handler itself, without its front. */
   handler: { base: string; pid: number };
+  /** Requested without the readers' bearer headers (a presigned URL carries its own signature). */
+  bare?: boolean;
   parties: Parties;
   runs: WrkResult[];
   stop(): Promise<void>;
@@ -273,12 +277,13 @@ interface ApiRun {
 }
 
 async function runApi(
-  mode: 'fs' | 'postgres' | 'offload',
+  mode: 'fs' | 'postgres' | 's3' | 'offload',
   file: Uint8Array,
   sha: string,
   nginx: { url: string; pid: number } | undefined,
+  s3?: S3Target,
 ): Promise<ApiRun> {
-  const backend = mode === 'postgres' ? 'postgres' : 'fs';
+  const backend = mode === 'offload' ? 'fs' : mode;
   const dataDir = await Deno.makeTempDir({ prefix: `lmp-bench-stream-${mode}-` });
   const frontDir = await Deno.makeTempDir({ prefix: 'lmp-bench-front-' });
   let front: Awaited<ReturnType<typeof startOffloadFront>> | undefined;
@@ -303,6 +308,7 @@ async function runApi(
       TRUSTED_PROXIES: '127.0.0.1',
       PWA_DIST: `${ROOT}pwa/dist`,
       ...databaseEnv,
+      ...s3?.env,
     },
     stdout: 'piped',
     stderr: 'inherit',
@@ -352,6 +358,20 @@ async function runApi(
     const url = `${front?.base ?? base}${documentPath}`;
     const asReader = { authorization: `Bearer ${offender}` };
     await checkBytes(mode, url, asReader, sha);
+    if (s3) {
+      const direct = await s3.presignedUrl(sha);
+      await checkBytes('the bucket alone', direct, {}, sha);
+      references.push({
+        label: 'the bucket alone (presigned)',
+        shows: "the object store sending the object, no API: the store's own cost",
+        url: direct,
+        handler: { base: '', pid: 0 },
+        bare: true,
+        parties: () => s3.pids(),
+        runs: [],
+        stop: () => Promise.resolve(),
+      });
+    }
     if (mode === 'offload') {
       // The API's own answer to a reading (asked of it directly, not through the front), replayed by bare handlers:
       // the same redirect and headers through a front like the API's.
@@ -390,6 +410,7 @@ async function runApi(
       ...(front ? { nginx: processes({ parent: front.pid }) } : {}),
       API: [child.pid],
       ...(SERVER_URL ? { PostgreSQL: processes({ name: 'postgres' }) } : {}),
+      ...s3?.pids(),
     });
 
     const rssBefore = status(child.pid, 'VmRSS');
@@ -403,7 +424,10 @@ async function runApi(
     if (WARMUP > 0) {
       await wrk(url, apiParties, { script, seconds: WARMUP });
       for (const reference of references) {
-        await wrk(reference.url, reference.parties, { script, seconds: WARMUP });
+        await wrk(reference.url, reference.parties, {
+          script: reference.bare ? undefined : script,
+          seconds: WARMUP,
+        });
       }
     }
     const results: WrkResult[] = [];
@@ -413,7 +437,10 @@ async function runApi(
       if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid), { seconds: SECONDS }));
       results.push(await wrk(url, apiParties, { script, seconds: SECONDS }));
       for (const reference of references) {
-        reference.runs.push(await wrk(reference.url, reference.parties, { script, seconds: SECONDS }));
+        const headers = reference.bare ? undefined : script;
+        reference.runs.push(
+          await wrk(reference.url, reference.parties, { script: headers, seconds: SECONDS }),
+        );
       }
     }
     if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid), { seconds: SECONDS }));
@@ -504,15 +531,31 @@ if (MODES.includes('nginx')) {
   await checkBytes('nginx', nginx.url, {}, sha);
 }
 
+/** A document's bytes must pass through the API without its memory growing by more than this under the load. */
+const RSS_GROWTH_BOUND = 100 * 1024 * 1024;
+const growthBound = (growth: number) =>
+  growth < RSS_GROWTH_BOUND ? 'under the 100 MB bound' : 'OVER the 100 MB bound';
+
 const LABELS = {
   offload: 'API + nginx, BLOB_OFFLOAD=nginx',
   fs: 'API alone, BLOB_STORE=fs',
   postgres: 'API alone, BLOB_STORE=postgres',
+  s3: 'API alone, BLOB_STORE=s3',
 } as const;
 try {
-  for (const mode of ['offload', 'fs', 'postgres'] as const) {
+  for (const mode of ['offload', 'fs', 'postgres', 's3'] as const) {
     if (!MODES.includes(mode)) continue;
-    const run = await runApi(mode, file, sha, nginx);
+    let s3: S3Target | undefined;
+    if (mode === 's3') {
+      const target = await s3Target();
+      if ('skipped' in target) {
+        console.log(`${LABELS.s3.padEnd(31)} skipped: ${target.skipped}`);
+        continue;
+      }
+      s3 = target;
+      console.log(`${''.padEnd(31)} the bucket: ${s3.label}`);
+    }
+    const run = await runApi(mode, file, sha, nginx, s3).finally(() => s3?.stop());
     if (run.baseline.length) {
       console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
       console.log(cpuFigures(run.baseline));
@@ -523,7 +566,8 @@ try {
         ratioToNginx(run.results, run.baseline)
       }  API RSS before ${mb(run.rssBefore)} MB, peak ${mb(run.rssPeakSampled)} MB (growth ${
         mb(run.rssPeakSampled - run.rssBefore)
-      } MB), VmHWM ${mb(run.hwm)} MB` + (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
+      } MB, ${growthBound(run.rssPeakSampled - run.rssBefore)}), VmHWM ${mb(run.hwm)} MB` +
+        (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
     console.log(cpuFigures(run.results, run.baseline));
     for (const reference of run.references) {

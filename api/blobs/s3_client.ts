@@ -32,10 +32,12 @@ export interface ListedObject {
 /**
  * Deadlines. A metadata call (HEAD, DELETE, listing, copy) or the headers of a read: 15 s, far above a healthy
  * store's milliseconds and below a balancer's patience. A call that sends bytes gets 1 s more for every 128 KiB
- * (1 Mbit/s, a facility's slowest uplink: 79 s for an 8 MiB part). A read whose bytes stop coming for 30 s while
- * the client waits is abandoned rather than holding the reader's connection open.
+ * (1 Mbit/s, a facility's slowest uplink: 79 s for an 8 MiB part). A read's body must arrive at 32 KiB/s at least,
+ * which a tablet on a crowded facility link still reads faster than (a 64 KiB range: 17 s; a whole 30 MB document:
+ * 16 min); past that the read is cut, so a store that stops sending mid-body never holds a reader's connection for
+ * good. Its bytes go to the client untouched (no JavaScript per chunk), so this is the one watch on them.
  */
-export const S3_TIMEOUTS = { callMs: 15_000, bytesPerSecond: 128 * 1024, stallMs: 30_000 };
+export const S3_TIMEOUTS = { callMs: 15_000, bytesPerSecond: 128 * 1024, readBytesPerSecond: 32 * 1024 };
 
 /** An S3 call that failed: `code` is S3's error code (or `unreachable`, `timeout`), `message` says what to check. */
 export class S3Error extends Error {
@@ -62,7 +64,7 @@ interface CallOptions {
   bodySha256?: string;
   /** What the call is, for messages ("reading blobs/ab…"). */
   what: string;
-  /** Keep the deadline's timer off the body: the caller reads it under its own stall watch. */
+  /** A read whose body the caller streams: its deadline then follows its length (S3_TIMEOUTS.readBytesPerSecond). */
   streamBody?: boolean;
 }
 
@@ -149,6 +151,13 @@ export class S3Client {
       }
     }
     clearTimeout(timer);
+    const length = Number(response.headers.get('content-length') ?? 0);
+    const bodyDeadline = setTimeout(
+      () => controller.abort(),
+      this.timeouts.callMs + Math.ceil((length / this.timeouts.readBytesPerSecond) * 1000),
+    );
+    // A read that ended before its deadline has nothing left to abort when it fires; unref'd, it keeps no process up.
+    Deno.unrefTimer(bodyDeadline);
     return response;
   }
 

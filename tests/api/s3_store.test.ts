@@ -278,7 +278,7 @@ Deno.test({
     })().catch(() => {});
     try {
       const endpoint = `http://127.0.0.1:${(silent.addr as Deno.NetAddr).port}`;
-      const short = { callMs: 500, bytesPerSecond: 1 << 30, stallMs: 500 };
+      const short = { callMs: 500, bytesPerSecond: 1 << 30, readBytesPerSecond: 1 << 30 };
       const hung = new S3BlobStore(new S3Client({ ...bucket.s3, endpoint }, short), {
         locks: blobLocks(t.db),
         prefix: bucket.s3.prefix,
@@ -297,6 +297,41 @@ Deno.test({
       silent.close();
       for (const conn of held) conn.close();
       await accepting;
+    }
+  },
+});
+
+Deno.test({
+  name: 's3: a read whose store stops sending mid-body is cut at its deadline, never left hanging',
+  ...OPTIONS,
+  fn: async () => {
+    // A store that answers a read's headers and the body's first bytes, then nothing (a gateway whose disk hung).
+    const server = Deno.listen({ hostname: '127.0.0.1', port: 0 });
+    const held: Deno.Conn[] = [];
+    const serving = (async () => {
+      for await (const conn of server) {
+        held.push(conn);
+        await conn.read(new Uint8Array(65536));
+        await conn.write(new TextEncoder().encode(
+          'HTTP/1.1 200 OK\r\ncontent-length: 1000000\r\ncontent-type: application/pdf\r\n\r\n%PDF-1.7\n',
+        ));
+      }
+    })().catch(() => {});
+    try {
+      const endpoint = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+      const client = new S3Client({ ...bucket.s3, endpoint }, {
+        callMs: 300,
+        bytesPerSecond: 1 << 30,
+        readBytesPerSecond: 1 << 30,
+      });
+      const store = new S3BlobStore(client, { locks: blobLocks(t.db), prefix: bucket.s3.prefix });
+      const stream = await store.open('b'.repeat(64));
+      assert.ok(stream);
+      await assert.rejects(new Response(stream).arrayBuffer());
+    } finally {
+      server.close();
+      for (const conn of held) conn.close();
+      await serving;
     }
   },
 });

@@ -172,6 +172,11 @@ function daemonPid(dir: string, name: string): number | undefined {
   }
 }
 
+/** The gateway's and the OSD's pids: the processes that carry the bytes (bench:stream counts their CPU). */
+export function daemonPids(dir: string): number[] {
+  return ['client.rgw', 'osd.0'].map((name) => daemonPid(dir, name)).filter((pid): pid is number => !!pid);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Stops the gateway, then the OSD, then the monitor, and removes the folder. */
