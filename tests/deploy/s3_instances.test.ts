@@ -129,10 +129,10 @@ Deno.test({
       const expired = await sql<{ id: string; sha256: string }[]>`
         update documents set uploaded_at = now() - interval '4000 days' returning id::text as id, sha256`;
       [a, b] = await Promise.all([startInstance(env(0, false)), startInstance(env(1, false))]);
-      await until(
-        'the purge',
-        async () => (await sql`select 1 from documents where deleted_at is null`).length === 0,
-      );
+      const live = () => sql`select 1 from documents where deleted_at is null`;
+      await until('the purge', async () => (await live()).length === 0).catch((error) => {
+        throw new Error(`${error.message}\n${[...a!.lines, ...b!.lines].slice(-20).join('\n')}`);
+      });
       const audited = await sql<{ n: number }[]>`
         select count(*)::int as n from audit_logs where event_type = 'document_deleted'`;
       assert.equal(audited[0].n, expired.length);
