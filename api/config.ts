@@ -37,6 +37,10 @@ const envSchema = z.object({
   ),
   // Set by Deno Deploy on every deployment: its instances share no disk and lose theirs on restart.
   DENO_DEPLOYMENT_ID: optionalText,
+  UPLOADS_PER_SENDER: z.coerce.number().int().min(1).max(20).default(2),
+  UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(200).default(16),
+  UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  UPLOAD_DEADLINE_SECONDS: z.coerce.number().int().min(10).max(7200).default(900),
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
   LOG_FORMAT: z.enum(['json', 'text']).default('json'),
   // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
@@ -96,6 +100,21 @@ export interface S3Config extends S3Settings {
   prefix: string;
 }
 
+/**
+ * How many uploads may be under way, and how slow one may be, counted before its body is read
+ * (api/http/upload_gate.ts). Each number's reason is in .env.example and docs/operations.md.
+ */
+export interface UploadLimits {
+  /** Uploads one sender may have under way at once (UPLOADS_PER_SENDER, default 2). */
+  perSender: number;
+  /** Uploads this process takes at once from everyone (UPLOADS_IN_FLIGHT, default 16). */
+  inFlight: number;
+  /** Longest wait for the next bytes of an upload's body (UPLOAD_IDLE_SECONDS, default 30). */
+  idleMs: number;
+  /** Longest an upload's whole body may take to arrive (UPLOAD_DEADLINE_SECONDS, default 900). */
+  deadlineMs: number;
+}
+
 /** How the e-mail worker reaches the relay; the host, port and sender are settings (read each round). */
 export interface SmtpConfig {
   /** Unset: implicit TLS when the port is 465, else STARTTLS (required). `none` only for a relay on localhost. */
@@ -138,6 +157,7 @@ export interface Config {
    * Only with the fs store, and only behind that nginx: without it a reader gets an empty answer.
    */
   blobOffload: 'off' | 'nginx';
+  uploads: UploadLimits;
   logLevel: 'silent' | 'info';
   /** JSON lines for a log collector, or text for a terminal. */
   logFormat: 'json' | 'text';
@@ -178,6 +198,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       }
       : undefined,
     blobOffload: e.BLOB_OFFLOAD,
+    uploads: {
+      perSender: e.UPLOADS_PER_SENDER,
+      inFlight: e.UPLOADS_IN_FLIGHT,
+      idleMs: e.UPLOAD_IDLE_SECONDS * 1000,
+      deadlineMs: e.UPLOAD_DEADLINE_SECONDS * 1000,
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },

@@ -84,6 +84,12 @@ export const REASONS = [
   'upload_unreadable',
   'upload_too_complex',
   'upload_busy',
+  /** The sender has UPLOADS_PER_SENDER uploads under way already. */
+  'upload_sender_busy',
+  /** The process has UPLOADS_IN_FLIGHT uploads under way already. */
+  'upload_server_busy',
+  /** An upload's body stopped arriving (UPLOAD_IDLE_SECONDS) or took longer than UPLOAD_DEADLINE_SECONDS. */
+  'upload_timed_out',
   // Delivery (delivery.ts): who a DOC number is, and withdrawing a document; `detail` is the date of the reading.
   /** Unknown, deactivated, released, transferred or another entity's: one answer, so nothing is told apart. */
   'recipient_not_found',

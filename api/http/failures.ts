@@ -134,6 +134,20 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   upload_unreadable: { status: 422, message: 'The PDF could not be read. It may be damaged or incomplete.' },
   upload_too_complex: { status: 422, message: 'The PDF is too complex to process safely.' },
   // Every inspector slot is taken and its queue is full (api/pdf/inspect.ts): nothing was stored.
+  upload_sender_busy: {
+    status: 429,
+    message: 'You have other uploads still arriving. Please wait for them to finish, then try again.',
+    retryAfterSeconds: 10,
+  },
+  upload_server_busy: {
+    status: 503,
+    message: 'The server is busy receiving other documents. Please try again in a minute.',
+    retryAfterSeconds: 30,
+  },
+  upload_timed_out: {
+    status: 408,
+    message: 'The upload stopped arriving, so it was not stored. Please try again.',
+  },
   upload_busy: {
     status: 503,
     message: 'The server is busy checking other documents. Please try again in a minute.',

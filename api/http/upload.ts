@@ -11,6 +11,8 @@ import type { AppEnv } from './context.ts';
 import { AppError } from './errors.ts';
 import { failureError, failureText, refusal } from './failures.ts';
 import { readLimitedForm } from './limited_form.ts';
+import { admitUpload } from './upload_gate.ts';
+import type { UploadLimits } from '../config.ts';
 import { SUCCESS } from './messages.ts';
 import { describeIssue, refuseUnstorableText } from './validate.ts';
 
@@ -45,12 +47,28 @@ export function isRespondByDate(text: string): boolean {
 
 /** Answers an upload by the signed-in sender: 201 with the delivery receipt, or the catalogue's refusal. */
 export async function handleUpload(c: Context<AppEnv>) {
+  const { deps, session } = c.var;
+  const limits = deps.config.uploads;
+  // Counted before a byte of the body is read: a sender cannot hold more than a few bodies, nor everyone many.
+  const admitted = admitUpload(limits, session.id);
+  if (typeof admitted === 'string') throw refusal(admitted);
+  try {
+    return await receiveUpload(c, limits);
+  } finally {
+    admitted();
+  }
+}
+
+async function receiveUpload(c: Context<AppEnv>, limits: UploadLimits) {
   const { deps, session, clientAddress } = c.var;
   const limit = await uploadLimit(deps.sql);
   const form = await readLimitedForm(c.req.raw, {
     limitBytes: limit.bytes + FORM_OVERHEAD_BYTES,
     tooLarge: () => refusal('upload_too_large', String(limit.mb)),
     malformed: REQUIRED,
+    idleMs: limits.idleMs,
+    deadlineMs: limits.deadlineMs,
+    timedOut: () => refusal('upload_timed_out'),
   });
   const fields = uploadForm.safeParse({
     file: form.get('file') ?? undefined,
