@@ -112,6 +112,7 @@ export function RowActions(
         onClick={() => onView(row)}
         disabled={gone}
         aria-label={t('list.viewNamed', { name: row.name })}
+        data-opens-document={row.documentid}
       >
         {t('list.view')}
       </button>

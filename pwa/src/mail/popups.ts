@@ -17,6 +17,38 @@ export const POPUP_TEXTS = {
   printBlocked: 'Failed to open print preview. Please check your popup blocker.',
 } as const;
 
+/** What a viewer pop-up tells the window that opened it when its Close (or Escape) closes it. */
+export const VIEWER_CLOSED = 'viewer-closed';
+
+export interface ViewerClosedMessage {
+  type: typeof VIEWER_CLOSED;
+  documentId: string;
+}
+
+/** The control that opened each document's pop-up (View or Print), to be focused again when it closes. */
+const openedBy = new Map<string, HTMLElement>();
+
+/**
+ * Focus goes back to the button that opened the pop-up, so a keyboard or screen-reader user is where they left
+ * the list. The browser brings the opening window forward when the pop-up closes; the list may have redrawn
+ * meanwhile, so the button is looked up again when the one remembered has left the page.
+ */
+function onViewerClosed(event: MessageEvent): void {
+  const message = event.data as Partial<ViewerClosedMessage> | null;
+  if (event.origin !== location.origin || message?.type !== VIEWER_CLOSED || !message.documentId) return;
+  const trigger = openedBy.get(message.documentId);
+  openedBy.delete(message.documentId);
+  const again = document.querySelector<HTMLElement>(
+    `[data-opens-document="${CSS.escape(message.documentId)}"]`,
+  );
+  (trigger?.isConnected ? trigger : again)?.focus();
+}
+
+function rememberOpener(documentId: string): void {
+  if (openedBy.size === 0) window.addEventListener('message', onViewerClosed);
+  if (document.activeElement instanceof HTMLElement) openedBy.set(documentId, document.activeElement);
+}
+
 /** The viewer's address for a document. */
 export function viewerPath(documentId: string, print = false): string {
   return `/pdfViewer/${encodeURIComponent(documentId)}${print ? '?print=1' : ''}`;
@@ -61,6 +93,7 @@ export function openViewerPopup(documentId: string, notice: PopupNotice): void {
     notice.error(POPUP_TEXTS.blocked);
     return;
   }
+  rememberOpener(documentId);
   try {
     showSpinner(popup);
     const target = popup;
@@ -84,5 +117,6 @@ export function openPrintPopup(documentId: string, notice: PopupNotice): void {
     notice.error(POPUP_TEXTS.printBlocked);
     return;
   }
+  rememberOpener(documentId);
   notice.success(POPUP_TEXTS.printOpening);
 }

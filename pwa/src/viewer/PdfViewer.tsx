@@ -4,8 +4,10 @@
  * ?print=1 the bytes come from the print URL and the print flow starts by
  * itself once the document is ready.
  */
-import { Alert, Flex, Progress, Spin, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { CloseOutlined } from '@ant-design/icons';
+import { Alert, Button, Flex, Progress, Spin, Typography } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { PrintDialogs } from './PrintDialogs.tsx';
 import { PropertiesModal } from './PropertiesModal.tsx';
@@ -15,6 +17,7 @@ import { usePrint } from './usePrint.ts';
 import { useSessionEndClose } from './useSessionEndClose.ts';
 import { NOT_AVAILABLE_OFFLINE, useViewer } from './useViewer.ts';
 import { useReaderActivity } from './useReaderActivity.ts';
+import { closeViewerWindow, useEscapeToClose } from './useViewerExit.ts';
 import './viewer.css';
 
 export const VIEWER_TEXTS = {
@@ -22,21 +25,39 @@ export const VIEWER_TEXTS = {
   noId: 'No document ID provided',
 } as const;
 
-export function PdfViewer({ documentId: given }: { documentId?: string }) {
+/** The viewer's labelled way back (and Escape's): see useViewerExit.ts. */
+function CloseButton({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Button className='viewer-close' icon={<CloseOutlined aria-hidden />} onClick={onClose}>
+      {t('common.close')}
+    </Button>
+  );
+}
+
+/**
+ * `onClose` is where Close and Escape lead: by default the pop-up closes (or, when it cannot, goes to the
+ * portal); the viewer inside the offender's portal goes back to the list.
+ */
+export function PdfViewer({ documentId: given, onClose }: { documentId?: string; onClose?(): void }) {
   useSessionEndClose();
   const params = useParams();
   const documentId = given ?? params.documentId ?? params.fileUrl;
+  const close = useCallback(() => (onClose ?? (() => closeViewerWindow(documentId)))(), [
+    onClose,
+    documentId,
+  ]);
   if (!documentId) {
     return (
       <main className='viewer viewer-message'>
-        <Alert type='error' title={VIEWER_TEXTS.noId} showIcon />
+        <Alert type='error' title={VIEWER_TEXTS.noId} showIcon action={<CloseButton onClose={close} />} />
       </main>
     );
   }
-  return <DocumentViewer documentId={documentId} />;
+  return <DocumentViewer documentId={documentId} onClose={close} />;
 }
 
-function DocumentViewer({ documentId }: { documentId: string }) {
+function DocumentViewer({ documentId, onClose }: { documentId: string; onClose(): void }) {
   const [search] = useSearchParams();
   const autoPrint = search.get('print') === '1';
   const containerRef = useRef<HTMLDivElement>(null);
@@ -46,6 +67,7 @@ function DocumentViewer({ documentId }: { documentId: string }) {
   const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint, fromCache });
   useReaderActivity();
   const [propertiesOpen, setPropertiesOpen] = useState(false);
+  useEscapeToClose(onClose, propertiesOpen || print.phase.kind !== 'inactive');
 
   // ?print=1: the permission check and printing of every page, once per document.
   const autoPrinted = useRef<unknown>(null);
@@ -83,14 +105,21 @@ function DocumentViewer({ documentId }: { documentId: string }) {
       data-view-mode={view.layout.view}
       data-scale={view.scale}
     >
-      {status.kind === 'ready' && (
-        <Toolbar
-          view={view}
-          commands={commands}
-          onProperties={() => setPropertiesOpen(true)}
-          onPrint={() => print.start()}
-        />
-      )}
+      {status.kind === 'ready'
+        ? (
+          <Toolbar
+            view={view}
+            commands={commands}
+            onProperties={() => setPropertiesOpen(true)}
+            onPrint={() => print.start()}
+            closeButton={<CloseButton onClose={onClose} />}
+          />
+        )
+        : (
+          <Flex className='viewer-toolbar' justify='flex-end'>
+            <CloseButton onClose={onClose} />
+          </Flex>
+        )}
       {status.kind === 'loading' && (
         <Flex vertical align='center' gap={12} role='status' className='viewer-status'>
           <Spin size='large' />

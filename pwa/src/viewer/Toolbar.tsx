@@ -1,8 +1,10 @@
 /**
  * The viewer toolbar of spec section 2: page navigation, zoom, rotation,
- * scroll and view modes, selection tool, properties and print. Download, full
- * screen, open file, search and theme switch are deliberately absent. Every
- * control has an accessible name and a visible tooltip.
+ * scroll and view modes, selection tool, properties and print, and the way
+ * back. Download, full screen, open file, search and theme switch are
+ * deliberately absent. Every control has an accessible name; with a mouse, a
+ * tooltip names each icon; on a touch screen, where nothing hovers, each icon
+ * has its name written under it instead (viewer.css).
  */
 import {
   ColumnHeightOutlined,
@@ -22,7 +24,8 @@ import {
   ZoomOutOutlined,
 } from '@ant-design/icons';
 import { Button, Divider, Flex, InputNumber, Radio, Select, Space, Tooltip, Typography } from 'antd';
-import { type ReactNode, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { ZOOM_LEVELS, ZOOM_PRESETS, zoomLabel, zoomSelectValue } from './modes.ts';
 import type { ViewerCommands, ViewState } from './useViewer.ts';
 
@@ -31,6 +34,16 @@ export interface ToolbarProps {
   commands: ViewerCommands;
   onProperties(): void;
   onPrint(): void;
+  /** The Close button, last in the bar. */
+  closeButton: ReactNode;
+}
+
+/** A touch screen: names written under the icons, no tooltips (a tap would leave one standing). */
+const Touch = createContext(false);
+
+/** A tooltip with a mouse; on a touch screen the control's own written name says the same. */
+function Tip({ title, children }: { title: string; children: ReactNode }) {
+  return useContext(Touch) ? children : <Tooltip title={title}>{children}</Tooltip>;
 }
 
 const ZOOM_OPTIONS = [
@@ -39,10 +52,19 @@ const ZOOM_OPTIONS = [
 ];
 
 function ToolButton(props: { label: string; icon: ReactNode; onClick(): void; disabled?: boolean }) {
+  const touch = useContext(Touch);
   return (
-    <Tooltip title={props.label}>
-      <Button aria-label={props.label} icon={props.icon} onClick={props.onClick} disabled={props.disabled} />
-    </Tooltip>
+    <Tip title={props.label}>
+      <Button
+        className='viewer-tool'
+        aria-label={props.label}
+        icon={props.icon}
+        onClick={props.onClick}
+        disabled={props.disabled}
+      >
+        {touch && <span className='viewer-tool-text'>{props.label}</span>}
+      </Button>
+    </Tip>
   );
 }
 
@@ -64,11 +86,11 @@ function Choice<T extends string>(
       onChange={(event) => props.onChange(event.target.value as T)}
     >
       {props.options.map((option) => (
-        <Tooltip key={option.value} title={option.tip}>
+        <Tip key={option.value} title={option.tip}>
           <Radio.Button value={option.value} aria-label={option.tip}>
             {option.icon} <span className='viewer-choice-text'>{option.label}</span>
           </Radio.Button>
-        </Tooltip>
+        </Tip>
       ))}
     </Radio.Group>
   );
@@ -84,7 +106,7 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
   };
   return (
     <Space size={6} align='center'>
-      <Tooltip title='Page number'>
+      <Tip title='Page number'>
         <InputNumber
           aria-label='Page number'
           className='viewer-page-input'
@@ -97,7 +119,7 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
           onPressEnter={apply}
           onBlur={apply}
         />
-      </Tooltip>
+      </Tip>
       <Typography.Text aria-label='Page count' data-testid='page-count'>
         / {view.pageCount}
       </Typography.Text>
@@ -105,107 +127,120 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
   );
 }
 
-export function Toolbar({ view, commands, onProperties, onPrint }: ToolbarProps) {
+export function Toolbar({ view, commands, onProperties, onPrint, closeButton }: ToolbarProps) {
+  const touch = useMediaQuery('(pointer: coarse)');
   const zoomValue = zoomSelectValue(view.scale, view.preset);
   const options = zoomValue === null
     ? [...ZOOM_OPTIONS, { value: 'custom', label: zoomLabel(view.scale), disabled: true }]
     : ZOOM_OPTIONS;
   return (
-    <Flex role='toolbar' aria-label='Document tools' className='viewer-toolbar' wrap gap={8} align='center'>
-      <Space.Compact>
-        <ToolButton
-          label='Previous page'
-          icon={<LeftOutlined />}
-          onClick={commands.previousPage}
-          disabled={view.page <= 1}
+    <Touch.Provider value={touch}>
+      <Flex
+        role='toolbar'
+        aria-label='Document tools'
+        className={touch ? 'viewer-toolbar viewer-toolbar-touch' : 'viewer-toolbar'}
+        wrap
+        gap={8}
+        align='center'
+      >
+        <Space.Compact>
+          <ToolButton
+            label='Previous page'
+            icon={<LeftOutlined />}
+            onClick={commands.previousPage}
+            disabled={view.page <= 1}
+          />
+          <ToolButton
+            label='Next page'
+            icon={<RightOutlined />}
+            onClick={commands.nextPage}
+            disabled={view.page >= view.pageCount}
+          />
+        </Space.Compact>
+        <PageField view={view} commands={commands} />
+        <Divider orientation='vertical' />
+        <Space.Compact>
+          <ToolButton
+            label='Zoom out'
+            icon={<ZoomOutOutlined />}
+            onClick={() => commands.zoomBy(-1)}
+          />
+          <ToolButton
+            label='Zoom in'
+            icon={<ZoomInOutlined />}
+            onClick={() => commands.zoomBy(1)}
+          />
+        </Space.Compact>
+        <Tip title='Zoom'>
+          <Select
+            aria-label='Zoom'
+            className='viewer-zoom'
+            value={zoomValue ?? 'custom'}
+            options={options}
+            onChange={commands.setZoom}
+            popupMatchSelectWidth={false}
+            // Eleven options: all in the page, so a screen reader hears every one.
+            virtual={false}
+          />
+        </Tip>
+        <Divider orientation='vertical' />
+        <Space.Compact>
+          <ToolButton
+            label='Rotate counterclockwise'
+            icon={<RotateLeftOutlined />}
+            onClick={() => commands.rotateBy(-90)}
+          />
+          <ToolButton
+            label='Rotate clockwise'
+            icon={<RotateRightOutlined />}
+            onClick={() => commands.rotateBy(90)}
+          />
+        </Space.Compact>
+        <Divider orientation='vertical' />
+        <Choice
+          label='Scroll mode'
+          value={view.layout.scroll}
+          onChange={commands.setScroll}
+          options={[
+            {
+              value: 'vertical',
+              label: 'Vertical',
+              tip: 'Vertical scrolling',
+              icon: <ColumnHeightOutlined />,
+            },
+            {
+              value: 'horizontal',
+              label: 'Horizontal',
+              tip: 'Horizontal scrolling',
+              icon: <ColumnWidthOutlined />,
+            },
+            { value: 'wrapped', label: 'Wrapped', tip: 'Wrapped scrolling', icon: <TableOutlined /> },
+          ]}
         />
-        <ToolButton
-          label='Next page'
-          icon={<RightOutlined />}
-          onClick={commands.nextPage}
-          disabled={view.page >= view.pageCount}
+        <Choice
+          label='View mode'
+          value={view.layout.view}
+          onChange={commands.setView}
+          options={[
+            { value: 'single', label: 'Single', tip: 'Single page view', icon: <FileOutlined /> },
+            { value: 'dual', label: 'Dual', tip: 'Dual page view', icon: <ReadOutlined /> },
+          ]}
         />
-      </Space.Compact>
-      <PageField view={view} commands={commands} />
-      <Divider orientation='vertical' />
-      <Space.Compact>
-        <ToolButton
-          label='Zoom out'
-          icon={<ZoomOutOutlined />}
-          onClick={() =>
-            commands.zoomBy(-1)}
+        <Choice
+          label='Selection mode'
+          value={view.tool}
+          onChange={commands.setTool}
+          options={[
+            { value: 'text', label: 'Text', tip: 'Text selection tool', icon: <FontSizeOutlined /> },
+            { value: 'hand', label: 'Hand', tip: 'Hand tool (drag to move)', icon: <DragOutlined /> },
+          ]}
         />
-        <ToolButton
-          label='Zoom in'
-          icon={<ZoomInOutlined />}
-          onClick={() =>
-            commands.zoomBy(1)}
-        />
-      </Space.Compact>
-      <Tooltip title='Zoom'>
-        <Select
-          aria-label='Zoom'
-          className='viewer-zoom'
-          value={zoomValue ?? 'custom'}
-          options={options}
-          onChange={commands.setZoom}
-          popupMatchSelectWidth={false}
-          // Eleven options: all in the page, so a screen reader hears every one.
-          virtual={false}
-        />
-      </Tooltip>
-      <Divider orientation='vertical' />
-      <Space.Compact>
-        <ToolButton
-          label='Rotate counterclockwise'
-          icon={<RotateLeftOutlined />}
-          onClick={() =>
-            commands.rotateBy(-90)}
-        />
-        <ToolButton
-          label='Rotate clockwise'
-          icon={<RotateRightOutlined />}
-          onClick={() =>
-            commands.rotateBy(90)}
-        />
-      </Space.Compact>
-      <Divider orientation='vertical' />
-      <Choice
-        label='Scroll mode'
-        value={view.layout.scroll}
-        onChange={commands.setScroll}
-        options={[
-          { value: 'vertical', label: 'Vertical', tip: 'Vertical scrolling', icon: <ColumnHeightOutlined /> },
-          {
-            value: 'horizontal',
-            label: 'Horizontal',
-            tip: 'Horizontal scrolling',
-            icon: <ColumnWidthOutlined />,
-          },
-          { value: 'wrapped', label: 'Wrapped', tip: 'Wrapped scrolling', icon: <TableOutlined /> },
-        ]}
-      />
-      <Choice
-        label='View mode'
-        value={view.layout.view}
-        onChange={commands.setView}
-        options={[
-          { value: 'single', label: 'Single', tip: 'Single page view', icon: <FileOutlined /> },
-          { value: 'dual', label: 'Dual', tip: 'Dual page view', icon: <ReadOutlined /> },
-        ]}
-      />
-      <Choice
-        label='Selection mode'
-        value={view.tool}
-        onChange={commands.setTool}
-        options={[
-          { value: 'text', label: 'Text', tip: 'Text selection tool', icon: <FontSizeOutlined /> },
-          { value: 'hand', label: 'Hand', tip: 'Hand tool (drag to move)', icon: <DragOutlined /> },
-        ]}
-      />
-      <Divider orientation='vertical' />
-      <ToolButton label='Document properties' icon={<InfoCircleOutlined />} onClick={onProperties} />
-      <ToolButton label='Print' icon={<PrinterOutlined />} onClick={onPrint} />
-    </Flex>
+        <Divider orientation='vertical' />
+        <ToolButton label='Document properties' icon={<InfoCircleOutlined />} onClick={onProperties} />
+        <ToolButton label='Print' icon={<PrinterOutlined />} onClick={onPrint} />
+        <Divider orientation='vertical' />
+        {closeButton}
+      </Flex>
+    </Touch.Provider>
   );
 }
