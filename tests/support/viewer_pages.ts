@@ -182,13 +182,13 @@ export async function chooseZoom(page: Page, label: string): Promise<void> {
   for (let attempt = 1;; attempt++) {
     // Away from the last control, whose tooltip could lie over the select (a hovered tooltip stays open).
     await page.mouse.move(0, 0);
-    await select.click();
+    // Opened only when closed: a click on an open select closes it (and Escape would close the viewer).
+    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
     try {
       await page.locator(`.ant-select-item-option[title="${label}"]`).click({ timeout: 3_000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
-      await page.keyboard.press('Escape');
     }
   }
 }
