@@ -126,9 +126,11 @@ export class S3Client {
           'timeout',
         );
       }
+      // Deno's fetch says only "fetch failed"; its cause says why (connection refused, no such host, TLS).
+      const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
       throw new S3Error(
         `cannot reach the object store at ${this.settings.endpoint} (${options.what}): ${
-          (error as Error).message
+          cause.replace(/^error sending request for url \([^)]*\): /, '')
         }`,
         0,
         'unreachable',

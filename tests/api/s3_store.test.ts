@@ -254,6 +254,33 @@ Deno.test({
 });
 
 Deno.test({
+  name: "s3: a key the bucket's policy forbids to write gets a message naming the policy (readiness 503)",
+  ...OPTIONS,
+  fn: async () => {
+    const denied = await createTestBucket();
+    try {
+      await denied.setPolicy({
+        Version: '2012-10-17',
+        Statement: [{
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3:PutObject'],
+          Resource: [`arn:aws:s3:::${denied.s3.bucket}/*`],
+        }],
+      });
+      const store = new S3BlobStore(denied.client, { locks: blobLocks(t.db), prefix: denied.s3.prefix });
+      const message =
+        /may not do this in .*bucket "lmp-test-.*\(writing portal\/tmp\/ready-.*its policy must allow/;
+      await assert.rejects(store.checkWritable(), message);
+      assert.match((await readiness(store)).body.checks.blobStore, message);
+    } finally {
+      await denied.setPolicy(undefined);
+      await denied.drop();
+    }
+  },
+});
+
+Deno.test({
   name: 's3: a gateway that is down, or accepts and never answers, fails within its deadline with a message',
   ...OPTIONS,
   fn: async () => {
@@ -265,7 +292,10 @@ Deno.test({
       locks: blobLocks(t.db),
       prefix: bucket.s3.prefix,
     });
-    await assert.rejects(down.checkWritable(), /cannot reach the object store at http:\/\/127\.0\.0\.1:\d+/);
+    await assert.rejects(
+      down.checkWritable(),
+      /cannot reach the object store at http:\/\/127\.0\.0\.1:\d+ \(writing portal\/tmp\/ready-.*\): .*Connection refused/,
+    );
     const r = await readiness(down);
     assert.equal(r.status, 503);
     assert.match(r.body.checks.blobStore, /cannot reach the object store/);

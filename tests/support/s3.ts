@@ -33,6 +33,8 @@ export interface TestBucket {
   env: Record<string, string>;
   /** A client on the bucket, for looking at what the store left there. */
   client: S3Client;
+  /** Sets the bucket's policy (undefined: removes it), as its administrator would. */
+  setPolicy(policy: unknown): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -58,6 +60,14 @@ export async function createTestBucket(options: { prefix?: string } = {}): Promi
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_PREFIX: s3.prefix,
     },
+    async setPolicy(policy) {
+      const url = `${client.url().replace(/\/$/, '')}?policy`;
+      const r = policy === undefined
+        ? await fetchSigned(client, 'DELETE', url)
+        : await fetchSigned(client, 'PUT', url, JSON.stringify(policy));
+      if (!r.ok) throw new Error(`setting the policy of ${bucket}: ${r.status} ${await r.text()}`);
+      await r.body?.cancel();
+    },
     async drop() {
       for await (const upload of client.listMultipartUploads('')) {
         await client.abortMultipartUpload(upload.key, upload.uploadId);
@@ -77,7 +87,12 @@ export async function listKeys(client: S3Client, prefix = ''): Promise<string[]>
 }
 
 /** A bucket-level call the store never makes (creating and removing buckets), signed like its own. */
-async function fetchSigned(client: S3Client, method: 'PUT' | 'DELETE', url: string): Promise<Response> {
+async function fetchSigned(
+  client: S3Client,
+  method: 'PUT' | 'DELETE',
+  url: string,
+  body?: string,
+): Promise<Response> {
   const aws = new AwsClient({
     accessKeyId: client.settings.accessKeyId,
     secretAccessKey: client.settings.secretAccessKey,
@@ -86,5 +101,5 @@ async function fetchSigned(client: S3Client, method: 'PUT' | 'DELETE', url: stri
     retries: 0,
   });
   // The bucket's own URL, without the trailing slash of an empty key.
-  return await aws.fetch(url.replace(/\/$/, ''), { method, signal: AbortSignal.timeout(30_000) });
+  return await aws.fetch(url.replace(/\/$/, ''), { method, body, signal: AbortSignal.timeout(30_000) });
 }
