@@ -94,3 +94,21 @@ export async function copyObjectsIn(blobs: BlobStore, needed: NeededBlob[], root
   });
   return needed.length;
 }
+
+/** The blob files under `root` (the fs store's layout) with their sizes: what an fs backup holds. */
+export async function listBlobFiles(root: string): Promise<NeededBlob[]> {
+  const found: NeededBlob[] = [];
+  const walk = async (path: string, depth: number) => {
+    for await (const entry of Deno.readDir(path)) {
+      const inside = `${path}/${entry.name}`;
+      if (entry.isDirectory && depth < 2 && /^[0-9a-f]{2}$/.test(entry.name)) await walk(inside, depth + 1);
+      else if (entry.isFile && depth === 2 && SHA256_PATTERN.test(entry.name)) {
+        found.push({ sha256: entry.name, size: (await Deno.stat(inside)).size });
+      }
+    }
+  };
+  await walk(root, 0).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  return found.sort((a, b) => a.sha256 < b.sha256 ? -1 : 1);
+}

@@ -1,19 +1,20 @@
 /**
  * `npm run restore -- DIR`: a backup made by `npm run backup` into the configured, empty, database
  * (MIGRATION_DATABASE_URL, the schema's owner, when set; else DATABASE_URL) and, for BLOB_STORE=fs, into
- * DATA_DIR/blobs. With BLOB_STORE=s3 the objects come first: copied into the configured bucket when the backup
- * holds them, else looked for there (a bucket restored by its own means); a document's object missing or of
- * another size stops the restore before the database is touched. Refuses a database that has tables, so a
- * restore never mixes with live data. The dump carries
- * no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose roles may differ), so
- * the API role's grants are made again from the migration that makes them (the dump carries no privileges: without
- * them the API's role could read nothing). Start the portal afterwards: it applies any newer migrations.
+ * DATA_DIR/blobs. Blob files restore into a bucket as well as into a folder, and the other way round: a portal
+ * moves its documents from its disk into a bucket by a backup with BLOB_STORE=fs and a restore with s3. With
+ * BLOB_STORE=s3 the objects come first: copied into the configured bucket when the backup holds them, else looked
+ * for there (a bucket restored by its own means); a document's object missing or of another size stops the
+ * restore before the database is touched. Refuses a database that has tables, so a restore never mixes with live
+ * data. The dump carries no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose
+ * roles may differ), so the API role's grants are made again from the migration that makes them (without them the
+ * API's role could read nothing). Start the portal afterwards: it applies any newer migrations.
  */
 import { loadConfig } from '../config.ts';
 import { createBlobStore } from '../blobs/store.ts';
 import { count_public_tables, list_document_blobs } from '../db/backup.ts';
 import { connectPostgres } from '../db/client.ts';
-import { copyObjectsIn, missingObjects, parseNeeded } from './backup_objects.ts';
+import { copyObjectsIn, listBlobFiles, missingObjects, parseNeeded } from './backup_objects.ts';
 import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
 
 /** The migration that creates the API's role and grants it what it may do (db/migrations/0007_api_role.sql). */
@@ -36,7 +37,11 @@ if (manifest.format !== 1) {
   console.error(`${dir}/manifest.json: unknown backup format ${manifest.format}.`);
   Deno.exit(2);
 }
-if (manifest.blobStore !== config.blobStore) {
+// Blob files in the backup (an fs backup, or an s3 one whose objects were copied) restore into either files or a
+// bucket, which is how a portal moves its documents between the two; chunks inside a dump stay in the database.
+const asFiles = (store: string) => store === 'fs' || store === 's3';
+const movable = manifest.blobs === 'blobs' && asFiles(manifest.blobStore) && asFiles(config.blobStore);
+if (manifest.blobStore !== config.blobStore && !movable) {
   console.error(
     `The backup was made with BLOB_STORE=${manifest.blobStore}; restore it with the same setting.`,
   );
@@ -77,7 +82,11 @@ try {
     // The restored documents are the ones the backup listed: each has its object, checked above.
     const listed = new Set(objects.needed);
     const unlisted = needed.filter((sha) => !listed.has(sha));
-    if (unlisted.length) throw new Error(`${unlisted.length} document blob(s) the backup did not list`);
+    if (unlisted.length) {
+      throw new Error(
+        `${unlisted.length} document blob(s) not in the backup: ${unlisted.slice(0, 3).join(', ')}`,
+      );
+    }
   }
   const where = config.blobStore === 'fs'
     ? `${copied} file(s) into ${config.dataDir}/blobs`
@@ -101,7 +110,10 @@ try {
 async function restoreObjects(
   db: ReturnType<typeof connectPostgres>,
 ): Promise<{ needed: string[]; copied: number }> {
-  const needed = parseNeeded(await Deno.readTextFile(`${dir}/${manifest.neededBlobs}`));
+  // An fs backup lists no blobs: its files are what it holds (the ones no document names are collected later).
+  const needed = manifest.neededBlobs
+    ? parseNeeded(await Deno.readTextFile(`${dir}/${manifest.neededBlobs}`))
+    : await listBlobFiles(`${dir}/blobs`);
   const store = createBlobStore(config, db);
   const copied = manifest.blobs === 'blobs' ? await copyObjectsIn(store, needed, `${dir}/blobs`) : 0;
   const missing = await missingObjects(store, needed);

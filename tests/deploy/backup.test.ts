@@ -25,12 +25,19 @@ async function cli(script: 'backup' | 'restore', args: string[], env: Record<str
   return { code: out.code, output: text.decode(out.stdout) + text.decode(out.stderr) };
 }
 
-for (const blobStore of ['fs', 'postgres', 's3'] as const) {
+// Each store into itself, and fs into s3: how a portal moves its documents from its disk into a bucket.
+for (
+  const [blobStore, restoredAs] of [['fs', 'fs'], ['postgres', 'postgres'], ['s3', 's3'], [
+    'fs',
+    's3',
+  ]] as const
+) {
+  const moved = restoredAs !== blobStore ? ` restored as BLOB_STORE=${restoredAs}` : '';
   Deno.test({
     name:
-      `backup of a running portal restores into a new database and folder, byte for byte (BLOB_STORE=${blobStore})`,
+      `backup of a running portal restores into a new database and folder, byte for byte (BLOB_STORE=${blobStore}${moved})`,
     ...OPTIONS,
-    ignore: OPTIONS.ignore || (blobStore === 's3' && !HAVE_S3),
+    ignore: OPTIONS.ignore || (restoredAs === 's3' && !HAVE_S3),
     fn: async () => {
       const source = await freshDatabase(SERVER!);
       const target = await freshDatabase(SERVER!);
@@ -38,16 +45,27 @@ for (const blobStore of ['fs', 'postgres', 's3'] as const) {
       const targetDir = await Deno.makeTempDir({ prefix: 'lmp-backup-dst-' });
       const backupDir = `${await Deno.makeTempDir({ prefix: 'lmp-backup-' })}/today`;
       // s3: the objects copied out of one bucket, into another, empty one (a restore at another site).
-      const buckets: TestBucket[] = blobStore === 's3'
-        ? [await createTestBucket(), await createTestBucket()]
-        : [];
+      const sourceBucket = blobStore === 's3' ? await createTestBucket() : undefined;
+      const targetBucket = restoredAs === 's3' ? await createTestBucket() : undefined;
+      const buckets = [sourceBucket, targetBucket].filter((b): b is TestBucket => !!b);
       const common = {
         SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
-        BLOB_STORE: blobStore,
         PWA_DIST: `${sourceDir}/no-pwa`,
       };
-      const sourceEnv = { ...common, ...buckets[0]?.env, DATABASE_URL: source.url, DATA_DIR: sourceDir };
-      const targetEnv = { ...common, ...buckets[1]?.env, DATABASE_URL: target.url, DATA_DIR: targetDir };
+      const sourceEnv = {
+        ...common,
+        BLOB_STORE: blobStore,
+        ...sourceBucket?.env,
+        DATABASE_URL: source.url,
+        DATA_DIR: sourceDir,
+      };
+      const targetEnv = {
+        ...common,
+        BLOB_STORE: restoredAs,
+        ...targetBucket?.env,
+        DATABASE_URL: target.url,
+        DATA_DIR: targetDir,
+      };
       let portal = await startInstance({ ...sourceEnv, DEMO_SEED: '1' });
       try {
         const attorney = await signInAt(portal.url, 'attorney@demo.test', 'Demo-Attorney-2026!');
@@ -75,10 +93,10 @@ for (const blobStore of ['fs', 'postgres', 's3'] as const) {
         if (blobStore === 's3') {
           assert.equal(manifest.blobs, 'blobs', 'the objects copied into the folder');
           assert.equal(manifest.blobFiles, manifest.documentBlobs);
-          assert.equal(manifest.bucket.name, buckets[0].s3.bucket);
+          assert.equal(manifest.bucket.name, sourceBucket!.s3.bucket);
           assert.doesNotMatch(
             JSON.stringify(manifest),
-            new RegExp(buckets[0].s3.secretAccessKey),
+            new RegExp(sourceBucket!.s3.secretAccessKey),
             'no secret',
           );
         }
@@ -90,6 +108,11 @@ for (const blobStore of ['fs', 'postgres', 's3'] as const) {
 
         const restore = await cli('restore', [backupDir], targetEnv);
         assert.equal(restore.code, 0, restore.output);
+        if (targetBucket) {
+          assert.match(restore.output, /\d+ object\(s\) copied into bucket/);
+          const key = `${targetBucket.s3.prefix}blobs/${await sha256Hex(pdf)}`;
+          assert.equal((await targetBucket.client.headObject(key))?.size, pdf.length, 'in the new bucket');
+        }
         // ...and a restored database whose API role could read nothing: its grants are made again.
         const restored = postgres(target.url, { max: 1, onnotice: () => {} });
         try {
