@@ -43,7 +43,8 @@ const Touch = createContext(false);
 
 /** A tooltip with a mouse; on a touch screen the control's own written name says the same. */
 function Tip({ title, children }: { title: string; children: ReactNode }) {
-  return useContext(Touch) ? children : <Tooltip title={title}>{children}</Tooltip>;
+  const touch = useContext(Touch);
+  return touch ? children : <Tooltip title={title}>{children}</Tooltip>;
 }
 
 const ZOOM_OPTIONS = [
