@@ -56,6 +56,18 @@ function usDate(value: string): string {
     .format(date);
 }
 
+/** 'Jan 5, 2025, 3:04 PM': the Date Received of a letter that shares its day with another on the list. */
+function usDateTime(value: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  }).format(new Date(value));
+}
+
 /** What the list answer says about each named document, as the screen must show it. */
 async function expectedRows(server: TestServer, names: string[]): Promise<Expected[]> {
   const token = await apiToken(server, OFFENDER);
@@ -64,13 +76,15 @@ async function expectedRows(server: TestServer, names: string[]): Promise<Expect
   });
   const body = await response.json();
   assert.equal(response.status, 200, JSON.stringify(body));
+  const days = body.documents.map((document: { date: string }) => usDate(document.date));
+  const shared = (day: string) => days.filter((other: string) => other === day).length > 1;
   return names.map((name) => {
     const found = body.documents.find((document: { name: string }) => document.name === name);
     assert.ok(found, `${name} is in the list answer`);
     return {
       name,
       attorney: found.attorney_name || found.attorney,
-      date: usDate(found.date),
+      date: shared(usDate(found.date)) ? usDateTime(found.date) : usDate(found.date),
       pages: Number(found.pages) > 0 ? String(found.pages) : '',
       deleteDate: found.deletedate ? usDate(found.deletedate) : '',
       hasDescription: (found.description ?? '').trim() !== '',

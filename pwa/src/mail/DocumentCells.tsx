@@ -6,7 +6,7 @@
 import type { ParseKeys } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../lib/format.ts';
+import { formatDate, formatDateTime } from '../lib/format.ts';
 import { type DocumentRow } from './listLogic.ts';
 import { deliveryText, mayWithdraw, timeSensitiveBadge } from './delivery.ts';
 import { InlineIcon } from '../components/InlineIcon.tsx';
@@ -54,21 +54,35 @@ export function SentBy({ row }: { row: DocumentRow }) {
   );
 }
 
-/** The marks under a document's name: who sent it (a representative) and the time-sensitive badge. */
-export function RowBadges({ row }: { row: DocumentRow }) {
+/**
+ * The marks under a document's name: New (the recipient's own list, until they first open it on any device), who
+ * sent it (a representative) and the time-sensitive badge.
+ */
+export function RowBadges({ row, unread = false }: { row: DocumentRow; unread?: boolean }) {
+  const { t } = useTranslation();
   const badge = timeSensitiveBadge(row);
   return (
     <>
+      {unread && <span className='tag unread'>{t('list.unread')}</span>}
       <SentBy row={row} />
       {badge && <span className='tag time-sensitive'>{badge}</span>}
     </>
   );
 }
 
+/** What a cell needs to know of the rest of the list. */
+export interface CellContext {
+  /** The days on which more than one listed letter arrived (listLogic's sharedDays): there, the time too. */
+  sharedDays?: ReadonlySet<string>;
+}
+
 /** The content of one cell (the name's cell and card add its 'Sent by' mark themselves). */
-export function cellContent(row: DocumentRow, key: ColumnKey): ReactNode {
+export function cellContent(row: DocumentRow, key: ColumnKey, context: CellContext = {}): ReactNode {
   switch (key) {
-    case 'date':
+    case 'date': {
+      const day = formatDate(row.date);
+      return context.sharedDays?.has(day) ? formatDateTime(row.date) : day;
+    }
     case 'eformDue':
       return formatDate(row[key]);
     case 'pages':

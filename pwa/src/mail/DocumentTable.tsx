@@ -20,6 +20,7 @@ import { DocumentCards } from './DocumentCards.tsx';
 import { timeSensitiveFirst } from './delivery.ts';
 import {
   cellContent,
+  type CellContext,
   type ColumnKey,
   type ColumnSpec,
   type RowActionHandlers,
@@ -38,6 +39,7 @@ import {
   rangeText,
   type SearchField,
   searchRows,
+  sharedDays,
   type SortKey,
   sortRows,
   type SortState,
@@ -80,15 +82,19 @@ export interface DocumentTableProps extends RowActionHandlers {
   defaultSort: SortState | null;
   /**
    * Made for a touch screen (the offender's facility tablet): a card per document below NARROW_QUERY's width,
-   * the table above it. The cards have no sort headers: meant for a list that does not sort.
+   * with a Sort by list in place of the headers, the table above it.
    */
   touch?: boolean;
+  /** The recipient's own list: which letters they have not opened yet (bold and marked New). */
+  isUnread?(row: DocumentRow): boolean;
 }
 
 /** Below 992 px (a tablet held upright) a row's six columns do not fit across: cards instead. */
 export const NARROW_QUERY = '(max-width: 991.98px)';
 
 const SORTABLE: readonly ColumnKey[] = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'];
+const neverUnread = () => false;
+const isSortable = (key: ColumnKey): key is SortKey => SORTABLE.includes(key);
 
 function CloseIcon() {
   return (
@@ -181,9 +187,11 @@ function Pager({ current, pages, onPage }: { current: number; pages: number; onP
 }
 
 function Table(
-  { label, rows, loading, columns, sort, onSort, actions, touch }: {
+  { label, rows, loading, columns, sort, onSort, actions, touch, isUnread, context }: {
     label: string;
     touch: boolean;
+    isUnread(row: DocumentRow): boolean;
+    context: CellContext;
     rows: readonly DocumentRow[];
     loading: boolean;
     columns: readonly ColumnSpec[];
@@ -210,7 +218,7 @@ function Table(
         <thead>
           <tr>
             {columns.map((column) => {
-              const sortable = sort !== undefined && SORTABLE.includes(column.key);
+              const sortable = sort !== undefined && isSortable(column.key);
               if (!sortable) return <th key={column.key} scope='col'>{t(column.title)}</th>;
               const state = sort?.key === column.key ? sort.order : null;
               return (
@@ -249,17 +257,20 @@ function Table(
             </tr>
           )}
           {rows.map((row) => (
-            <tr key={row.documentid} className='document-row'>
+            <tr
+              key={row.documentid}
+              className={isUnread(row) ? 'document-row document-unread' : 'document-row'}
+            >
               {columns.map((column) => (
                 <td key={column.key}>
                   {column.key === 'name'
                     ? (
                       <div className='document-name'>
                         <span>{row.name}</span>
-                        <RowBadges row={row} />
+                        <RowBadges row={row} unread={isUnread(row)} />
                       </div>
                     )
-                    : cellContent(row, column.key)}
+                    : cellContent(row, column.key, context)}
                 </td>
               ))}
               <td className='document-actions'>
@@ -289,6 +300,7 @@ export function DocumentTable(props: DocumentTableProps) {
     infoAlways,
     onWithdraw,
     touch = false,
+    isUnread = neverUnread,
   } = props;
   const narrow = useMediaQuery(NARROW_QUERY);
   const cards = touch && narrow;
@@ -308,6 +320,8 @@ export function DocumentTable(props: DocumentTableProps) {
     () => ({ onView, onPrint, onInfo, infoAlways, onWithdraw }),
     [onView, onPrint, onInfo, infoAlways, onWithdraw],
   );
+  const context = useMemo(() => ({ sharedDays: sharedDays(rows) }), [rows]);
+  const sortKeys = useMemo(() => columns.map((column) => column.key).filter(isSortable), [columns]);
 
   return (
     <div className='document-table'>
@@ -354,6 +368,11 @@ export function DocumentTable(props: DocumentTableProps) {
             loading={loading}
             columns={columns}
             actions={actions}
+            sorting={defaultSort === null
+              ? undefined
+              : { keys: sortKeys, sort: view.sort, onSort: view.onSort }}
+            isUnread={isUnread}
+            context={context}
           />
         )
         : (
@@ -366,6 +385,8 @@ export function DocumentTable(props: DocumentTableProps) {
             onSort={view.onSort}
             actions={actions}
             touch={touch}
+            isUnread={isUnread}
+            context={context}
           />
         )}
       {

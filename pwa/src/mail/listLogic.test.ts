@@ -10,10 +10,15 @@ import {
   pageButtons,
   pageCount,
   pageRows,
+  parseSortValue,
   rangeText,
   readText,
   searchRows,
+  sharedDays,
+  sortChoices,
+  sortKind,
   sortRows,
+  sortValue,
   startFor,
   toDocumentRow,
 } from './listLogic.ts';
@@ -142,4 +147,40 @@ Deno.test('in Spanish the footer, the read column and the sizes speak Spanish', 
     assert.equal(readText(null), 'Todavía no se ha visto');
     assert.equal(formatBytes(1536), '1.5 KB');
   });
+});
+
+Deno.test('the days on which more than one letter arrived are the ones whose time is shown', () => {
+  const days = sharedDays([
+    row({ date: '2025-01-05T09:00:00Z' }),
+    row({ date: '2025-01-05T15:30:00Z' }),
+    row({ date: '2025-01-02T12:00:00Z' }),
+    row({ date: '' }),
+    row({ date: '' }),
+  ]);
+  assert.deepEqual([...days], ['Jan 5, 2025']);
+});
+
+Deno.test("the cards' sort offers each column in both orders, worded by what the column holds", () => {
+  const choices = sortChoices(['name', 'date', 'pages']);
+  assert.deepEqual(choices.map(sortValue), [
+    'name:asc',
+    'name:desc',
+    'date:asc',
+    'date:desc',
+    'pages:asc',
+    'pages:desc',
+  ]);
+  assert.deepEqual(parseSortValue('date:desc', ['name', 'date']), { key: 'date', order: 'desc' });
+  assert.equal(parseSortValue('pages:desc', ['name', 'date']), null);
+  assert.equal(parseSortValue('date:sideways', ['date']), null);
+  assert.deepEqual(
+    ['name', 'offenderdocnumber', 'date', 'eformDue', 'pages'].map((key) => sortKind(key as never)),
+    [
+      'text',
+      'text',
+      'date',
+      'date',
+      'number',
+    ],
+  );
 });

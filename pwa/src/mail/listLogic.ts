@@ -118,6 +118,44 @@ export function nextSort(current: SortState | null, key: SortKey): SortState {
   return { key, order: current.order === 'asc' ? 'desc' : 'asc' };
 }
 
+/**
+ * A sort as one choice (the cards' Sort by list, where there are no column headers to click): each sortable
+ * column in both orders, worded by what the column holds ('Date: newest first', 'Name: A to Z').
+ */
+export function sortChoices(keys: readonly SortKey[]): SortState[] {
+  return keys.flatMap((key) => [{ key, order: 'asc' as const }, { key, order: 'desc' as const }]);
+}
+
+/** What an order means for a column: letters, days or counts. */
+export function sortKind(key: SortKey): 'text' | 'date' | 'number' {
+  if (key === 'date' || key === 'eformDue') return 'date';
+  return key === 'pages' ? 'number' : 'text';
+}
+
+/** A sort choice's value in a select ('date:desc') and back; null for anything else. */
+export function sortValue(sort: SortState): string {
+  return `${sort.key}:${sort.order}`;
+}
+export function parseSortValue(value: string, keys: readonly SortKey[]): SortState | null {
+  return sortChoices(keys).find((choice) => sortValue(choice) === value) ?? null;
+}
+
+/**
+ * The days (as the list writes them) on which more than one of `rows` arrived: there the list shows the time with
+ * the date, so two letters of one day can be told apart and the newest found.
+ */
+export function sharedDays(rows: readonly DocumentRow[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const row of rows) {
+    const day = formatDate(row.date);
+    if (day === '') continue;
+    if (seen.has(day)) shared.add(day);
+    seen.add(day);
+  }
+  return shared;
+}
+
 const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
 
 function timeOf(value: string): number {

@@ -51,7 +51,17 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
 
   const list = useOffenderList(docNumber, { cache, onError });
   const stored = useSyncExternalStore(documentStore.subscribe, documentStore.list);
+  // Opened here since the list was last loaded: no longer New, before the server's list says so.
+  const [openedHere, setOpenedHere] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => stored.map(toDocumentRow), [stored]);
+  const isUnread = useCallback(
+    (row: DocumentRow) => row.viewed_at === null && !openedHere.has(row.documentid),
+    [openedHere],
+  );
+  const view = useCallback((row: DocumentRow) => {
+    setOpenedHere((opened) => new Set(opened).add(row.documentid));
+    popups.view(row);
+  }, [popups]);
   const closeInfo = useCallback(() => setInfo(null), []);
 
   return (
@@ -82,7 +92,8 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
         searchFields={SEARCH_FIELDS}
         searchPlaceholder={t('offender.searchPlaceholder')}
         defaultSort={DEFAULT_SORT}
-        onView={popups.view}
+        isUnread={isUnread}
+        onView={view}
         onPrint={popups.print}
         onInfo={setInfo}
       />
