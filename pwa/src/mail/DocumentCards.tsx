@@ -25,6 +25,13 @@ import {
   sortValue,
 } from './listLogic.ts';
 
+/** How each order reads, by what the column holds. */
+const ORDER_WORDS = {
+  text: { asc: 'list.sortOrder.text.asc', desc: 'list.sortOrder.text.desc' },
+  date: { asc: 'list.sortOrder.date.asc', desc: 'list.sortOrder.date.desc' },
+  number: { asc: 'list.sortOrder.number.asc', desc: 'list.sortOrder.number.desc' },
+} as const;
+
 /** The cards' sort: one native select (keyboard, screen reader and a touch screen's own picker for free). */
 function SortPicker(
   { keys, columns, sort, onSort }: {
@@ -55,7 +62,7 @@ function SortPicker(
         {sort === null && <option value='' disabled>{t('list.sortNone')}</option>}
         {sortChoices(keys).map((choice) => (
           <option key={sortValue(choice)} value={sortValue(choice)}>
-            {t(`list.sortOrder.${sortKind(choice.key)}.${choice.order}`, { column: title(choice.key) })}
+            {t(ORDER_WORDS[sortKind(choice.key)][choice.order], { column: title(choice.key) })}
           </option>
         ))}
       </select>
