@@ -113,7 +113,8 @@ export function App() {
                   <Route path='/pdfViewer/:documentId' element={<PopupViewer />} />
                   <Route path='/pdfViewer' element={<PopupViewer />} />
                 </Route>
-                <Route path='*' element={<Navigate to={PATHS.root} replace />} />
+                {/* An unknown address: a signed-in user goes to their own portal (/portal), anyone else signs in. */}
+                <Route path='*' element={<Navigate to={PATHS.portal} replace />} />
               </Routes>
             </Suspense>
           </BrowserRouter>

@@ -125,7 +125,7 @@ Deno.test({
           await page.locator('li.document-card').filter({ hasText: title }).waitFor({ timeout: 5_000 });
           const banner = page.locator('.offline-banner');
           await banner.waitFor({ timeout: 15_000 });
-          assert.match((await banner.textContent()) ?? '', /Offline — list saved/);
+          assert.match((await banner.textContent()) ?? '', /You are offline — showing the list saved/);
           hanging = false;
           await page.getByRole('button', { name: 'Try Again' }).click();
           await banner.waitFor({ state: 'detached' });

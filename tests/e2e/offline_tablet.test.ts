@@ -34,7 +34,8 @@ const TITLES = { a: `Alpha letter ${RUN}`, b: `Bravo letter ${RUN}`, c: `Charlie
 /** Drawn on every page of A: found nowhere on disk, in any of the encodings a PDF or a browser would use. */
 const MARKER = `PRIVILEGEDMARKER${RUN.toUpperCase()}`;
 
-const OFFLINE_BANNER = /^Offline — list saved [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/;
+const OFFLINE_BANNER =
+  /^You are offline — showing the list saved [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/;
 const PRINT_SPY = `
   window.__prints = 0;
   window.print = () => { window.__prints += 1; };

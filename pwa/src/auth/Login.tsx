@@ -134,6 +134,8 @@ export function Login() {
         </fieldset>
         {loading && <Spinner label={t('login.signingIn')} />}
       </form>
+      {/* The fields keep the spec's offender words; staff are told theirs here. */}
+      <p className='auth-hint'>{t('login.staffHint')}</p>
       <p className='auth-link'>
         <Link to={PATHS.register}>{t('login.register')}</Link>
       </p>

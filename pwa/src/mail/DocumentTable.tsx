@@ -13,7 +13,7 @@
  * Every control is a native element (keyboard and screen reader for free); the tablet's `.tablet` rules
  * (portals/offender/offender.css) make them 44 CSS px.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { DocumentCards } from './DocumentCards.tsx';
@@ -321,6 +321,12 @@ export function DocumentTable(props: DocumentTableProps) {
     [onView, onPrint, onInfo, infoAlways, onWithdraw],
   );
   const context = useMemo(() => ({ sharedDays: sharedDays(rows) }), [rows]);
+  // The pager is under the rows: a new page starts at the top of the screen, not where the last one ended.
+  const { onPage } = view;
+  const goToPage = useCallback((page: number) => {
+    onPage(page);
+    window.scrollTo({ top: 0 });
+  }, [onPage]);
   const sortKeys = useMemo(() => columns.map((column) => column.key).filter(isSortable), [columns]);
 
   return (
@@ -395,7 +401,7 @@ export function DocumentTable(props: DocumentTableProps) {
         !(loading && view.rows.length === 0) && (
           <div className='document-table-footer'>
             <p role='status' className='document-table-count'>{view.footer}</p>
-            <Pager current={view.page} pages={view.pages} onPage={view.onPage} />
+            <Pager current={view.page} pages={view.pages} onPage={goToPage} />
           </div>
         )
       }

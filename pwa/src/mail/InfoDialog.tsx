@@ -6,7 +6,7 @@
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { failureMessage } from '../lib/api.ts';
+import { ApiError, failureMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
 import { type DocumentReceipt, fetchReceipt } from './mailApi.ts';
@@ -15,7 +15,9 @@ import { timelineLine, timeSensitiveBadge } from './delivery.ts';
 type ReceiptState =
   | { kind: 'loading' }
   | { kind: 'ready'; receipt: DocumentReceipt }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** No network: the receipt lives on the server only, and that is not a fault. */
+  | { kind: 'offline' };
 
 function Receipt({ receipt }: { receipt: DocumentReceipt }) {
   const { t } = useTranslation();
@@ -79,7 +81,9 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
     fetchReceipt(documentId, controller.signal).then(
       (receipt) => setState({ kind: 'ready', receipt }),
       (error) => {
-        if (!controller.signal.aborted) {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && error.status === 0) setState({ kind: 'offline' });
+        else {
           setState({
             kind: 'error',
             message: failureMessage(error, { failed: t('info.receiptFailed') }),
@@ -121,6 +125,11 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
         {state.kind === 'error' && (
           <div className='alert alert-error' role='alert'>
             <span className='alert-title'>{state.message}</span>
+          </div>
+        )}
+        {state.kind === 'offline' && (
+          <div className='alert alert-warning' role='status'>
+            <span className='alert-title'>{t('info.receiptOffline')}</span>
           </div>
         )}
         {state.kind === 'ready' && <Receipt receipt={state.receipt} />}

@@ -5,7 +5,7 @@ import { listSavedText, wrongPinText } from './offlineTexts.ts';
 
 Deno.test("the banner says when the list was saved, in the spec's US format", () => {
   const savedAt = new Date(2026, 10, 23, 10, 42).getTime();
-  assert.equal(listSavedText(savedAt), 'Offline — list saved Nov 23, 2026, 10:42 AM');
+  assert.equal(listSavedText(savedAt), 'You are offline — showing the list saved Nov 23, 2026, 10:42 AM');
 });
 
 Deno.test('a wrong PIN says how many are left before the wipe', () => {
@@ -22,7 +22,10 @@ Deno.test('a wrong PIN says how many are left before the wipe', () => {
 Deno.test('in Spanish the banner and the wrong PIN speak Spanish, with a Spanish date', async () => {
   const savedAt = new Date(2026, 10, 23, 10, 42).getTime();
   await inLanguage('es', () => {
-    assert.match(listSavedText(savedAt), /^Sin conexión\. Lista guardada el 23 nov 2026, 10:42\sa\.\s?m\.$/);
+    assert.match(
+      listSavedText(savedAt),
+      /^Sin conexión\. Se muestra la lista guardada el 23 nov 2026, 10:42\sa\.\s?m\.$/,
+    );
     assert.equal(
       wrongPinText(1),
       'El PIN no es correcto. Si se equivoca 1 vez más, se borra el correo guardado en esta tableta.',

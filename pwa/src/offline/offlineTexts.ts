@@ -2,7 +2,7 @@
 import { t } from 'i18next';
 import { formatDateTime } from '../lib/format.ts';
 
-/** 'Offline — list saved Nov 23, 2026, 10:42 AM' (the date in the language shown). */
+/** 'You are offline — showing the list saved Nov 23, 2026, 10:42 AM' (the date in the language shown). */
 export function listSavedText(savedAt: number): string {
   return t('offline.listSaved', { when: formatDateTime(new Date(savedAt).toISOString()) });
 }

@@ -41,6 +41,8 @@ export function useOffenderList(
   const [savedAt, setSavedAt] = useState<number | null>(null);
   const [round, setRound] = useState(0);
   const failures = useRef(0);
+  /** When the list on screen came from the server (and was saved), for the banner when the network drops. */
+  const receivedAt = useRef<number | null>(null);
   const callbacks = useRef(options);
   callbacks.current = options;
   const { cache } = options;
@@ -78,6 +80,7 @@ export function useOffenderList(
     fetchDocuments({ kind: 'offender', docNumber }, { signal: controller.signal, quiet: true })
       .then((rows) => {
         failures.current = 0;
+        receivedAt.current = Date.now();
         documentStore.replaceAll(rows);
         setLive(true);
         setOffline(false);
@@ -112,10 +115,17 @@ export function useOffenderList(
     };
   }, [docNumber, round]);
 
-  // The network is back: try at once instead of waiting out the back-off.
+  // The network is back: try at once instead of waiting out the back-off. It dropped: say so now, not at the
+  // next refresh, with the time of the list on screen.
   useEffect(() =>
     onConnectivityChange((online) => {
-      if (online) setRound((n) => n + 1);
+      if (online) {
+        setRound((n) => n + 1);
+        return;
+      }
+      setOffline(true);
+      setLive(false);
+      setSavedAt((saved) => saved ?? receivedAt.current);
     }), []);
 
   const retry = useCallback(() => {
