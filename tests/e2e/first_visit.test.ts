@@ -51,6 +51,42 @@ Deno.test({
       });
 
       await t.step(
+        'an attorney on a phone: a card per document, its actions and the empty list on screen',
+        async () => {
+          const phone = await browser.newContext({
+            viewport: { width: 390, height: 844 },
+            hasTouch: true,
+            isMobile: true,
+          });
+          const page = await phone.newPage();
+          page.setDefaultTimeout(15_000);
+          await signInThroughForm(page, server.url, ATTORNEY);
+          await page.waitForURL(/\/portal\/attorney/);
+          const card = page.getByRole('article', { name: 'Case status update', exact: true });
+          for (const action of ['View', 'Print', 'Info', 'Withdraw']) {
+            const button = card.getByRole('button', { name: `${action} Case status update`, exact: true });
+            await button.scrollIntoViewIfNeeded();
+            const box = await button.boundingBox();
+            assert.ok(
+              box && box.x >= 0 && box.x + box.width <= 390,
+              `${action} is on screen: ${JSON.stringify(box)}`,
+            );
+          }
+          assert.ok(
+            await page.evaluate(() =>
+              document.documentElement.scrollWidth <= document.documentElement.clientWidth
+            ),
+            'nothing scrolls sideways',
+          );
+          await page.getByLabel('Search:').fill('no such letter');
+          const empty = page.getByText('No documents found', { exact: true });
+          await empty.waitFor();
+          assert.ok(await empty.isVisible());
+          await phone.close();
+        },
+      );
+
+      await t.step(
         'the offender’s tablet: offline said at once, Info offline, a new page from the top',
         async () => {
           const attorney = await apiToken(server, ATTORNEY);

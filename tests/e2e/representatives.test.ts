@@ -125,6 +125,33 @@ Deno.test({
     const before = await send('Before acceptance');
     assert.equal((await api(`/documents/${before}/info`, { token: attorney })).status, 404);
 
+    // On a phone: the waiting representative is counted on the button, shown as a card, and Accept is on screen.
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const small = await phone.newPage();
+    await small.goto(`${server.url}/login`);
+    await small.getByLabel('facility ID number').fill('attorney@demo.test');
+    await small.getByLabel('Pin Number').fill('Demo-Attorney-2026!');
+    await small.getByRole('button', { name: 'View Mail' }).tap();
+    await small.waitForURL(/\/portal\/attorney/);
+    await small.getByRole('heading', { name: 'My Documents' }).waitFor();
+    await small.getByRole('button', { name: /^Representatives\s*, 1 waiting for your acceptance$/ }).tap();
+    const card = small.locator('.representative-card', { hasText: REP.email });
+    await card.getByText('Awaiting your acceptance').waitFor();
+    const accept = card.getByRole('button', { name: `Accept ${REP.firstName} ${REP.lastName}` });
+    const box = await accept.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `Accept is on screen: ${JSON.stringify(box)}`);
+    assert.ok(
+      await small.evaluate(() =>
+        document.documentElement.scrollWidth <= document.documentElement.clientWidth
+      ),
+      'nothing scrolls sideways',
+    );
+    await phone.close();
+
     const page = await signedInPage('attorney@demo.test', 'Demo-Attorney-2026!', /\/portal\/attorney/);
     await page.getByRole('button', { name: 'Representatives' }).click();
     await page.waitForURL(/\/portal\/attorney\/representatives/);
@@ -146,6 +173,8 @@ Deno.test({
     );
     await page.getByRole('button', { name: 'My Documents' }).click();
     await page.getByText('After acceptance').waitFor();
+    // Nobody waits any more: the button carries no count.
+    await page.getByRole('button', { name: 'Representatives', exact: true }).waitFor();
     assert.equal(await page.getByText('Before acceptance').count(), 0);
     // The server's search (the list is paged there) finds the shared one, marked, and never the unshared one.
     const search = page.getByLabel('Search:');

@@ -1,7 +1,7 @@
 /**
  * The document table every list shares (the offender's tablet, the attorney's and representative's 'My
  * Documents', /files; spec sections 2, 4, 5, 9): the page-size choice, the search box, the table (sortable
- * headers where the portal sorts; a card per document on a touch screen held upright: DocumentCards), View /
+ * headers where the portal sorts; a card per document below a desktop's width: DocumentCards), View /
  * Print / Info, the footer count and Previous / numbered / Next. Any change to the list or the search, and any
  * page-size change, returns to page 1 (spec section 4).
  *
@@ -80,16 +80,16 @@ export interface DocumentTableProps extends RowActionHandlers {
   searchPlaceholder: string;
   /** The initial sort; null: the list does not sort (the offender's list, /files). */
   defaultSort: SortState | null;
-  /**
-   * Made for a touch screen (the offender's facility tablet): a card per document below NARROW_QUERY's width,
-   * with a Sort by list in place of the headers, the table above it.
-   */
+  /** Made for a touch screen (the offender's facility tablet): the table's columns sized by their rows. */
   touch?: boolean;
   /** The recipient's own list: which letters they have not opened yet (bold and marked New). */
   isUnread?(row: DocumentRow): boolean;
 }
 
-/** Below 992 px (a tablet held upright) a row's six columns do not fit across: cards instead. */
+/**
+ * Below 992 px (a tablet held upright, a phone) a row's six columns and its actions do not fit across: every list
+ * shows a card per document instead, with a Sort by list in place of the headers.
+ */
 export const NARROW_QUERY = '(max-width: 991.98px)';
 
 const SORTABLE: readonly ColumnKey[] = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'];
@@ -303,7 +303,7 @@ export function DocumentTable(props: DocumentTableProps) {
     isUnread = neverUnread,
   } = props;
   const narrow = useMediaQuery(NARROW_QUERY);
-  const cards = touch && narrow;
+  const cards = narrow;
   const client = useClientPaging(rows, { searchFields, defaultSort, enabled: !server });
   const view = server
     ? {

@@ -5,7 +5,7 @@
  * Outside the antd shell (App.tsx): the header and the list are plain markup, so the list paints without antd
  * . The Representatives screen (an antd table and Popconfirm) and the Upload modal load on demand.
  */
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
@@ -13,6 +13,7 @@ import { useLogOff } from '../../components/useLogOff.ts';
 import { ROLE_HOME } from '../../lib/routing.ts';
 import { AttorneyDocuments } from './AttorneyDocuments.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
+import { listRepresentatives } from './representativesApi.ts';
 
 const RepresentativesScreen = lazy(() => import('./RepresentativesScreen.tsx'));
 
@@ -24,6 +25,16 @@ export function AttorneyPortal() {
   const { pathname } = useLocation();
   const [uploadOpen, setUploadOpen] = useState(false);
   const onRepresentatives = pathname.startsWith(REPRESENTATIVES_PATH);
+  const [waiting, setWaiting] = useState(0);
+  // How many representatives wait for this attorney's acceptance: told on the Representatives button, so a
+  // representative's documents do not go unshared because nobody looked.
+  const countWaiting = useCallback(() => {
+    listRepresentatives().then(
+      (links) => setWaiting(links.filter((link) => link.link_status === 'pending').length),
+      () => {},
+    );
+  }, []);
+  useEffect(countWaiting, [countWaiting]);
   const actions = (
     <>
       {onRepresentatives
@@ -39,6 +50,12 @@ export function AttorneyPortal() {
             </button>
             <button type='button' className='btn' onClick={() => navigate(REPRESENTATIVES_PATH)}>
               Representatives
+              {waiting > 0 && (
+                <>
+                  <span className='count-badge' aria-hidden='true'>{waiting}</span>
+                  <span className='visually-hidden'>, {waiting} waiting for your acceptance</span>
+                </>
+              )}
             </button>
           </>
         )}
@@ -54,7 +71,7 @@ export function AttorneyPortal() {
           path='representatives'
           element={
             <Suspense fallback={<Spinner />}>
-              <RepresentativesScreen />
+              <RepresentativesScreen onChange={countWaiting} />
             </Suspense>
           }
         />

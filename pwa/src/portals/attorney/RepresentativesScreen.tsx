@@ -4,7 +4,7 @@
  * Popconfirm, loaded with this screen only (AttorneyPortal.tsx's React.lazy: the default export, in the app's antd
  * theme); its toasts are the portal's light ones.
  */
-import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, List, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { AntdTheme } from '../../components/AntdShell.tsx';
@@ -13,6 +13,8 @@ import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useLoaded } from '../../lib/useLoaded.ts';
+import { useMediaQuery } from '../../lib/useMediaQuery.ts';
+import { NARROW_QUERY } from '../../mail/DocumentTable.tsx';
 import {
   acceptRepresentative,
   type LinkedRepresentative,
@@ -21,8 +23,10 @@ import {
   REPRESENTATIVE_TEXTS,
 } from './representativesApi.ts';
 
-export function RepresentativesScreen() {
+export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
   const toast = useToast();
+  // Below a desktop's width (a phone) the table's five columns do not fit across: a card per representative.
+  const narrow = useMediaQuery(NARROW_QUERY);
   const [busyId, setBusyId] = useState<string | null>(null);
   const { data, loading, error, reload } = useLoaded<LinkedRepresentative[]>(listRepresentatives, [], {
     failed: REPRESENTATIVE_TEXTS.loadFailed,
@@ -37,6 +41,7 @@ export function RepresentativesScreen() {
         : await removeRepresentative(row.id);
       toast.success(message);
       await reload();
+      onChange?.();
     } catch (failure) {
       const failed = action === 'accept'
         ? REPRESENTATIVE_TEXTS.acceptFailed
@@ -47,53 +52,54 @@ export function RepresentativesScreen() {
     }
   }
 
+  const status = (row: LinkedRepresentative) =>
+    row.link_status === 'accepted'
+      ? <Tag color='green'>Accepted {formatDate(row.accepted_at)}</Tag>
+      : <Tag color='orange'>Awaiting your acceptance</Tag>;
+  const barNumber = (row: LinkedRepresentative) =>
+    row.bar_number ? `${row.bar_number} (${row.bar_state ?? ''})` : '—';
+  const actions = (row: LinkedRepresentative, block = false) => (
+    <Space orientation={block ? 'vertical' : 'horizontal'} style={block ? { width: '100%' } : undefined}>
+      {row.link_status === 'pending' && (
+        <Button
+          type='primary'
+          size={block ? 'large' : 'small'}
+          block={block}
+          loading={busyId === row.id}
+          disabled={busyId !== null && busyId !== row.id}
+          aria-label={`Accept ${row.name}`}
+          onClick={() => void act(row, 'accept')}
+        >
+          Accept
+        </Button>
+      )}
+      <Popconfirm
+        title={REPRESENTATIVE_TEXTS.confirmRemove}
+        okText='Remove'
+        okButtonProps={{ danger: true }}
+        cancelText='Cancel'
+        onConfirm={() =>
+          act(row, 'remove')}
+      >
+        <Button
+          size={block ? 'large' : 'small'}
+          block={block}
+          danger
+          disabled={busyId !== null}
+          aria-label={`Remove ${row.name}`}
+        >
+          Remove
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+
   const columns: ColumnsType<LinkedRepresentative> = [
     { title: 'Name', dataIndex: 'name', key: 'name' },
     { title: 'Email', dataIndex: 'email', key: 'email' },
-    {
-      title: 'Bar Number',
-      key: 'bar',
-      render: (_, row) => (row.bar_number ? `${row.bar_number} (${row.bar_state ?? ''})` : '—'),
-    },
-    {
-      title: 'Status',
-      key: 'status',
-      render: (_, row) =>
-        row.link_status === 'accepted'
-          ? <Tag color='green'>Accepted {formatDate(row.accepted_at)}</Tag>
-          : <Tag color='orange'>Awaiting your acceptance</Tag>,
-    },
-    {
-      title: 'Actions',
-      key: 'actions',
-      render: (_, row) => (
-        <Space>
-          {row.link_status === 'pending' && (
-            <Button
-              type='primary'
-              size='small'
-              loading={busyId === row.id}
-              disabled={busyId !== null && busyId !== row.id}
-              aria-label={`Accept ${row.name}`}
-              onClick={() => void act(row, 'accept')}
-            >
-              Accept
-            </Button>
-          )}
-          <Popconfirm
-            title={REPRESENTATIVE_TEXTS.confirmRemove}
-            okText='Remove'
-            okButtonProps={{ danger: true }}
-            cancelText='Cancel'
-            onConfirm={() => act(row, 'remove')}
-          >
-            <Button size='small' danger disabled={busyId !== null} aria-label={`Remove ${row.name}`}>
-              Remove
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
-    },
+    { title: 'Bar Number', key: 'bar', render: (_, row) => barNumber(row) },
+    { title: 'Status', key: 'status', render: (_, row) => status(row) },
+    { title: 'Actions', key: 'actions', render: (_, row) => actions(row) },
   ];
 
   return (
@@ -103,23 +109,43 @@ export function RepresentativesScreen() {
       load={{ loading, error, reload }}
       intro={<Typography.Paragraph type='secondary'>{REPRESENTATIVE_TEXTS.intro}</Typography.Paragraph>}
     >
-      <Table<LinkedRepresentative>
-        rowKey='id'
-        columns={columns}
-        dataSource={data}
-        loading={loading}
-        pagination={{ hideOnSinglePage: true }}
-        locale={{ emptyText: <Empty description={REPRESENTATIVE_TEXTS.empty} /> }}
-        scroll={{ x: true }}
-      />
+      {narrow
+        ? (
+          <List<LinkedRepresentative>
+            dataSource={data}
+            loading={loading}
+            locale={{ emptyText: <Empty description={REPRESENTATIVE_TEXTS.empty} /> }}
+            renderItem={(row) => (
+              <List.Item key={row.id}>
+                <Card title={row.name} className='representative-card' style={{ width: '100%' }}>
+                  <p>{row.email}</p>
+                  <p>Bar Number: {barNumber(row)}</p>
+                  <p>{status(row)}</p>
+                  {actions(row, true)}
+                </Card>
+              </List.Item>
+            )}
+          />
+        )
+        : (
+          <Table<LinkedRepresentative>
+            rowKey='id'
+            columns={columns}
+            dataSource={data}
+            loading={loading}
+            pagination={{ hideOnSinglePage: true }}
+            locale={{ emptyText: <Empty description={REPRESENTATIVE_TEXTS.empty} /> }}
+            scroll={{ x: true }}
+          />
+        )}
     </LoadedSection>
   );
 }
 
-export default function ThemedRepresentativesScreen() {
+export default function ThemedRepresentativesScreen({ onChange }: { onChange?(): void }) {
   return (
     <AntdTheme>
-      <RepresentativesScreen />
+      <RepresentativesScreen onChange={onChange} />
     </AntdTheme>
   );
 }
