@@ -43,6 +43,11 @@ export interface SessionWhitelist {
 export interface ActiveSession extends UserRow {
   session_id: string;
   must_change_password: boolean;
+  /**
+   * The tablet's lock screen is up (POST /api/auth/lock): the guard refuses the session everything but unlock
+   * and logout until the right PIN clears it. Absent where a session is built without the guard's statement.
+   */
+  locked?: boolean;
   /** Offenders only (null for staff; absent where a session is built without the guard's statement). */
   whitelist?: SessionWhitelist | null;
 }
@@ -83,7 +88,7 @@ export async function find_active_session(
 ): Promise<(ActiveSession & { stale: boolean; alongside?: unknown }) | undefined> {
   const [row] = await sql<(ActiveSession & { stale: boolean; alongside?: unknown })[]>`
     with idle as (${idleMinutes(sql)})
-    select s.id as session_id, s.must_change_password,
+    select s.id as session_id, s.must_change_password, s.locked_at is not null as locked,
            ${lastSeenStale(sql)} as stale,
            u.id, u.entity_id, e.slug as entity_slug, u.role,
            u.status, u.email, u.doc_number, u.first_name, u.last_name,
@@ -156,6 +161,21 @@ export async function end_lapsed_session(sql: Tx, sessionId: string): Promise<La
     where s.id = lapsed.id and s.revoked_at is null and lapsed.lapsed_at <= now()
     returning s.user_id, s.end_reason, lapsed.lapsed_at`;
   return row;
+}
+
+/** Locks a live session (the tablet's lock screen); false when it has ended. */
+export async function lock_session(sql: Tx, sessionId: string): Promise<boolean> {
+  const rows = await sql`
+    update sessions set locked_at = coalesce(locked_at, now()) where id = ${sessionId} and revoked_at is null
+    returning id`;
+  return rows.length > 0;
+}
+
+/** Lifts the lock of a live session (the right PIN); false when it has ended. */
+export async function unlock_session(sql: Tx, sessionId: string): Promise<boolean> {
+  const rows = await sql`
+    update sessions set locked_at = null where id = ${sessionId} and revoked_at is null returning id`;
+  return rows.length > 0;
 }
 
 /** Ends one session. */

@@ -7,10 +7,13 @@
  * (api/db/sessions.ts). It is created on the first request for it, not at sign-in: staff sessions (whose
  * portals cache nothing) never get one, and the race-free sign-in transaction stays as it is.
  *
- * The lock screen's PIN goes through the sign-in's own throttle (sign_in_throttle.ts): counted before it is
- * checked, the same per-account lock and per-address budget, the same in-flight limit. A wrong PIN is a
- * refusal the tablet counts (five wipe it); once the account lock engages, the session ends in the same
- * transaction and the tablet is told to sign out (its 401).
+ * The lock screen is kept here, not only on the tablet: POST /api/auth/lock marks the session locked, and the
+ * guard then refuses it everything but unlock and logout (so a token read from a locked tablet opens no mail and
+ * no key); only the right PIN lifts it. The PIN goes through the sign-in's own throttle (sign_in_throttle.ts):
+ * counted before it is checked, the same per-account lock and per-address budget, the same in-flight limit. Wrong
+ * PINs never end the session: whoever stands at a lock screen can type them, and the owner's session (and the
+ * readings it has still to send) must not end for someone else's guesses. Once the account lock is in force the
+ * lock screen is refused for now, and the session stays locked until the right PIN or its own end.
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
@@ -26,7 +29,7 @@ import {
   mark_offline_key_issued,
   offline_reading_recorded_near,
 } from '../db/offline.ts';
-import { type ActiveSession, revoke_session } from '../db/sessions.ts';
+import { type ActiveSession, lock_session, unlock_session } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
 import { find_password_hashes } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
@@ -123,9 +126,35 @@ export async function offlineKey(
 }
 
 /**
- * POST /api/auth/unlock: the offender's PIN on the lock screen, checked through the sign-in throttle. Fails for
- * 'unlock_pin_wrong', 'unlock_locked' (the session was ended with the lock), 'throttled' (the address's
- * budget), 'sign_in_busy' (too many checks at once from the address) or 'session_ended'.
+/**
+ * POST /api/auth/lock: the tablet's lock screen went up; from now on the session may only unlock or sign out.
+ * Audited 'session_locked' the first time. Fails for 'session_ended'.
+ */
+export async function lockSession(
+  deps: Deps,
+  session: ActiveSession,
+  ipAddress: string,
+): Promise<Outcome<Record<never, never>>> {
+  return await deps.sql.begin(async (tx) => {
+    if (!(await lock_session(tx, session.session_id))) return fail('session_ended');
+    if (!session.locked) {
+      await insert_audit_event(tx, {
+        userId: session.id,
+        eventType: 'session_locked',
+        resourceType: 'session',
+        resourceId: session.session_id,
+        ipAddress,
+      });
+    }
+    return { ok: true };
+  });
+}
+
+/**
+ * POST /api/auth/unlock: the offender's PIN on the lock screen, checked through the sign-in throttle; the right
+ * one lifts the session's lock and answers the key. Fails for 'unlock_pin_wrong', 'unlock_locked' (the account
+ * lock is in force: try later; the session stays), 'throttled' (the address's budget), 'sign_in_busy' (too many
+ * checks at once from the address) or 'session_ended'.
  */
 export async function unlock(
   deps: Pick<AppDeps, 'sql' | 'pinPepper'>,
@@ -158,12 +187,12 @@ async function checkUnlock(
       ipAddress: attempt.ipAddress,
       eventData,
     });
-  /** The account lock is in force: this session ends with the refusal, in one transaction. */
-  const endLocked = async (tx: Tx, reason: string) => {
-    await revoke_session(tx, session.session_id);
-    await audit(tx, 'unlock_failed', { reason, sessionEnded: true });
+  /** The account lock is in force: refused for now; the session stays, locked, for its owner. */
+  const refuseLocked = async (tx: Tx, reason: string) => {
+    await lock_session(tx, session.session_id);
+    await audit(tx, 'unlock_failed', { reason, accountLocked: true });
   };
-  /** Counts a failure; at the limit the account locks and the session ends with it. */
+  /** Counts a failure; at the limit the account locks (the session stays). */
   const failAttempt = async (
     limits: { limit: number; lockMinutes: number },
     reason: string,
@@ -182,7 +211,7 @@ async function checkUnlock(
         ipAddress: attempt.ipAddress,
         eventData: { username: key.username, minutes: limits.lockMinutes, during: 'unlock' },
       });
-      await endLocked(tx, reason);
+      await refuseLocked(tx, reason);
       return fail('unlock_locked');
     });
   };
@@ -193,7 +222,7 @@ async function checkUnlock(
     return fail('throttled');
   }
   if (!admission.admitted) {
-    await sql.begin((tx) => endLocked(tx, 'locked'));
+    await sql.begin((tx) => refuseLocked(tx, 'locked'));
     return fail('unlock_locked');
   }
   // Refused before any hashing, but counted like any failure (as a sign-in is).
@@ -207,11 +236,12 @@ async function checkUnlock(
 
   const limits = await tabletLimits(deps);
   const outcome = await sql.begin(async (tx): Promise<OfflineKeyResult> => {
-    // A lock set by a concurrent attempt while this one was hashing: the right PIN is refused, the session ends.
+    // A lock set by a concurrent attempt while this one was hashing: the right PIN is refused for now.
     if (!(await confirmSuccess(tx, key, admission.failureId))) {
-      await endLocked(tx, 'locked');
+      await refuseLocked(tx, 'locked');
       return fail('unlock_locked');
     }
+    if (!(await unlock_session(tx, session.session_id))) return fail('session_ended');
     const issued = await issueKey(tx, session, attempt.ipAddress);
     if (!issued) return fail('session_ended');
     await audit(tx, 'session_unlocked');

@@ -27,8 +27,13 @@ export const REASONS = [
   'session_ended',
   /** A wrong PIN on the tablet's lock screen (counted like a failed sign-in). */
   'unlock_pin_wrong',
-  /** The account's sign-in lock is in force after the lock screen's PINs: the session was ended. */
+  /**
+   * The account's sign-in lock is in force after the lock screen's PINs: refused for now, the session stays
+   * (locked), since the wrong PINs may be someone else's.
+   */
   'unlock_locked',
+  /** The tablet's lock screen is up: the session may only unlock or sign out (api/http/guard.ts). */
+  'session_locked',
   /** An offline reading whose time lies outside the session that sends it. */
   'offline_event_time_impossible',
   /** An offline reading's id already names a different reading. */

@@ -45,14 +45,16 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'This password is too common or easy to guess. Please choose a longer, less predictable one.',
   },
 
-  // A 401 makes the tablet wipe and sign out, so only an ended session and the account lock answer it; a wrong
-  // PIN is 403 (the tablet counts five and wipes by itself).
+  // A 401 makes the tablet wipe and sign out, so only an ended session answers it. Wrong PINs never end a
+  // session (they may be anyone's at the lock screen): a wrong one is 403, and once the account lock is in force
+  // the lock screen is refused for now (429) while the session stays, locked, for its owner to come back to.
   session_ended: { status: 401, message: 'Please sign in to continue.' },
   unlock_pin_wrong: { status: 403, message: 'The PIN is not correct.' },
   unlock_locked: {
-    status: 401,
-    message: 'Too many wrong PINs. You have been signed out; please try again later.',
+    status: 429,
+    message: 'Too many wrong PINs. Please try again later.',
   },
+  session_locked: { status: 423, message: 'This tablet is locked. Please enter your PIN.' },
   offline_event_time_impossible: { status: 400, message: 'The time of this reading is not possible.' },
   offline_event_id_taken: { status: 409, message: 'This reading was already recorded as a different one.' },
   offline_event_not_received: {

@@ -11,7 +11,7 @@ import { recordAccessDenied, resumeSession } from '../domain/sessions.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
 import { checkOffenderNetwork } from '../domain/ip_whitelist.ts';
-import { failureError } from './failures.ts';
+import { failureError, refusal } from './failures.ts';
 import { verifiedSessionId } from './verified_tokens.ts';
 
 export const ALL_ROLES: readonly Role[] = ROLES;
@@ -27,6 +27,11 @@ export interface GuardOptions {
   duringPasswordChange?: boolean;
   /** The route skips the offender IP whitelist (only sign-out). */
   fromAnyNetwork?: boolean;
+  /**
+   * The route is allowed while the tablet's lock screen is up (only unlock, lock and sign-out): a locked
+   * session's token, read from a tablet's disk or memory, opens no mail and no offline key.
+   */
+  whileLocked?: boolean;
   /**
    * The route's first read, carried by the session check's own statement so the request costs one round trip to
    * the database, not two (the document readings: bench:stream). Built from the request and the session id of
@@ -62,6 +67,7 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
       });
       if (!network.ok) throw failureError(network);
     }
+    if (session.locked && !options.whileLocked) throw refusal('session_locked');
     if (session.must_change_password && !options.duringPasswordChange) {
       throw new AppError(403, MESSAGES.passwordChangeRequired, 'password_change_required');
     }

@@ -5,6 +5,7 @@
 export const SUCCESS = {
   loggedIn: 'Logged in!',
   loggedOut: 'Logged out',
+  locked: 'Locked',
   passwordChanged: 'Password changed successfully',
   registrationSubmitted: 'Registration submitted successfully! You will receive an email once approved.',
   /**

@@ -1,11 +1,12 @@
 /**
  * /api/auth: sign-in, sign-out, the signed-in user, registration and password change; the offender tablet's
- * offline data key and its lock screen's unlock.
+ * offline data key and its lock screen (lock, unlock), which the server keeps: a locked session may only unlock
+ * or sign out.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
-import { offlineKey, unlock } from '../domain/offline.ts';
+import { lockSession, offlineKey, unlock } from '../domain/offline.ts';
 import { toPublicUser } from '../domain/public_user.ts';
 import { submitRegistration } from '../domain/registration.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
@@ -102,16 +103,20 @@ export const authRoutes = new Hono<AppEnv>()
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, message: SUCCESS.loggedIn, token: result.token, user: result.user });
   })
-  .post('/logout', requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true }), async (c) => {
-    await logout(c.var.deps, c.var.session, c.var.clientAddress);
-    // "cache" only, no longer "storage": "storage" also unregisters the service worker, and the next
-    // person on a facility tablet needs its precached shell to see the sign-in screen when the network is down.
-    // The shell holds nothing private, and the client's own wipe (IndexedDB deleted, memory cleared) is the real
-    // guarantee: Chromium applies Clear-Site-Data late in known cases. What the header still serves: the HTTP and
-    // back-forward caches, so Back after sign-out cannot show the previous person's screens.
-    c.header('Clear-Site-Data', '"cache"');
-    return c.json({ success: true, message: SUCCESS.loggedOut });
-  })
+  .post(
+    '/logout',
+    requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true, whileLocked: true }),
+    async (c) => {
+      await logout(c.var.deps, c.var.session, c.var.clientAddress);
+      // "cache" only, no longer "storage": "storage" also unregisters the service worker, and the next
+      // person on a facility tablet needs its precached shell to see the sign-in screen when the network is down.
+      // The shell holds nothing private, and the client's own wipe (IndexedDB deleted, memory cleared) is the real
+      // guarantee: Chromium applies Clear-Site-Data late in known cases. What the header still serves: the HTTP and
+      // back-forward caches, so Back after sign-out cannot show the previous person's screens.
+      c.header('Clear-Site-Data', '"cache"');
+      return c.json({ success: true, message: SUCCESS.loggedOut });
+    },
+  )
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
     const { session } = c.var;
     return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });
@@ -130,12 +135,18 @@ export const authRoutes = new Hono<AppEnv>()
     },
   )
   // Offenders only: attorney, representative and staff portals cache nothing, so they have no key to ask for.
+  // A locked session is refused it by the guard: the key comes back only with the PIN (unlock).
   .get('/offline-key', requireRole(['offender']), async (c) => {
     const result = await offlineKey(c.var.deps, c.var.session, c.var.clientAddress);
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, data: result.key });
   })
-  .post('/unlock', requireRole(['offender']), valid('json', unlockBody), async (c) => {
+  .post('/lock', requireRole(['offender'], { whileLocked: true }), async (c) => {
+    const result = await lockSession(c.var.deps, c.var.session, c.var.clientAddress);
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.locked });
+  })
+  .post('/unlock', requireRole(['offender'], { whileLocked: true }), valid('json', unlockBody), async (c) => {
     const result = await unlock(c.var.deps, c.var.session, {
       pin: c.req.valid('json').pin,
       ipAddress: c.var.clientAddress,

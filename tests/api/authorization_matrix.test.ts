@@ -25,6 +25,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/auth/password': ANY,
   // The tablet's offline reading: only offenders cache mail; every other portal caches nothing.
   'GET /api/auth/offline-key': ['offender'],
+  'POST /api/auth/lock': ['offender'],
   'POST /api/auth/unlock': ['offender'],
   'GET /api/approver/registrations': ['approver'],
   'POST /api/approver/registrations/:id/approve': ['approver'],
@@ -132,7 +133,7 @@ Deno.test({
             ![401, 403].includes(r.status),
             `${route} as ${role} should pass the guard, got ${r.status}`,
           );
-          if (pattern === '/api/auth/logout') await signInRole(role);
+          if (pattern === '/api/auth/logout' || pattern === '/api/auth/lock') await signInRole(role);
         } else {
           assert.equal(r.status, 403, `${route} as ${role} should be 403, got ${r.status}`);
           assert.equal(r.body.success, false);

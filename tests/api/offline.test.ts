@@ -234,12 +234,19 @@ Deno.test({
   },
 });
 
+/** Lifts the account's sign-in lock, as its minutes passing would. */
+async function liftAccountLock(userId: string) {
+  await t.deps.sql`update login_lockouts set locked_until = now() - interval '1 second'
+                   where username = (select username from users where id = ${userId})`;
+}
+
 Deno.test({
-  name: 'unlock: the wrong PIN that engages the account lock ends the session (401), key destroyed',
+  name: 'unlock: five wrong PINs (anyone can type them) lock the account (429) but never end the session',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
-    await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip });
+    const key = await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip });
+    assert.equal((await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip })).status, 200);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const r = await call(t, 'POST', '/api/auth/unlock', {
@@ -249,28 +256,34 @@ Deno.test({
       });
       statuses.push(r.status);
     }
-    assert.deepEqual(statuses, [403, 403, 403, 403, 401]);
+    assert.deepEqual(statuses, [403, 403, 403, 403, 429]);
     const row = await sessionRow(o.sessionId);
-    assert.ok(row.revoked_at, 'the session ended with the lock');
-    assert.equal(row.data_key, null);
+    assert.equal(row.revoked_at, null, "the owner's session stays");
+    assert.ok(row.data_key, "and so does its key, for the owner's PIN");
     assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
-    // The right PIN now: the session is gone (401), and signing in again is refused while locked.
-    const after = await call(t, 'POST', '/api/auth/unlock', {
+    // While the account lock holds, the right PIN too is refused for now, and the session stays locked.
+    const early = await call(t, 'POST', '/api/auth/unlock', {
       token: o.token,
       ip: o.ip,
       body: { pin: o.secret },
     });
-    assert.equal(after.status, 401);
-    const login = await call(t, 'POST', '/api/auth/login', {
-      body: { username: o.username, password: o.secret, entity: 'default' },
+    assert.equal(early.status, 429);
+    assert.equal(early.body.code, 'unlock_locked');
+    assert.equal((await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip })).status, 423);
+    // Once it lifts, the owner's PIN opens the same session with the same key.
+    await liftAccountLock(o.id);
+    const back = await call(t, 'POST', '/api/auth/unlock', {
+      token: o.token,
       ip: o.ip,
+      body: { pin: o.secret },
     });
-    assert.equal(login.status, 401);
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.equal(back.body.data.key, key.body.data.key);
   },
 });
 
 Deno.test({
-  name: 'unlock: wrong PINs sent at once lock the account once and end the session; none gets through',
+  name: 'unlock: wrong PINs sent at once lock the account once; none gets through and the session stays',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
@@ -281,16 +294,15 @@ Deno.test({
       ),
     );
     const statuses = answers.map((r) => r.status);
-    assert.ok(statuses.every((s) => [401, 403, 429].includes(s)), statuses.join());
+    assert.ok(statuses.every((s) => [403, 429].includes(s)), statuses.join());
     assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
-    const row = await sessionRow(o.sessionId);
-    assert.ok(row.revoked_at);
-    assert.equal(row.data_key, null);
+    assert.equal((await sessionRow(o.sessionId)).revoked_at, null);
   },
 });
 
 Deno.test({
-  name: 'unlock: an account locked by failed sign-ins elsewhere ends the session at the first unlock (401)',
+  name:
+    'unlock: an account locked by failed sign-ins elsewhere refuses the lock screen for now (429), session kept',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
@@ -306,8 +318,71 @@ Deno.test({
       ip: o.ip,
       body: { pin: o.secret },
     });
-    assert.equal(r.status, 401);
-    assert.ok((await sessionRow(o.sessionId)).revoked_at);
+    assert.equal(r.status, 429);
+    assert.equal((await sessionRow(o.sessionId)).revoked_at, null);
+  },
+});
+
+Deno.test({
+  name:
+    'lock: a locked session is refused everything but unlock and logout (423); the key comes back only with the PIN',
+  ...DB_TEST,
+  fn: async () => {
+    const o = await offenderWithMail(freshIp());
+    const key = await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip });
+    assert.equal(key.status, 200);
+    const locked = await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip });
+    assert.equal(locked.status, 200, JSON.stringify(locked.body));
+    assert.equal(await auditCount('session_locked', { resourceId: o.sessionId }), 1);
+    // Locking again changes nothing and is not audited again.
+    assert.equal((await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip })).status, 200);
+    assert.equal(await auditCount('session_locked', { resourceId: o.sessionId }), 1);
+    const refused: [string, string, unknown?][] = [
+      ['GET', '/api/auth/offline-key'],
+      ['GET', '/api/auth/me'],
+      ['GET', `/api/documents/offender/${o.username}`],
+      ['GET', '/api/documents/mine'],
+      ['GET', `/api/documents/view/${o.documentId}`],
+      ['GET', `/api/documents/print/${o.documentId}`],
+      ['GET', `/api/documents/prefetch/${o.documentId}`],
+      ['GET', `/api/documents/${o.documentId}/info`],
+      ['POST', '/api/documents/offline-events', { events: [] }],
+      ['POST', '/api/auth/password', { currentPassword: o.secret, newPassword: 'Another-Long-Passphrase-9' }],
+    ];
+    for (const [method, path, body] of refused) {
+      const r = await call(t, method, path, { token: o.token, ip: o.ip, body });
+      assert.equal(r.status, 423, `${method} ${path} while locked: ${r.status}`);
+      assert.equal(r.body.code, 'session_locked');
+      assert.equal(r.body.message, 'This tablet is locked. Please enter your PIN.');
+    }
+    // A wrong PIN leaves it locked; the right one answers the same key and lifts the lock.
+    const wrong = await call(t, 'POST', '/api/auth/unlock', {
+      token: o.token,
+      ip: o.ip,
+      body: { pin: '000000' },
+    });
+    assert.equal(wrong.status, 403);
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token: o.token, ip: o.ip })).status, 423);
+    const right = await call(t, 'POST', '/api/auth/unlock', {
+      token: o.token,
+      ip: o.ip,
+      body: { pin: o.secret },
+    });
+    assert.equal(right.status, 200, JSON.stringify(right.body));
+    assert.equal(right.body.data.key, key.body.data.key);
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token: o.token, ip: o.ip })).status, 200);
+    assert.equal((await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip })).status, 200);
+    // Signing out is allowed while locked, and ends the session with its key.
+    await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip });
+    assert.equal((await call(t, 'POST', '/api/auth/logout', { token: o.token, ip: o.ip })).status, 200);
+    const row = await sessionRow(o.sessionId);
+    assert.ok(row.revoked_at);
+    assert.equal(row.data_key, null);
+    assert.equal(
+      (await call(t, 'POST', '/api/auth/unlock', { token: o.token, ip: o.ip, body: { pin: o.secret } }))
+        .status,
+      401,
+    );
   },
 });
 
