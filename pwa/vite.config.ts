@@ -181,7 +181,9 @@ export default defineConfig({
         // when a document needs it, within reason (pwa/src/viewer/pdfjsResources.ts).
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}', ...PRECACHED],
         // The browser asks for the encoding over HTTP; the precompressed siblings are never cached by name.
-        globIgnores: ['**/*.br', '**/*.gz', ...NOT_PRECACHED],
+        // The password-strength dictionaries (1.6 MB, usePasswordStrength.ts) serve only screens that need the
+        // network anyway (registration, a new password): no tablet should download them ahead.
+        globIgnores: ['**/*.br', '**/*.gz', ...NOT_PRECACHED, '**/passwordEstimator-*.js'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
         cleanupOutdatedCaches: true,

@@ -163,20 +163,3 @@ export function tidyRegistration(input: RegistrationInput): TidyRegistration {
     supervisingAttorneyEmail: representative ? optional(input.supervisingAttorneyEmail) : null,
   };
 }
-
-export type PasswordStrength = '' | 'Weak' | 'Medium' | 'Strong';
-
-/** The live strength label of spec section 4. */
-export function passwordStrength(password: string): PasswordStrength {
-  if (password === '') return '';
-  if (password.length < 6) return 'Weak';
-  const points = [
-    password.length >= 8,
-    /[A-Z]/.test(password),
-    /[a-z]/.test(password),
-    /\d/.test(password),
-    /[^A-Za-z0-9]/.test(password),
-  ].filter(Boolean).length;
-  if (points < 3) return 'Weak';
-  return points === 3 ? 'Medium' : 'Strong';
-}

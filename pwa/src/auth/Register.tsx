@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
-import { failureMessage } from '../lib/api.ts';
+import { ApiError, failureMessage } from '../lib/api.ts';
 import { register } from './authApi.ts';
 import {
   blurField,
@@ -16,6 +16,8 @@ import {
   editField,
   EMPTY_REGISTRATION,
   type FormState,
+  markMissing,
+  refusedField,
   type RegistrationField,
   setRepresentative,
   type TextField,
@@ -100,6 +102,13 @@ export function Register() {
 
   async function submit() {
     if (loading) return;
+    const missing = markMissing(form);
+    if (missing) {
+      setForm(missing.state);
+      toast.error(missing.state.errors[missing.first] ?? '');
+      focusField(missing.first);
+      return;
+    }
     const check = checkForSubmit(values);
     if (!check.ok) {
       setForm((current) => ({ ...current, errors: { ...current.errors, [check.field]: check.message } }));
@@ -114,8 +123,16 @@ export function Register() {
       // The form stays disabled until the redirect: nothing more to do here.
       redirectTimer.current = window.setTimeout(() => navigate(PATHS.login), REDIRECT_AFTER_MS);
     } catch (error) {
-      toast.error(failureMessage(error, { failed: REGISTER_TEXTS.failed }));
+      const message = failureMessage(error, { failed: REGISTER_TEXTS.failed });
+      toast.error(message);
       setLoading(false);
+      // A refusal about one field (a password the server finds too common) is shown at that field too.
+      const field = refusedField(error instanceof ApiError ? error.code : null);
+      if (field) {
+        setForm((current) => ({ ...current, errors: { ...current.errors, [field]: message } }));
+        // After the form is enabled again: a disabled field takes no focus.
+        window.setTimeout(() => focusField(field), 0);
+      }
     }
   }
 
@@ -138,7 +155,12 @@ export function Register() {
               required: true,
               type: 'password',
               autoComplete: 'new-password',
-              extra: <PasswordStrengthLabel password={values.password} />,
+              extra: (
+                <PasswordStrengthLabel
+                  password={values.password}
+                  owner={{ email: values.email, firstName: values.firstName, lastName: values.lastName }}
+                />
+              ),
             })}
           </Col>
           <Col xs={24} md={12}>

@@ -1,8 +1,6 @@
 /** The set-new-password rules: the same minimum as registration (spec section 9) and a matching confirmation. */
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../../contract/rules/registration.ts';
 
-export { type PasswordStrength, passwordStrength } from '../../../contract/rules/registration.ts';
-
 export interface NewPasswordValues {
   currentPassword: string;
   newPassword: string;

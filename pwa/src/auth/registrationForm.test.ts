@@ -5,6 +5,7 @@ import {
   editField,
   EMPTY_REGISTRATION,
   type FormState,
+  markMissing,
   PHONE_BLUR_MESSAGE,
   REGISTRATION_MESSAGES,
   type RegistrationValues,
@@ -148,4 +149,28 @@ Deno.test('a representative request has userType representative and the supervis
   assert.equal(request.isRepresentative, true);
   assert.equal(request.supervisingAttorneyName, 'Sam Senior');
   assert.equal(request.supervisingAttorneyEmail, 'sam@example.test');
+});
+
+Deno.test('a submit with empty required fields marks them all and names the first in the form to focus', () => {
+  const marked = markMissing(state({ lastName: 'Lee', city: 'Jefferson City' }));
+  assert.ok(marked);
+  assert.equal(marked.first, 'firstName');
+  assert.deepEqual(Object.keys(marked.state.errors).sort(), [
+    'addressLine1',
+    'barNumber',
+    'barState',
+    'confirmPassword',
+    'email',
+    'firstName',
+    'password',
+    'state',
+    'zipCode',
+  ]);
+  const representative = markMissing(state({ ...valid, isRepresentative: true }));
+  assert.equal(representative?.first, 'supervisingAttorneyName');
+  assert.equal(
+    representative?.state.errors.supervisingAttorneyEmail,
+    REGISTRATION_MESSAGES.supervisingRequired,
+  );
+  assert.equal(markMissing(state(valid)), null);
 });

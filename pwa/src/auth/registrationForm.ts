@@ -9,6 +9,7 @@ import {
   isValidPhone,
   REGISTRATION_MESSAGES,
   type RegistrationField,
+  REQUIRED_FIELDS,
   type RuleResult,
   tidyRegistration,
 } from '../../../contract/rules/registration.ts';
@@ -116,6 +117,51 @@ export function blurField(state: FormState, field: TextField): FormState {
 /** The submit check: the first failing rule, in form order. */
 export function checkForSubmit(values: RegistrationValues): RuleResult {
   return checkRegistration(values);
+}
+
+/** The fields in the order the form shows them, so the first one marked is the first one a person meets. */
+const FORM_ORDER: readonly TextField[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'password',
+  'confirmPassword',
+  'barNumber',
+  'barState',
+  'phone',
+  ...SUPERVISING_FIELDS,
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'state',
+  'zipCode',
+];
+
+/**
+ * A submit with required fields left empty marks every one of them at once, not only the first, and focuses the
+ * first in the form's order; null when none is empty (then the rules' first failure is shown as before).
+ */
+export function markMissing(state: FormState): { state: FormState; first: TextField } | null {
+  const { values } = state;
+  const required = new Set<RegistrationField>([
+    ...REQUIRED_FIELDS,
+    ...(values.isRepresentative ? SUPERVISING_FIELDS : []),
+  ]);
+  const missing = FORM_ORDER.filter((field) => required.has(field) && values[field].trim() === '');
+  if (missing.length === 0) return null;
+  const errors = { ...state.errors };
+  for (const field of missing) {
+    errors[field] = (SUPERVISING_FIELDS as readonly string[]).includes(field)
+      ? REGISTRATION_MESSAGES.supervisingRequired
+      : REGISTRATION_MESSAGES.required;
+  }
+  return { state: { ...state, errors }, first: missing[0] };
+}
+
+/** The field a server refusal is about, so it is shown there as well as in the toast. */
+export function refusedField(code: string | null): TextField | null {
+  if (code === 'password_too_weak') return 'password';
+  return null;
 }
 
 /** The request body: tidied as the server tidies it (contract/rules/registration.ts). */
