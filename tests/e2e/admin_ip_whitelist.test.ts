@@ -100,7 +100,14 @@ Deno.test({
   name: 'the admin deactivates the only range: the screen says every address is refused, and it is',
   ...E2E,
   fn: async () => {
+    // The last active range: the screen says what deactivating it does and asks first.
     await page.getByRole('button', { name: 'Deactivate 192.168.50.0/24' }).click();
+    const confirm = page.locator('.ant-popconfirm');
+    await confirm.getByText(
+      'This is the last active range. Without it, offenders of this entity cannot sign in from any network. ' +
+        'Deactivate it?',
+    ).waitFor();
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
     await toast('IP range deactivated');
     await row('192.168.50.0/24').getByText('Inactive').waitFor();
     await policy(CLOSED);
@@ -145,7 +152,10 @@ Deno.test({
   fn: async () => {
     await page.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
     const confirm = page.locator('.ant-popconfirm');
-    await confirm.getByText('Are you sure you want to delete this IP range?').waitFor();
+    await confirm.getByText(
+      'This is the last active range. Without it, offenders of this entity cannot sign in from any network. ' +
+        'Delete it?',
+    ).waitFor();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
     assert.equal(await row('127.0.0.1').count(), 1, 'cancel keeps the range');
@@ -153,7 +163,14 @@ Deno.test({
     await page.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toast('IP range deleted successfully');
-    await page.getByText('No IP ranges configured. Add one to restrict offender access.').waitFor();
+    // Configured once and emptied: the empty list says what is true now, in line with the banner above it.
+    await page.getByText(
+      'No active IP ranges: offenders cannot sign in from any network. Add a range to let them in.',
+    ).waitFor();
+    assert.equal(
+      await page.getByText('No IP ranges configured. Add one to restrict offender access.').count(),
+      0,
+    );
     await policy(CLOSED);
     assert.ok(refused(await offenderSignInStatus()), 'deleting every range does not reopen the gate');
     assert.deepEqual(foreignRequests, []);

@@ -11,7 +11,13 @@ import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { IP_WHITELIST_TEXTS, policyLine, toggleAction } from './ipRangeForm.ts';
+import {
+  emptyListText,
+  IP_WHITELIST_TEXTS,
+  lastRangeWarning,
+  policyLine,
+  toggleAction,
+} from './ipRangeForm.ts';
 import { IpRangeFormModal } from './IpRangeFormModal.tsx';
 import {
   addIpRange,
@@ -119,6 +125,18 @@ export function IpWhitelistScreen() {
       render: (_, entry) => {
         const action = toggleAction(entry);
         const busy = busyId === entry.id;
+        const last = lastRangeWarning(entry, ranges, policy);
+        const toggleButton = (
+          <Button
+            size='small'
+            loading={busy}
+            disabled={busyId !== null && !busy}
+            aria-label={`${action.label} ${entry.ipRange}`}
+            onClick={last ? undefined : () => void toggle(entry)}
+          >
+            {action.label}
+          </Button>
+        );
         return (
           <Space wrap size='small'>
             <Button
@@ -128,17 +146,23 @@ export function IpWhitelistScreen() {
             >
               Edit
             </Button>
-            <Button
-              size='small'
-              loading={busy}
-              disabled={busyId !== null && !busy}
-              aria-label={`${action.label} ${entry.ipRange}`}
-              onClick={() => void toggle(entry)}
-            >
-              {action.label}
-            </Button>
+            {last && entry.isActive
+              ? (
+                <Popconfirm
+                  title={`${last} ${IP_WHITELIST_TEXTS.confirmDeactivateLast}`}
+                  okText={action.label}
+                  okButtonProps={{ danger: true }}
+                  cancelText='Cancel'
+                  onConfirm={() => toggle(entry)}
+                >
+                  {toggleButton}
+                </Popconfirm>
+              )
+              : toggleButton}
             <Popconfirm
-              title={IP_WHITELIST_TEXTS.confirmDelete}
+              title={last
+                ? `${last} ${IP_WHITELIST_TEXTS.confirmDeleteLast}`
+                : IP_WHITELIST_TEXTS.confirmDelete}
               okText='Delete'
               okButtonProps={{ danger: true }}
               cancelText='Cancel'
@@ -197,7 +221,7 @@ export function IpWhitelistScreen() {
         dataSource={ranges}
         loading={loading}
         pagination={{ pageSize: 25, hideOnSinglePage: true }}
-        locale={{ emptyText: <Empty description={IP_WHITELIST_TEXTS.empty} /> }}
+        locale={{ emptyText: <Empty description={emptyListText(policy)} /> }}
         scroll={{ x: true }}
       />
     </LoadedSection>

@@ -37,7 +37,42 @@ export const IP_WHITELIST_TEXTS = {
   policyClosed: 'No active range: offenders of this entity are refused from every address.',
   policyClosedHint:
     "Add or activate a range, or set 'IP whitelist when empty' to 'allow' under Settings, to admit them again.",
+  emptiedClosed:
+    'No active IP ranges: offenders cannot sign in from any network. Add a range to let them in.',
+  emptiedOpen:
+    "No active IP ranges: offenders can sign in from any network (setting 'IP whitelist when empty' is " +
+    "'allow'). Add a range to restrict them.",
+  lastRangeCloses:
+    'This is the last active range. Without it, offenders of this entity cannot sign in from any network.',
+  lastRangeOpens:
+    'This is the last active range. Without it, offenders of this entity can sign in from any network.',
+  confirmDeleteLast: 'Delete it?',
+  confirmDeactivateLast: 'Deactivate it?',
 } as const;
+
+/**
+ * The empty table's words: the spec's for a list never configured; for one configured and emptied since, what is
+ * true now (an empty list then refuses every address, or admits every one when the setting says 'allow').
+ */
+export function emptyListText(policy: IpWhitelistPolicy | null): string {
+  if (!policy?.configured) return IP_WHITELIST_TEXTS.empty;
+  return policy.whenEmpty === 'deny' ? IP_WHITELIST_TEXTS.emptiedClosed : IP_WHITELIST_TEXTS.emptiedOpen;
+}
+
+/**
+ * Deleting or deactivating the last active range changes who may sign in, for the whole entity: what it will
+ * do, to be confirmed first; null for any other range.
+ */
+export function lastRangeWarning(
+  entry: IpRangeEntry,
+  ranges: readonly IpRangeEntry[],
+  policy: IpWhitelistPolicy | null,
+): string | null {
+  if (!entry.isActive || ranges.filter((range) => range.isActive).length !== 1) return null;
+  return policy?.whenEmpty === 'allow'
+    ? IP_WHITELIST_TEXTS.lastRangeOpens
+    : IP_WHITELIST_TEXTS.lastRangeCloses;
+}
 
 /** The empty-list policy in words: what the whitelist admits now, and whether that is a warning. */
 export function policyLine(policy: IpWhitelistPolicy): { text: string; warning: boolean } {
