@@ -86,7 +86,18 @@ Deno.test({
 
     await page.getByLabel('Search').fill('');
     await choose('Role', 'Representative');
+    // Deactivating ends every session of the user: asked first, and Cancel changes nothing.
     await page.getByRole('button', { name: 'Deactivate Riley Paralegal' }).click();
+    const confirm = page.locator('.ant-popconfirm');
+    await confirm.getByText('Deactivate Riley Paralegal?').waitFor();
+    await confirm.getByText(
+      'They are signed out of every session at once and cannot sign in until they are activated again.',
+    ).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    assert.ok(await signInWorks('representative@demo.test', 'Demo-Rep-2026!'), 'Cancel keeps Riley active');
+    await page.getByRole('button', { name: 'Deactivate Riley Paralegal' }).click();
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
     await toast('User deactivated successfully');
     await page.getByRole('button', { name: 'Activate Riley Paralegal' }).waitFor();
     assert.equal(await signInWorks('representative@demo.test', 'Demo-Rep-2026!'), false);
@@ -99,10 +110,10 @@ Deno.test({
     assert.match(await userRows().first().innerText(), /Riley Paralegal[\s\S]*Deactivated/);
     await choose('Status', 'All statuses');
 
-    // The admin's own account: the server refuses, and the toast gives its reason.
+    // The admin's own account: not offered (the server refuses it too, tests/api/admin_users.test.ts).
     await page.getByLabel('Search').fill('admin@demo');
-    await page.getByRole('button', { name: 'Deactivate Ada Admin' }).click();
-    await toast('Failed to deactivate user: You cannot deactivate your own account.');
+    await page.getByRole('button', { name: 'View details of Ada Admin' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Deactivate Ada Admin' }).count(), 0);
 
     // View Details shows the admin's own real activity (their sign-in).
     await page.getByRole('button', { name: 'View details of Ada Admin' }).click();
@@ -171,6 +182,7 @@ Deno.test({
 
       // Deactivated under the Active filter, Avery leaves the list and the count at once, and a reload agrees.
       await page.getByRole('button', { name: 'Deactivate Avery Approver' }).click();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: 'Deactivate' }).click();
       await toast('User deactivated successfully');
       await page.getByText('Showing 4 of 4 users').waitFor();
       await page.getByRole('button', { name: 'Refresh' }).click();

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
+import { storage } from '../../../lib/storage.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { ImportRosterModal } from './ImportRosterModal.tsx';
 import { AddOffenderModal, ResetPinModal } from './OffenderModals.tsx';
@@ -59,6 +60,8 @@ export function UsersScreen() {
   const [importing, setImporting] = useState(false);
 
   const list = useUserPages();
+  const stored = storage.readUser();
+  const ownId = stored.ok ? stored.user.id : null;
   const { filters, setFilters, page, reload: load } = list;
 
   async function changeStatus(user: AdminUser, next: 'active' | 'deactivated') {
@@ -139,23 +142,36 @@ export function UsersScreen() {
       title: 'Actions',
       key: 'actions',
       render: (_, user) => {
-        const action = statusAction(user.status);
+        const action = statusAction(user.status, user.id === ownId);
         const name = userName(user);
+        const statusButton = action && (
+          <Button
+            size='small'
+            danger={action.next === 'deactivated'}
+            loading={changing === user.id}
+            aria-label={`${action.label} ${name}`}
+            onClick={action.next === 'active' ? () => void changeStatus(user, action.next) : undefined}
+          >
+            {action.label}
+          </Button>
+        );
         return (
           <Space wrap size='small'>
-            {action
+            {action?.next === 'deactivated'
               ? (
-                <Button
-                  size='small'
-                  danger={action.next === 'deactivated'}
-                  loading={changing === user.id}
-                  aria-label={`${action.label} ${name}`}
-                  onClick={() => void changeStatus(user, action.next)}
+                // Deactivating ends every session of the user at once: asked first.
+                <Popconfirm
+                  title={`${action.label} ${name}?`}
+                  description={USERS_TEXTS.deactivateConsequence}
+                  okText={action.label}
+                  okButtonProps={{ danger: true }}
+                  cancelText='Cancel'
+                  onConfirm={() => changeStatus(user, action.next)}
                 >
-                  {action.label}
-                </Button>
+                  {statusButton}
+                </Popconfirm>
               )
-              : <Typography.Text type='secondary'>N/A</Typography.Text>}
+              : statusButton ?? <Typography.Text type='secondary'>N/A</Typography.Text>}
             <Button size='small' aria-label={`View details of ${name}`} onClick={() => setDetails(user)}>
               View Details
             </Button>

@@ -9,6 +9,8 @@ export const USERS_TEXTS = {
   loadFailed: 'Failed to load users',
   activated: 'User activated successfully',
   deactivated: 'User deactivated successfully',
+  deactivateConsequence:
+    'They are signed out of every session at once and cannot sign in until they are activated again.',
   activateFailed: 'Failed to activate user',
   deactivateFailed: 'Failed to deactivate user',
   activityFailed: 'Failed to load recent activity',
@@ -127,8 +129,10 @@ export function emptyUsersText(filters: UserFilters): string {
 /** Spec section 4: active → Deactivate, deactivated → Activate, anything else (pending) has no action. */
 export function statusAction(
   status: string,
+  ownAccount = false,
 ): { label: 'Activate' | 'Deactivate'; next: 'active' | 'deactivated' } | null {
-  if (status === 'active') return { label: 'Deactivate', next: 'deactivated' };
+  // The server refuses an admin's deactivating their own account: the screen does not offer it.
+  if (status === 'active') return ownAccount ? null : { label: 'Deactivate', next: 'deactivated' };
   if (status === 'deactivated') return { label: 'Activate', next: 'active' };
   // An offender released or transferred in error, or back in custody.
   if (status === 'released' || status === 'transferred') return { label: 'Activate', next: 'active' };
