@@ -131,13 +131,15 @@ async function checkLogin(
   }
   if (!admission.admitted) return await refuse('locked');
 
-  // Always two full-cost checks, so neither an unknown user nor a pending temporary password shows in the timing.
+  // One full-cost check, against a dummy hash for an unknown user, so an unknown user and a known one take the
+  // same time. Nothing issues temporary passwords any more (an approved applicant signs in with the password they
+  // chose): a temporary one left from before is checked as well until it is used or expires, and only then.
   const dummy = await dummySecretHash();
   const tempUsable = candidate?.temp_password_hash && !candidate.temp_password_used_at &&
     candidate.temp_password_expires_at !== null && candidate.temp_password_expires_at > new Date();
   const [passwordOk, tempOk] = await Promise.all([
     verifySecret(attempt.password, candidate?.password_hash ?? dummy, { pepper: deps.pinPepper }),
-    verifySecret(attempt.password, tempUsable ? candidate!.temp_password_hash! : dummy),
+    tempUsable ? verifySecret(attempt.password, candidate!.temp_password_hash!) : false,
   ]);
   const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
 

@@ -1,6 +1,7 @@
 /**
  * A server process for the benches (the API as `npm start` runs it, or bench/bare_handler.ts): started on a free
- * port of 127.0.0.1, ready once it prints its address, its output drained so it never blocks on a full pipe.
+ * port of 127.0.0.1, ready once it prints its address (and `ready`, when given), its output drained so it never
+ * blocks on a full pipe. `root`: another checkout of the portal (a baseline to compare with).
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -14,11 +15,12 @@ export interface BenchServer {
 
 export async function startBenchServer(
   env: Record<string, string>,
-  options: { script?: string; denoArgs?: string[] } = {},
+  options: { script?: string; denoArgs?: string[]; root?: string; ready?: RegExp } = {},
 ): Promise<BenchServer> {
-  const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
+  const root = options.root ?? ROOT;
+  const child = new Deno.Command(`${root}node_modules/.bin/deno`, {
     args: ['run', '-A', ...(options.denoArgs ?? []), options.script ?? 'api/main.ts'],
-    cwd: ROOT,
+    cwd: root,
     env: { ...env, PORT: '0', HOST: '127.0.0.1' },
     stdout: 'piped',
     stderr: 'inherit',
@@ -31,7 +33,7 @@ export async function startBenchServer(
     if (done) throw new Error(`server did not start:\n${seen}`);
     seen += value;
     const match = /http:\/\/localhost:(\d+)/.exec(seen);
-    if (match) base = `http://127.0.0.1:${match[1]}`;
+    if (match && (!options.ready || options.ready.test(seen))) base = `http://127.0.0.1:${match[1]}`;
   }
   const drained = (async () => {
     while (!(await reader.read()).done) { /* drain */ }

@@ -1,0 +1,108 @@
+/**
+ * How long a sign-in takes, this checkout against a baseline checkout, in one run: the demo offender's
+ * `POST /api/auth/login` (DOC 100001, PIN) through the real server (api/main.ts on the embedded database, as
+ * `npm start` runs it), one at a time and four at once (a housing unit's tablets after count time), and an unknown
+ * DOC number, which must cost what a known one does. Prints the median and p95 of each, baseline beside current.
+ *
+ *   npm run bench:sign-in                       baseline: BASELINE_REF (default below), checked out beside this one
+ *   BASELINE_REF=<commit> BENCH_SIGN_INS=30 npm run bench:sign-in
+ *
+ * The default baseline is the last commit whose sign-in also checked the password against a dummy temporary
+ * password's hash (two full PBKDF2 derivations per sign-in, where one is needed). The two servers run on the
+ * same machine at the same time and are measured in alternation, so the machine's other load falls on both.
+ */
+import { type BenchServer, startBenchServer } from './support/server.ts';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const BASELINE_REF = Deno.env.get('BASELINE_REF') ?? 'f3ea904';
+const SIGN_INS = Number(Deno.env.get('BENCH_SIGN_INS') ?? 20);
+const OFFENDER = { username: '100001', password: '246810' };
+/** Unknown DOC numbers, a new one each time, so no account lock answers in their place. */
+let unknownCount = 0;
+const unknown = () => ({ username: `99${String(unknownCount++).padStart(4, '0')}`, password: '246810' });
+
+async function git(...args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command('git', {
+    args,
+    cwd: ROOT,
+    stdout: 'null',
+    stderr: 'piped',
+  })
+    .output();
+  if (!success) throw new Error(`git ${args.join(' ')}: ${new TextDecoder().decode(stderr)}`);
+}
+
+/** The baseline's source beside this one, sharing this checkout's node_modules. */
+async function checkOutBaseline(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: 'lmp-bench-baseline-' });
+  await git('worktree', 'add', '--detach', dir, BASELINE_REF);
+  await Deno.symlink(`${ROOT}node_modules`, `${dir}/node_modules`);
+  return `${dir}/`;
+}
+
+async function start(root: string): Promise<{ server: BenchServer; dataDir: string }> {
+  const dataDir = await Deno.makeTempDir({ prefix: 'lmp-bench-signin-' });
+  const server = await startBenchServer(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'info', PWA_DIST: `${ROOT}pwa/dist`, TRUSTED_PROXIES: '127.0.0.1' },
+    { root, ready: /Demo accounts:[\s\S]*135790/ },
+  );
+  return { server, dataDir };
+}
+
+/** One sign-in's time in ms; a success for the demo offender, a refusal for the unknown one. */
+async function signIn(server: BenchServer, known: boolean, from: number) {
+  const who = known ? OFFENDER : unknown();
+  const started = performance.now();
+  const response = await fetch(`${server.base}/api/auth/login`, {
+    method: 'POST',
+    // A facility's tablets each have their own address on its network: one per simulated tablet, so the
+    // address budget of the sign-in throttle is not what is measured.
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.0.${from}` },
+    body: JSON.stringify(who),
+  });
+  await response.body?.cancel();
+  const elapsed = performance.now() - started;
+  const expected = known ? 200 : 401;
+  if (response.status !== expected) throw new Error(`sign-in answered ${response.status}, not ${expected}`);
+  return elapsed;
+}
+
+function figures(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  return `median ${at(0.5).toFixed(0).padStart(5)} ms   p95 ${at(0.95).toFixed(0).padStart(5)} ms`;
+}
+
+const baselineRoot = await checkOutBaseline();
+const servers = await Promise.all([start(baselineRoot), start(ROOT)]);
+const [baseline, current] = servers.map(({ server }) => server);
+try {
+  const scenarios = [
+    { name: 'offender, one at a time', known: true, parallel: 1 },
+    { name: 'offender, four at once', known: true, parallel: 4 },
+    { name: 'unknown DOC number', known: false, parallel: 1 },
+  ];
+  console.log(`sign-in: ${SIGN_INS} rounds each, baseline ${BASELINE_REF} against this checkout\n`);
+  for (const scenario of scenarios) {
+    const samples = { baseline: [] as number[], current: [] as number[] };
+    let address = 1;
+    for (let round = 0; round < SIGN_INS; round++) {
+      for (const [which, server] of [['baseline', baseline], ['current', current]] as const) {
+        const times = await Promise.all(
+          Array.from(
+            { length: scenario.parallel },
+            () => signIn(server, scenario.known, address++ % 250 + 1),
+          ),
+        );
+        samples[which].push(...times);
+      }
+    }
+    console.log(scenario.name);
+    console.log(`  baseline  ${figures(samples.baseline)}`);
+    console.log(`  current   ${figures(samples.current)}`);
+  }
+} finally {
+  await Promise.all([baseline.stop(), current.stop()]);
+  await git('worktree', 'remove', '--force', baselineRoot);
+  for (const { dataDir } of servers) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}
