@@ -50,8 +50,14 @@ async function start(root: string): Promise<{ server: BenchServer; dataDir: stri
 }
 
 /** One sign-in's time in ms; a success for the demo offender, a refusal for the unknown one. */
-async function signIn(server: BenchServer, known: boolean, from: number) {
-  const who = known ? OFFENDER : unknown();
+type Who = 'offender' | 'wrong PIN' | 'unknown';
+
+async function signIn(server: BenchServer, kind: Who, from: number) {
+  const who = kind === 'offender'
+    ? OFFENDER
+    : kind === 'wrong PIN'
+    ? { username: OFFENDER.username, password: '135791' }
+    : unknown();
   const started = performance.now();
   const response = await fetch(`${server.base}/api/auth/login`, {
     method: 'POST',
@@ -62,7 +68,7 @@ async function signIn(server: BenchServer, known: boolean, from: number) {
   });
   await response.body?.cancel();
   const elapsed = performance.now() - started;
-  const expected = known ? 200 : 401;
+  const expected = kind === 'offender' ? 200 : 401;
   if (response.status !== expected) throw new Error(`sign-in answered ${response.status}, not ${expected}`);
   return elapsed;
 }
@@ -77,10 +83,12 @@ const baselineRoot = await checkOutBaseline();
 const servers = await Promise.all([start(baselineRoot), start(ROOT)]);
 const [baseline, current] = servers.map(({ server }) => server);
 try {
-  const scenarios = [
-    { name: 'offender, one at a time', known: true, parallel: 1 },
-    { name: 'offender, four at once', known: true, parallel: 4 },
-    { name: 'unknown DOC number', known: false, parallel: 1 },
+  const scenarios: { name: string; kind: Who; parallel: number }[] = [
+    { name: 'offender, one at a time', kind: 'offender', parallel: 1 },
+    { name: 'offender, four at once', kind: 'offender', parallel: 4 },
+    // A refusal costs the same whether the DOC number exists or not (a wrong PIN against an unknown number).
+    { name: 'a wrong PIN for a known DOC number', kind: 'wrong PIN', parallel: 1 },
+    { name: 'an unknown DOC number', kind: 'unknown', parallel: 1 },
   ];
   console.log(`sign-in: ${SIGN_INS} rounds each, baseline ${BASELINE_REF} against this checkout\n`);
   for (const scenario of scenarios) {
@@ -89,12 +97,13 @@ try {
     for (let round = 0; round < SIGN_INS; round++) {
       for (const [which, server] of [['baseline', baseline], ['current', current]] as const) {
         const times = await Promise.all(
-          Array.from(
-            { length: scenario.parallel },
-            () => signIn(server, scenario.known, address++ % 250 + 1),
-          ),
+          Array.from({ length: scenario.parallel }, () => signIn(server, scenario.kind, address++ % 250 + 1)),
         );
         samples[which].push(...times);
+        // Three wrong PINs, then the right one (not counted), so the account never reaches its lock.
+        if (scenario.kind === 'wrong PIN' && round % 3 === 2) {
+          await signIn(server, 'offender', address++ % 250 + 1);
+        }
       }
     }
     console.log(scenario.name);
