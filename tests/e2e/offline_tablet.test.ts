@@ -1,15 +1,16 @@
 /**
  * The offender's offline tablet in a real Chromium with a profile on disk, the network cut with Playwright's
  * `context.setOffline(true)`:
- * 1. signed in, document A opened, C prefetched; network cut, app reloaded: the shell loads, the lock screen asks
- *    for the PIN, the list shows with the offline banner, A renders with its page count and prints, C renders,
+ * 1. signed in, document A opened, C prefetched; network cut, the lock time passes: the lock screen asks for the
+ *    PIN (unwrapped in the page's memory: nothing on disk tests a PIN), the list shows with the offline banner, A renders with its page count and prints, C renders,
  *    B (neither opened nor prefetched) says 'Not available offline';
  * 2. on reconnect the audit log holds A's offline view and print once each, marked offline with their real
  *    times, and the sender's list shows A's read time;
  * 3. nothing in the clear at rest (the profile directory scanned for A's title and a marker drawn in its PDF),
- *    and after logout no database and no /api or PDF entry in Cache Storage;
+ *    and after logout no database, no /api or PDF entry in Cache Storage, and no file of the profile holding a
+ *    byte run of any sealed record (the list, each PDF) the session had stored;
  * 4. a second offender on the same profile, offline then online, sees nothing of the first, whose data is gone
- *    before the second's list renders;
+ *    before the second's list renders, and whose sealed records are in no file of the profile after it;
  * 6. after a logout, offline, /login loads from the service worker and says signing in needs the network.
  * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts (PWA_DIST for another folder).
  */
@@ -91,10 +92,10 @@ function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   return false;
 }
 
-/** The files under `dir` that hold any of `texts` in any encoding of needles(). */
-async function scanProfile(dir: string, texts: string[]): Promise<string[]> {
+/** The files under `dir` that hold any of `texts` in any encoding of needles(), or any of the `raw` byte runs. */
+async function scanProfile(dir: string, texts: string[], raw: Uint8Array[] = []): Promise<string[]> {
   const found: string[] = [];
-  const wanted = texts.flatMap(needles);
+  const wanted = [...texts.flatMap(needles), ...raw];
   async function walk(path: string): Promise<void> {
     for await (const entry of Deno.readDir(path)) {
       const full = join(path, entry.name);
@@ -112,6 +113,32 @@ async function scanProfile(dir: string, texts: string[]): Promise<string[]> {
   }
   await walk(dir);
   return found;
+}
+
+/**
+ * 48 bytes from the middle of every sealed record the tablet holds (the list and each PDF's ciphertext): random
+ * to anyone without the key, so a run of them found in a file is that record's leftover.
+ */
+async function sealedRuns(page: Page): Promise<Uint8Array[]> {
+  const runs = await page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const all = (store: string) =>
+      new Promise<{ data: Uint8Array }[]>((resolve) => {
+        const request = db.transaction(store).objectStore(store).getAll();
+        request.onsuccess = () => resolve(request.result);
+      });
+    const records = [...(await all('list')), ...(await all('pdfs'))];
+    db.close();
+    return records.map(({ data }) => {
+      const middle = Math.max(0, Math.floor(data.byteLength / 2) - 24);
+      return [...data.subarray(middle, middle + 48)];
+    });
+  }, DATABASE);
+  return runs.map((run) => new Uint8Array(run));
 }
 
 function card(page: Page, title: string) {
@@ -227,6 +254,8 @@ Deno.test({
       await context.addInitScript(PRINT_SPY);
       const page = context.pages()[0] ?? await context.newPage();
       page.setDefaultTimeout(20_000);
+      // The page's clock runs as usual, and can be moved past the lock time.
+      await page.clock.install();
 
       await t.step('1. signed in online: A opened, C fetched ahead, B not', async () => {
         await signInThroughForm(page, server.url, FIRST);
@@ -240,11 +269,13 @@ Deno.test({
       });
 
       await t.step(
-        '1. offline reload: shell, lock screen, list with banner, A and C read, B not',
+        '1. offline, locked by the clock: PIN, list with banner, A and C read, B not',
         async () => {
           await context!.setOffline(true);
-          await page.reload();
+          await page.clock.fastForward('05:05');
           await page.getByRole('heading', { name: 'This tablet is locked' }).waitFor();
+          // Back to the real time, so the readings below carry the times the server can take.
+          await page.clock.setSystemTime(new Date());
           assert.equal(await page.getByText(TITLES.a).count(), 0, 'the locked screen shows no document');
           await page.getByLabel('PIN').fill(FIRST.password);
           await page.getByRole('button', { name: 'Unlock' }).click();
@@ -326,9 +357,13 @@ Deno.test({
         },
       );
 
+      let sealed: Uint8Array[] = [];
       await t.step('3. nothing in the clear on disk while signed in', async () => {
         const leaks = await scanProfile(profile, [TITLES.a, MARKER]);
         assert.deepEqual(leaks, [], `found in the clear in ${leaks.join(', ')}`);
+        sealed = await sealedRuns(page);
+        assert.ok(sealed.length >= 3, `the list and the PDFs are sealed on the tablet (${sealed.length})`);
+        assert.ok((await scanProfile(profile, [], sealed)).length > 0, 'the scan sees the sealed records');
       });
 
       await t.step(
@@ -342,6 +377,8 @@ Deno.test({
           assert.deepEqual(urls.filter((url) => /\/api\/|\.pdf$/.test(url)), []);
           const leaks = await scanProfile(profile, [TITLES.a, MARKER]);
           assert.deepEqual(leaks, [], `found in the clear in ${leaks.join(', ')}`);
+          const left = await scanProfile(profile, [], sealed);
+          assert.deepEqual(left, [], `a sealed record outlived the logout in ${left.join(', ')}`);
         },
       );
 
@@ -366,6 +403,8 @@ Deno.test({
           (cached) => cached.length > 0,
           'a prefetch',
         );
+        await page.waitForTimeout(1000);
+        const firstSealed = await sealedRuns(page);
         // Offline, the second cannot sign in, and nothing of the first shows.
         await context!.setOffline(true);
         await signInThroughForm(page, server.url, SECOND);
@@ -421,6 +460,12 @@ Deno.test({
         }
         const cached = await cachedIds(page);
         for (const id of firstCached) assert.ok(!cached.includes(id), `the first's ${id} is gone`);
+        const left = await scanProfile(profile, [], firstSealed);
+        assert.deepEqual(
+          left,
+          [],
+          `the first's sealed records outlived the second's sign-in in ${left.join(', ')}`,
+        );
       });
     } finally {
       await context?.close().catch(() => {});

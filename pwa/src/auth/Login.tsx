@@ -14,7 +14,7 @@ import { Spinner } from '../components/Spinner.tsx';
 import { requiredError, TextField } from '../components/TextField.tsx';
 import { useToast } from '../components/useToast.ts';
 import { ApiError, failureMessage } from '../lib/api.ts';
-import { login } from './authApi.ts';
+import { login, logout } from './authApi.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
@@ -67,7 +67,10 @@ export function Login() {
         setLoading(false);
         return;
       }
-      // Someone else's session or offline cache on this tablet is wiped before this one is stored.
+      // The session this tablet held before (someone else's, or an older one of this person's) ends on the server
+      // first, its offline key with it; then its state here is wiped before this one is stored.
+      const previous = storage.getGuid();
+      if (previous && previous !== result.token) await logout(previous);
       await browserState.beginSession(result.user.id);
       // The session's language: the saved preference, else the one chosen here (i18n/language.ts).
       const user = { ...result.user, language: sessionLanguage(result.user.language) };

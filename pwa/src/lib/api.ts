@@ -165,8 +165,25 @@ export async function apiRequest<T = Record<string, never>>(
   return readResponse<T>(await send(path, options));
 }
 
+/** The API's answer to a call from a session whose tablet is locked (the server keeps the lock). */
+export const SESSION_LOCKED = 'session_locked';
+
+const lockedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` when a call finds the session locked on the server (423): the tablet shows its lock screen,
+ * e.g. after the PIN reopened it offline while the server had already heard of the lock. Returns the way to stop.
+ */
+export function onSessionLocked(listener: () => void): () => void {
+  lockedListeners.add(listener);
+  return () => lockedListeners.delete(listener);
+}
+
 function notify(error: ApiError, token: string | null): void {
   if (error.status === 401 && token) events.onUnauthorized?.(error);
+  if (error.status === 423 && error.code === SESSION_LOCKED && token) {
+    for (const listener of lockedListeners) listener();
+  }
   if (error.status === 403 && error.code === PASSWORD_CHANGE_REQUIRED) {
     events.onPasswordChangeRequired?.(error);
   }

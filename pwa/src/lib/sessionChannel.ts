@@ -1,7 +1,7 @@
 /**
  * The session's end, told to every window of the app on this device (item 10: a shared tablet). Every
  * way out (Log Off, /logout, a 401, the server's idle timeout, which arrives as a 401, a sign-in by someone else,
- * five wrong PINs on the lock screen) calls `clearSession()` (state/browserState.ts), which clears the stored
+ * the idle limit by the tablet's clock) calls `clearSession()` (state/browserState.ts), which clears the stored
  * session through `storage.clearAll()`, and that one place announces it here. The viewer and print pop-ups listen and
  * close, so no page of privileged mail stays on screen after its session.
  *

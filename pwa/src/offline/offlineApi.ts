@@ -21,6 +21,11 @@ export async function fetchOfflineKey(
   return body.data;
 }
 
+/** POST /api/auth/lock: the server refuses the session everything but unlock and logout from now on. */
+export async function lockOnServer(token: string | null): Promise<void> {
+  await apiRequest('/auth/lock', { method: 'POST', quiet: true, token });
+}
+
 /**
  * POST /api/auth/unlock with the lock screen's PIN. Quiet: the lock screen reads the 403 (wrong PIN) and the
  * 401 (the account lock ended the session) itself.

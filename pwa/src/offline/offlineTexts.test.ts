@@ -8,14 +8,14 @@ Deno.test("the banner says when the list was saved, in the spec's US format", ()
   assert.equal(listSavedText(savedAt), 'You are offline — showing the list saved Nov 23, 2026, 10:42 AM');
 });
 
-Deno.test('a wrong PIN says how many are left before the wipe', () => {
+Deno.test('a wrong PIN says how many are left before the PIN needs the network', () => {
   assert.equal(
     wrongPinText(4),
-    'The PIN is not correct. 4 more wrong PINs and the mail saved on this tablet is deleted.',
+    'The PIN is not correct. 4 more wrong PINs and this tablet can be unlocked only with the network.',
   );
   assert.equal(
     wrongPinText(1),
-    'The PIN is not correct. 1 more wrong PIN and the mail saved on this tablet is deleted.',
+    'The PIN is not correct. 1 more wrong PIN and this tablet can be unlocked only with the network.',
   );
 });
 
@@ -28,7 +28,7 @@ Deno.test('in Spanish the banner and the wrong PIN speak Spanish, with a Spanish
     );
     assert.equal(
       wrongPinText(1),
-      'El PIN no es correcto. Si se equivoca 1 vez más, se borra el correo guardado en esta tableta.',
+      'El PIN no es correcto. Si se equivoca 1 vez más, esta tableta solo se podrá desbloquear con la red.',
     );
     assert.match(wrongPinText(3), /3 veces más/);
   });

@@ -17,6 +17,7 @@ import { type KeyHolder, type ReadKind, serveKeyHolder } from './documentChannel
 import {
   fetchForOffline,
   fetchOfflineKey,
+  lockOnServer,
   OFFLINE_EVENTS_BATCH,
   sendOfflineEvents,
   unlockOnline,
@@ -43,7 +44,7 @@ export type TabletPhase =
 export interface TabletState {
   phase: TabletPhase;
   /** Why the session ended, for the sign-in screen's message. */
-  endedBy: 'wrong-pins' | 'idle' | null;
+  endedBy: 'idle' | null;
 }
 
 let state: TabletState = { phase: 'starting', endedBy: null };
@@ -74,6 +75,42 @@ export const tabletState = {
 function end(endedBy: TabletState['endedBy']): Promise<ClearResult> {
   set({ phase: 'ended', endedBy });
   return clearSession();
+}
+
+/**
+ * A wipe by the tablet's own clock: the server is told first (the session ends there, its key with it), then
+ * everything here goes. Offline the call fails at once; the server's idle limit, which the tablet's matches, has
+ * ended the session there by then anyway.
+ */
+async function endByClock(): Promise<ClearResult> {
+  set({ phase: 'ended', endedBy: 'idle' });
+  await logout(storage.getGuid());
+  return clearSession();
+}
+
+/** The lock has still to reach the server (it was made without the network). */
+let lockPending = false;
+
+/**
+ * Tells the server the tablet is locked, so the session's token opens nothing but unlock and logout. Without the
+ * network it is kept for the first moment the network returns, before anything else is sent.
+ */
+async function tellServerLocked(): Promise<void> {
+  const token = storage.getGuid();
+  if (!token) return;
+  lockPending = true;
+  try {
+    await lockOnServer(token);
+    lockPending = false;
+  } catch (error) {
+    // Ended meanwhile (401: the list's own reaction wipes) or refused: nothing left to lock.
+    if (!unreachable(error)) lockPending = false;
+  }
+}
+
+/** When the network returns: a lock made offline reaches the server before anything else is sent. */
+export async function sendPendingLock(): Promise<void> {
+  if (lockPending && state.phase === 'locked') await tellServerLocked();
 }
 
 /** The server's answer to a key request says the session is gone. */
@@ -109,17 +146,23 @@ async function takeKey(offlineKey: OfflineKey, pin?: string): Promise<boolean> {
 export async function startTabletSession(): Promise<void> {
   set({ phase: 'starting', endedBy: null });
   lastTouch = Date.now();
-  const verdict = await browserState.enforceClock();
-  if (verdict.ok && verdict.value === 'wipe') {
-    set({ phase: 'ended', endedBy: 'idle' });
+  const clock = await browserState.checkClock();
+  if (clock.ok && clock.value === 'wipe') {
+    await endByClock();
     return;
   }
+  const verdict = await browserState.enforceClock();
   const info = await browserState.session();
   const stored = info.ok ? info.value : null;
   if (browserState.isUnlocked() && !stored?.locked) return set({ phase: 'unlocked' });
   // Locked stays locked, whether or not the PIN can unwrap a key here: without one the lock screen says the
   // network is needed (a reload while offline must not show the portal, to be unlocked once online).
-  if (stored?.locked || (verdict.ok && verdict.value === 'lock')) return set({ phase: 'locked' });
+  if (stored?.locked || (verdict.ok && verdict.value === 'lock')) {
+    set({ phase: 'locked' });
+    // The server may not have heard yet (locked offline, then reloaded): it is told again.
+    void tellServerLocked();
+    return;
+  }
   if (isOnline()) {
     const token = storage.getGuid();
     try {
@@ -165,12 +208,15 @@ export async function lockTablet(): Promise<void> {
   set({ phase: 'locked' });
   holder?.announceLock();
   await browserState.lock();
+  await tellServerLocked();
 }
 
 export type UnlockOutcome =
   | { ok: true }
   | { ok: false; reason: 'wrong-pin'; attemptsLeft: number }
   | { ok: false; reason: 'ended' }
+  /** Five wrong PINs: the PIN is checked online only from now on (the server's throttle). Nothing was wiped. */
+  | { ok: false; reason: 'too-many-pins' }
   /** The server refused for now (too many attempts from this address, busy): its refusal, with its code. */
   | { ok: false; reason: 'refused'; error: unknown }
   | { ok: false; reason: 'no-key' };
@@ -185,12 +231,13 @@ export async function unlockTablet(pin: string): Promise<UnlockOutcome> {
     try {
       const key = await unlockOnline(pin, token);
       if (!stillIn(token)) return { ok: false, reason: 'ended' };
+      lockPending = false;
       if (!(await takeKey(key, pin))) return { ok: false, reason: 'no-key' };
       set({ phase: 'unlocked' });
       return { ok: true };
     } catch (error) {
       if (sessionGone(error)) {
-        await end('wrong-pins');
+        await end(null);
         return { ok: false, reason: 'ended' };
       }
       if (error instanceof ApiError && error.status === 403) {
@@ -209,14 +256,17 @@ function answer(
   result: Awaited<ReturnType<typeof browserState.unlockWithPin>>,
 ): UnlockOutcome {
   if (result.ok) {
+    // Unlocked offline before the lock reached the server: the server need not hear of it any more.
+    lockPending = false;
     set({ phase: 'unlocked' });
     return { ok: true };
   }
+  if (result.reason === 'too-many-pins') return { ok: false, reason: 'too-many-pins' };
   if (result.reason === 'wrong-pin') {
     return { ok: false, reason: 'wrong-pin', attemptsLeft: result.attemptsLeft };
   }
   if (result.reason === 'wiped') {
-    set({ phase: 'ended', endedBy: 'wrong-pins' });
+    set({ phase: 'ended', endedBy: 'idle' });
     return { ok: false, reason: 'ended' };
   }
   return { ok: false, reason: 'no-key' };
@@ -236,7 +286,7 @@ export async function checkTabletClock(): Promise<void> {
   if (state.phase === 'starting' || state.phase === 'ended') return;
   const verdict = await browserState.checkClock();
   if (verdict.ok && verdict.value === 'wipe') {
-    await end('idle');
+    await endByClock();
     return;
   }
   const stored = verdict.ok && verdict.value !== 'none';
@@ -264,6 +314,9 @@ export function sendQueuedReadings(): Promise<void> {
   sending = (async () => {
     let unreachable = false;
     try {
+      // A lock made offline goes first: nothing is sent for a session the server should already hold locked.
+      await sendPendingLock();
+      if (state.phase === 'locked') return;
       for (;;) {
         const queued = await browserState.queuedEvents();
         if (!queued.ok || queued.value.length === 0) return;

@@ -175,8 +175,10 @@ Deno.test('locked, or in a new window without the PIN, the cache does not open',
   assert.deepEqual(await state.loadList(), { ok: false, reason: 'locked' });
   const reloaded = open().state;
   assert.deepEqual(await reloaded.getDocument('doc-a'), { ok: false, reason: 'locked' });
-  assert.deepEqual(await reloaded.unlockWithPin(PIN), { ok: true });
-  assert.ok((await reloaded.getDocument('doc-a')).ok);
+  // The wrapped key never left the first window's memory: the reload needs the PIN online.
+  assert.deepEqual(await reloaded.unlockWithPin(PIN), { ok: false, reason: 'no-key' });
+  assert.deepEqual(await state.unlockWithPin(PIN), { ok: true });
+  assert.ok((await state.getDocument('doc-a')).ok);
 });
 
 Deno.test('the lock is written down: a reload still shows it until the PIN reopens the cache', async () => {
@@ -189,7 +191,8 @@ Deno.test('the lock is written down: a reload still shows it until the PIN reope
   const reloaded = open().state;
   const locked = await reloaded.session();
   assert.ok(locked.ok && locked.value?.locked === true, JSON.stringify(locked));
-  assert.deepEqual(await reloaded.unlockWithPin(PIN), { ok: true });
+  assert.equal(locked.ok && locked.value?.canUnlockOffline, false, 'no wrapped key in a new window');
+  assert.deepEqual(await state.unlockWithPin(PIN), { ok: true });
   const unlocked = await reloaded.session();
   assert.ok(unlocked.ok && unlocked.value?.locked === false, JSON.stringify(unlocked));
 });
@@ -217,39 +220,44 @@ Deno.test('a lock drops the key and the list from memory', async () => {
   assert.deepEqual(declaredForLock.map(([name]) => name).sort(), ['dataKey', 'documentList']);
 });
 
-Deno.test('a wrong PIN is counted (across reloads), a right one resets the count', async () => {
+Deno.test('a wrong PIN is counted, a right one resets the count; a reload cannot unlock offline', async () => {
   const { state, open } = await readySession();
   state.lock();
   assert.deepEqual(await state.unlockWithPin('000000'), { ok: false, reason: 'wrong-pin', attemptsLeft: 4 });
-  assert.deepEqual(await open().state.unlockWithPin('111111'), {
-    ok: false,
-    reason: 'wrong-pin',
-    attemptsLeft: 3,
-  });
+  assert.deepEqual(await state.unlockWithPin('111111'), { ok: false, reason: 'wrong-pin', attemptsLeft: 3 });
+  // The wrapped key lives in the window that made it, never on disk: another window (a reload) needs the network.
+  assert.deepEqual(await open().state.unlockWithPin(PIN), { ok: false, reason: 'no-key' });
   assert.deepEqual(await state.unlockWithPin(PIN), { ok: true });
   state.lock();
   assert.deepEqual(await state.unlockWithPin('000000'), { ok: false, reason: 'wrong-pin', attemptsLeft: 4 });
 });
 
-Deno.test('five wrong PINs wipe everything: database, memory, localStorage', async () => {
-  const { state, idb, local, open, documents } = await readySession();
+Deno.test("five wrong PINs end offline unlocking but wipe nothing: the owner's cache and readings wait", async () => {
+  const { state, idb, local, documents } = await readySession();
   await state.putDocument('doc-a', pdf());
+  await state.queueEvent({ id: 'e1', documentId: 'doc-a', kind: 'view', occurredAt: '2026-11-23T10:00:00Z' });
   state.lock();
   documents.replaceAll([{ documentid: 'doc-a' }]);
   for (let i = 1; i < MAX_PIN_ATTEMPTS; i++) {
-    const result = await (i % 2 ? state : open().state).unlockWithPin(`00000${i}`);
+    const result = await state.unlockWithPin(`00000${i}`);
     assert.equal(result.ok ? 'ok' : result.reason, 'wrong-pin');
   }
-  const last = await state.unlockWithPin('999999');
-  assert.deepEqual(last, { ok: false, reason: 'wiped', cleared: { ok: true } });
-  assert.deepEqual(await databaseNames(idb), []);
-  assert.equal(local.items.size, 0);
-  assert.deepEqual(documents.list(), []);
+  assert.deepEqual(await state.unlockWithPin('999999'), { ok: false, reason: 'too-many-pins' });
+  // Even the right PIN no longer opens it offline: nothing on the tablet can test a guess any more.
   assert.deepEqual(await state.unlockWithPin(PIN), { ok: false, reason: 'no-key' });
+  const info = await state.session();
+  assert.equal(info.ok && info.value?.canUnlockOffline, false);
+  assert.deepEqual(await databaseNames(idb), [OFFLINE_DATABASE]);
+  assert.ok(local.items.size > 0, 'the session stays');
+  const queued = await state.queuedEvents();
+  assert.deepEqual(queued.ok && queued.value.map((e) => e.id), ['e1']);
+  // The PIN given online brings the key back.
+  assert.ok((await state.rememberKey(offlineKey(), PIN)).ok);
+  assert.ok(state.isUnlocked());
 });
 
-Deno.test('the online lock screen counts a 403 like an offline miss', async () => {
-  const { state } = await readySession();
+Deno.test('the online lock screen counts a 403 like an offline miss, and never wipes', async () => {
+  const { state, idb } = await readySession();
   for (let i = 1; i < MAX_PIN_ATTEMPTS; i++) {
     assert.deepEqual(await state.wrongPinOnline(), {
       ok: false,
@@ -257,8 +265,22 @@ Deno.test('the online lock screen counts a 403 like an offline miss', async () =
       attemptsLeft: MAX_PIN_ATTEMPTS - i,
     });
   }
-  const last = await state.wrongPinOnline();
-  assert.equal(last.ok ? 'ok' : last.reason, 'wiped');
+  assert.deepEqual(await state.wrongPinOnline(), { ok: false, reason: 'too-many-pins' });
+  assert.deepEqual(await databaseNames(idb), [OFFLINE_DATABASE]);
+});
+
+Deno.test('nothing stored tests a guess of the PIN: no wrapped key, IV, salt or count in IndexedDB', async () => {
+  const { state, idb } = await readySession();
+  await state.saveList([{ documentid: 'doc-a', title: TITLE }]);
+  state.lock();
+  const db = await rawDatabase(idb);
+  const meta = STATE_KEYS.indexedDB.meta;
+  const stored = await request(db.transaction(meta).objectStore(meta).getAll());
+  db.close();
+  assert.equal(stored.length, 1);
+  for (const field of ['wrappedKey', 'wrapIv', 'salt', 'iterations']) {
+    assert.equal(field in stored[0], false, `${field} is not stored`);
+  }
 });
 
 Deno.test('clearSession deletes the database and clears memory and every localStorage key, and tells the other windows', async () => {

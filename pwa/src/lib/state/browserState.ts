@@ -4,7 +4,10 @@
  * key, the document list of mail/documentStore.ts). Every item is declared in keys.ts with when it is cleared.
  *
  * - lock(): the data key and the list leave memory; the cache stays, as ciphertext, for the PIN to reopen.
- * - clearSession(): every way out (Log Off, /logout, a 401, a sign-in by someone else, five wrong PINs, the idle
+ * - The data key wrapped under the PIN (the offline lock screen's only way in) is kept in this window's memory and
+ *   never written anywhere: whatever is on the tablet's disk lets no one test a guess of the PIN. A reload, or five
+ *   wrong PINs, drops it, and the lock screen then needs the network (the server's throttle checks the PIN).
+ * - clearSession(): every way out (Log Off, /logout, a 401, a sign-in by someone else, the idle
  *   limit) calls it and awaits it before the next screen renders: memory and the localStorage keys are cleared at
  *   once (before its first await, so nothing of the session is readable from the moment it is called), the other
  *   windows are told (sessionChannel.ts, through storage.clearAll()), then the database is deleted.
@@ -23,6 +26,7 @@ import {
   unseal,
   unwrapDataKey,
   wrapDataKey,
+  type WrappedKey,
 } from './crypto.ts';
 import {
   type CachedDocument,
@@ -66,7 +70,12 @@ export type ClearResult = { ok: true } | { ok: false; failed: string[] };
 export type UnlockResult =
   | { ok: true }
   | { ok: false; reason: 'wrong-pin'; attemptsLeft: number }
-  /** The fifth wrong PIN, the idle limit or the session's end: everything was deleted (see `cleared`). */
+  /**
+   * The fifth wrong PIN: the PIN can no longer unlock this tablet offline (the wrapped key left memory). Nothing
+   * else goes: the session, its cache and its queued readings wait, locked, for the PIN given online.
+   */
+  | { ok: false; reason: 'too-many-pins' }
+  /** The idle limit or the session's end: everything was deleted (see `cleared`). */
   | { ok: false; reason: 'wiped'; cleared: ClearResult }
   /** Nothing to unlock offline (no PIN given in this session): signing in needs the network. */
   | { ok: false; reason: 'no-key' }
@@ -79,7 +88,7 @@ export type ClockVerdict = 'none' | 'active' | 'lock' | 'wipe';
 export interface SessionInfo extends Omit<OfflineKey, 'key'> {
   lastActivityAt: number;
   failedPins: number;
-  /** True when the PIN can unlock offline (a wrapped key is stored). */
+  /** True when the PIN can unlock offline (this window holds the wrapped key). */
   canUnlockOffline: boolean;
   /** The lock screen is up (kept across reloads). */
   locked: boolean;
@@ -98,7 +107,7 @@ export interface BrowserStateOptions {
   indexedDB: () => IDBFactory | null;
   now?: () => number;
   databaseName?: string;
-  /** PBKDF2 iterations of new wraps (tests lower it; a stored wrap keeps its own count). */
+  /** PBKDF2 iterations of the in-memory wrap (tests lower it). */
   pinIterations?: number;
   /** How long clearSession waits for another window to let go of the database before saying so. */
   deleteTimeoutMs?: number;
@@ -127,6 +136,14 @@ async function attempt<T>(work: () => Promise<T>): Promise<Result<T>> {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** What versions before the wrapped key left the disk kept in `meta`; dropped when read. */
+interface LegacyWrap {
+  wrappedKey?: unknown;
+  wrapIv?: unknown;
+  salt?: unknown;
+  iterations?: unknown;
+}
+
 export type BrowserState = ReturnType<typeof createBrowserState>;
 
 export function createBrowserState(options: BrowserStateOptions) {
@@ -136,6 +153,8 @@ export function createBrowserState(options: BrowserStateOptions) {
   const deleteTimeoutMs = options.deleteTimeoutMs ?? 3000;
 
   let dataKey: CryptoKey | null = null;
+  /** The data key wrapped under the PIN, and whose: in memory only (see the file's comment). */
+  let pinWrap: (WrappedKey & { userId: string }) | null = null;
   let connection: Promise<OfflineDatabase> | null = null;
   /** Raised by every wipe: an open started before it is closed on arrival instead of used. */
   let generation = 0;
@@ -148,6 +167,9 @@ export function createBrowserState(options: BrowserStateOptions) {
   const clearMemory: Record<MemoryItemName, () => void> = {
     dataKey: () => {
       dataKey = null;
+    },
+    pinWrap: () => {
+      pinWrap = null;
     },
     documentList: () => options.documents.clear(),
   };
@@ -219,7 +241,18 @@ export function createBrowserState(options: BrowserStateOptions) {
 
   async function readMeta(): Promise<SessionMeta | null> {
     const db = await existingDatabase();
-    return db ? (await db.get(STORES.meta, SINGLE_RECORD_ID)) ?? null : null;
+    const stored = db ? await db.get(STORES.meta, SINGLE_RECORD_ID) : undefined;
+    if (!stored) return null;
+    // A record from a version that kept the wrapped key on disk: never carried into the next write.
+    const { wrappedKey: _w, wrapIv: _i, salt: _s, iterations: _n, ...meta } = stored as
+      & SessionMeta
+      & LegacyWrap;
+    return meta;
+  }
+
+  /** The wrapped key this window holds for `userId`, if any. */
+  function wrapFor(userId: string): WrappedKey | null {
+    return pinWrap && pinWrap.userId === userId ? pinWrap : null;
   }
 
   function dropMemory(clearOn: 'lock' | 'logout'): void {
@@ -298,15 +331,22 @@ export function createBrowserState(options: BrowserStateOptions) {
     });
   }
 
-  /** One wrong PIN counted (offline by the unwrap, online by the server's 403); the fifth wipes. */
+  /**
+   * One wrong PIN counted (offline by the unwrap, online by the server's 403). The fifth drops the wrapped key
+   * from memory, so no more guesses can be tested on the tablet; it wipes nothing, since the PINs may be anyone's:
+   * the owner's session, cache and queued readings wait for the PIN given online, which the server throttles.
+   */
   async function countWrongPin(): Promise<UnlockResult> {
     const meta = await attempt(readMeta);
     const failed = (meta.ok && meta.value ? meta.value.failedPins : 0) + 1;
-    if (failed >= MAX_PIN_ATTEMPTS) return { ok: false, reason: 'wiped', cleared: await clearSession() };
+    let kept = false;
     if (meta.ok && meta.value) {
-      const saved = await attempt(() => putMeta({ ...meta.value!, failedPins: failed }));
-      // A count that cannot be kept cannot protect: treat it as the last try.
-      if (!saved.ok) return { ok: false, reason: 'wiped', cleared: await clearSession() };
+      kept = (await attempt(() => putMeta({ ...meta.value!, failedPins: failed }))).ok;
+    }
+    // A count that cannot be kept cannot protect: treated as the last try.
+    if (failed >= MAX_PIN_ATTEMPTS || !kept) {
+      pinWrap = null;
+      return { ok: false, reason: 'too-many-pins' };
     }
     return { ok: false, reason: 'wrong-pin', attemptsLeft: MAX_PIN_ATTEMPTS - failed };
   }
@@ -365,14 +405,11 @@ export function createBrowserState(options: BrowserStateOptions) {
         raw.fill(0);
         if (at !== generation) throw new StateError('locked');
         dataKey = key;
+        pinWrap = { ...wrap, userId: offlineKey.userId };
         lastActivity = now();
         await putMeta({
           id: SINGLE_RECORD_ID,
           ...limitsOf(offlineKey),
-          wrappedKey: wrap.wrapped,
-          wrapIv: wrap.iv,
-          salt: wrap.salt,
-          iterations: wrap.iterations,
           lastActivityAt: lastActivity,
           failedPins: 0,
         }, at);
@@ -399,10 +436,6 @@ export function createBrowserState(options: BrowserStateOptions) {
         const meta = await readMeta();
         await putMeta({
           id: SINGLE_RECORD_ID,
-          wrappedKey: null,
-          wrapIv: null,
-          salt: null,
-          iterations,
           failedPins: 0,
           ...meta,
           ...limitsOf(offlineKey),
@@ -415,28 +448,19 @@ export function createBrowserState(options: BrowserStateOptions) {
 
     /**
      * The lock screen, offline: the PIN unwraps the stored key (a wrong one fails the GCM check and is counted;
-     * the fifth wipes). A session past its idle limit or its end is wiped instead of unlocked.
+     * the fifth ends offline unlocking). A session past its idle limit or its end is wiped instead of unlocked.
      */
     unlockWithPin(pin: string): Promise<UnlockResult> {
       return serialized(async () => {
         const meta = await attempt(readMeta);
         if (!meta.ok) return meta;
-        if (!meta.value?.wrappedKey || !meta.value.wrapIv || !meta.value.salt) {
-          return { ok: false, reason: 'no-key' };
-        }
+        if (!meta.value) return { ok: false, reason: 'no-key' };
         if (verdictOf(meta.value, now()) === 'wipe') {
           return { ok: false, reason: 'wiped', cleared: await clearSession() };
         }
-        const key = await unwrapDataKey(
-          {
-            wrapped: meta.value.wrappedKey,
-            iv: meta.value.wrapIv,
-            salt: meta.value.salt,
-            iterations: meta.value.iterations,
-          },
-          pin,
-          meta.value.userId,
-        );
+        const wrap = wrapFor(meta.value.userId);
+        if (!wrap) return { ok: false, reason: 'no-key' };
+        const key = await unwrapDataKey(wrap, pin, meta.value.userId);
         if (!key) return countWrongPin();
         dataKey = key;
         lastActivity = now();
@@ -448,7 +472,10 @@ export function createBrowserState(options: BrowserStateOptions) {
       });
     },
 
-    /** The lock screen, online, when the server answered 403 to the PIN: counted like an offline miss. */
+    /**
+     * The lock screen, online, when the server answered 403 to the PIN: counted like an offline miss (the server
+     * keeps its own count, and its account lock answers the fifth).
+     */
     wrongPinOnline(): Promise<UnlockResult> {
       return serialized(countWrongPin);
     },
@@ -483,11 +510,11 @@ export function createBrowserState(options: BrowserStateOptions) {
       return attempt(async () => {
         const meta = await readMeta();
         if (!meta) return null;
-        const { id: _id, wrappedKey, wrapIv: _iv, salt: _salt, iterations: _iterations, ...info } = meta;
+        const { id: _id, ...info } = meta;
         return {
           ...info,
           lastActivityAt: Math.max(info.lastActivityAt, lastActivity),
-          canUnlockOffline: !!wrappedKey,
+          canUnlockOffline: wrapFor(meta.userId) !== null,
           locked: info.locked === true,
         };
       });

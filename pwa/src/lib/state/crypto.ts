@@ -24,6 +24,24 @@ export interface SealedRecord {
   id: string;
   iv: Uint8Array<ArrayBuffer>;
   data: Uint8Array<ArrayBuffer>;
+  /** Random bytes that make the stored value big enough to be written as a file of its own (SEALED_MIN_BYTES). */
+  pad?: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The least a sealed record weighs when stored: 80 KiB. Chromium writes an IndexedDB value above 64 KiB
+ * (Blink's wrapping threshold) to a blob file of its own, which is unlinked when the record or the database is
+ * deleted; a smaller value goes into the LevelDB log, where a deleted record's bytes stay until a compaction that
+ * may never come. Padded past it, no sealed record outlives its deletion on the tablet's disk (checked by
+ * tests/e2e/offline_tablet's scan of the profile). The padding is random, so no compression shrinks it back.
+ */
+export const SEALED_MIN_BYTES = 80 * 1024;
+
+/** Random bytes, in the 64 KiB pieces getRandomValues allows. */
+function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65536) crypto.getRandomValues(bytes.subarray(at, at + 65536));
+  return bytes;
 }
 
 /** The data key wrapped under the PIN, and what is needed to unwrap it with the right PIN. */
@@ -76,7 +94,10 @@ export async function seal(
     key,
     plaintext,
   );
-  return { id, iv, data: new Uint8Array(data) };
+  const sealed: SealedRecord = { id, iv, data: new Uint8Array(data) };
+  const short = SEALED_MIN_BYTES - sealed.data.byteLength;
+  if (short > 0) sealed.pad = randomBytes(short);
+  return sealed;
 }
 
 /** The plaintext of a record read from `store`; null when the key, the store, the id or a byte is wrong. */

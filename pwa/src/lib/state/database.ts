@@ -20,15 +20,13 @@ export interface CachedDocument {
   lastUsedAt: number;
 }
 
-/** The session as the tablet keeps it: no content, and the data key only wrapped under the PIN. */
+/**
+ * The session as the tablet keeps it: no content, no DOC number and nothing of the data key (the key wrapped
+ * under the PIN stays in the main window's memory, browserState.ts), so nothing here tests a guess of the PIN.
+ */
 export interface SessionMeta {
   id: string;
   userId: string;
-  /** null until the offender's PIN has been given in this session (offline unlock impossible until then). */
-  wrappedKey: Uint8Array<ArrayBuffer> | null;
-  wrapIv: Uint8Array<ArrayBuffer> | null;
-  salt: Uint8Array<ArrayBuffer> | null;
-  iterations: number;
   /** ISO 8601: the session's absolute end (OfflineKey.expiresAt). */
   expiresAt: string;
   lockMinutes: number;
@@ -37,7 +35,7 @@ export interface SessionMeta {
   storageBudgetMb: number;
   /** ms since the epoch: the last interaction, the client's idle clock (enforced offline too). */
   lastActivityAt: number;
-  /** Wrong PINs on the lock screen since the last right one; the fifth wipes. */
+  /** Wrong PINs on the lock screen since the last right one; the fifth ends offline unlocking. */
   failedPins: number;
   /**
    * The lock screen is up: kept here so that a reload, online too, asks for the PIN again instead of taking the

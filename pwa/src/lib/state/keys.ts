@@ -35,7 +35,7 @@ export const STATE_KEYS = {
     pdfs: 'pdfs',
     /** Offline read events (OfflineReadEvent) until the API has them. */
     queue: 'queue',
-    /** The session: userId, the data key wrapped under the PIN, its salt, the limits and the idle clock. */
+    /** The session: userId, the limits, the idle clock, the lock (never the key, wrapped or not). */
     meta: 'meta',
   },
 } as const;
@@ -65,6 +65,11 @@ export const STATE_ITEMS = {
   meta: { where: 'indexedDB', store: STATE_KEYS.indexedDB.meta, clearOn: 'logout', sealed: false },
   /** The session's data key, imported non-extractable: only while unlocked. */
   dataKey: { where: 'memory', clearOn: 'lock' },
+  /**
+   * The data key wrapped under the PIN, for the lock screen offline: in memory only, never on disk, so the
+   * tablet's files let no one test a PIN guess. Dropped at five wrong PINs, a reload and every way out.
+   */
+  pinWrap: { where: 'memory', clearOn: 'logout' },
   /** The document list on screen (mail/documentStore.ts): hidden by the lock. */
   documentList: { where: 'memory', clearOn: 'lock' },
 } as const satisfies Record<string, StateItem>;

@@ -1,8 +1,8 @@
 /**
  * The tablet's lock screen: the list is gone from the screen and the key from memory; the offender's
  * PIN reopens it (tabletSession.ts unlockTablet: the server checks it when it answers, the stored wrap when it
- * does not). Each wrong PIN says how many are left; the fifth deletes the tablet's copy of the mail. Log Off
- * ends the session instead. Plain markup: the tablet's path carries no antd.
+ * does not). Each wrong PIN says how many are left; after the fifth the PIN is checked only online (the server's
+ * throttle), and nothing is deleted: the PINs may be someone else's. Log Off ends the session instead. Plain markup: the tablet's path carries no antd.
  */
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,7 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
     setBusy(false);
     if (outcome.ok || outcome.reason === 'ended') return;
     if (outcome.reason === 'wrong-pin') setProblem(wrongPinText(outcome.attemptsLeft));
+    else if (outcome.reason === 'too-many-pins') setProblem(t('lock.tooManyPins'));
     else if (outcome.reason === 'refused') {
       setProblem(failureMessage(outcome.error, { failed: t('lock.noOfflineUnlock') }));
     } else setProblem(t('lock.noOfflineUnlock'));

@@ -8,11 +8,13 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../components/useToast.ts';
+import { onSessionLocked } from '../../lib/api.ts';
 import { PATHS } from '../../lib/routing.ts';
 import { onConnectivityChange } from '../../offline/connectivity.ts';
 import {
   checkTabletClock,
   CLOCK_CHECK_MS,
+  lockTablet,
   recordActivity,
   sendQueuedReadings,
   serveViewerPopups,
@@ -39,20 +41,24 @@ export function useTabletSession(): TabletState {
     for (const type of ACTIVITY_EVENTS) {
       window.addEventListener(type, recordActivity, { capture: true, passive: true });
     }
+    // Sending starts with a lock made offline, if any: the server hears of it before anything else.
     const stopConnectivity = onConnectivityChange((online) => online && void sendQueuedReadings());
+    // The server holds the session locked (the PIN reopened it offline after the lock had reached the server):
+    // the lock screen, for the PIN to be checked online.
+    const stopLocked = onSessionLocked(() => void lockTablet());
     return () => {
       stopServing();
       window.clearInterval(clock);
       document.removeEventListener('visibilitychange', onVisible);
       for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, recordActivity, { capture: true });
       stopConnectivity();
+      stopLocked();
     };
   }, []);
 
   useEffect(() => {
     // The live phase, not this render's: a session that ended before this mount is already 'starting' again.
     if (state.phase !== 'ended' || tabletState.get().phase !== 'ended') return;
-    if (state.endedBy === 'wrong-pins') toast.error(t('offline.endedByPins'));
     if (state.endedBy === 'idle') toast.error(t('offline.endedByIdle'));
     navigate(PATHS.login, { replace: true });
   }, [state, navigate, toast, t]);
