@@ -7,11 +7,12 @@ import type { AppEnv } from '../http/context.ts';
 export const publicRoutes = new Hono<AppEnv>()
   .get('/config', async (c) => {
     const { sql } = c.var.deps;
-    const [departmentAbbreviation, maxUploadMb] = await Promise.all([
+    const [departmentAbbreviation, maxUploadMb, pinMinLength] = await Promise.all([
       get_setting(sql, 'department_abbreviation'),
       get_setting(sql, 'max_upload_mb'),
+      get_setting(sql, 'pin_min_length'),
     ]);
-    const data: PublicConfig = { departmentAbbreviation, maxUploadMb };
+    const data: PublicConfig = { departmentAbbreviation, maxUploadMb, pinMinLength };
     return c.json({ success: true, data });
   })
   .get('/health', async (c) => {

@@ -68,6 +68,11 @@ export function pinLengthMessage(minLength: number): string {
   return `PIN must be ${minLength} to ${PIN_MAX_LENGTH} digits`;
 }
 
+/** The hint under a PIN field, the same rule as its refusal: '6 to 12 digits'. */
+export function pinLengthHint(minLength: number): string {
+  return `${Math.max(minLength, PIN_MIN_LENGTH)} to ${PIN_MAX_LENGTH} digits`;
+}
+
 /**
  * A new PIN's problem, if any: digits only, `minLength` (the `pin_min_length` setting, never under the floor)
  * to 12 of them.

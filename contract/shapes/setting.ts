@@ -22,4 +22,6 @@ export interface SettingRequest {
 export interface PublicConfig {
   departmentAbbreviation: string;
   maxUploadMb: number;
+  /** The fewest digits of a new PIN (the `pin_min_length` setting): the admin's PIN forms say and check it. */
+  pinMinLength: number;
 }

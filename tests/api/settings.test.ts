@@ -227,16 +227,20 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'department_abbreviation and max_upload_mb show in /api/config at once',
+  name: 'department_abbreviation, max_upload_mb and pin_min_length show in /api/config at once',
   ...DB_TEST,
   fn: async () => {
+    assert.equal((await call(t, 'GET', '/api/config')).body.data.pinMinLength, 6);
     await setOk('department_abbreviation', ' MO DOC ');
     await setOk('max_upload_mb', 25);
+    await setOk('pin_min_length', 8);
     const r = await call(t, 'GET', '/api/config');
     assert.equal(r.body.data.departmentAbbreviation, 'MO DOC');
     assert.equal(r.body.data.maxUploadMb, 25);
+    assert.equal(r.body.data.pinMinLength, 8);
     await setOk('department_abbreviation', 'DOC');
     await setOk('max_upload_mb', 10);
+    await setOk('pin_min_length', 6);
   },
 });
 

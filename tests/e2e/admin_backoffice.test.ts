@@ -258,6 +258,8 @@ Deno.test({
     await dialog.getByLabel('DOC Number').fill('A-777');
     await dialog.getByLabel('First Name').fill('Eve');
     await dialog.getByLabel('Last Name').fill('Evans');
+    // One rule in both places: the hint and the refusal name the same lengths (the pin_min_length setting).
+    await dialog.getByText('6 to 12 digits', { exact: true }).waitFor();
     await dialog.getByLabel('Initial PIN').fill('12345');
     await dialog.getByRole('button', { name: 'Add Offender' }).click();
     await dialog.getByText('PIN must be 6 to 12 digits').waitFor();
@@ -269,6 +271,7 @@ Deno.test({
 
     await page.getByRole('button', { name: 'Reset PIN of Eve Evans' }).click();
     const reset = page.getByRole('dialog', { name: 'Reset PIN' });
+    await reset.getByText('6 to 12 digits', { exact: true }).waitFor();
     await reset.getByLabel('New PIN').fill('864209');
     await reset.getByRole('button', { name: 'Reset PIN' }).click();
     await toast('PIN reset successfully');

@@ -18,6 +18,7 @@ export type AppConfig = PublicConfig & {
 export const DEFAULT_CONFIG: AppConfig = {
   departmentAbbreviation: SETTINGS.department_abbreviation.default,
   maxUploadMb: SETTINGS.max_upload_mb.default,
+  pinMinLength: SETTINGS.pin_min_length.default,
   defaultLanguage: DEFAULT_LANGUAGE,
 };
 
@@ -33,6 +34,7 @@ export async function fetchConfig(signal?: AbortSignal): Promise<AppConfig> {
       ? data.departmentAbbreviation
       : DEFAULT_CONFIG.departmentAbbreviation,
     maxUploadMb: typeof data.maxUploadMb === 'number' ? data.maxUploadMb : DEFAULT_CONFIG.maxUploadMb,
+    pinMinLength: typeof data.pinMinLength === 'number' ? data.pinMinLength : DEFAULT_CONFIG.pinMinLength,
     defaultLanguage: isLanguage(data.defaultLanguage) ? data.defaultLanguage : DEFAULT_CONFIG.defaultLanguage,
   };
 }

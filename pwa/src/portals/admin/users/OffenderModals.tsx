@@ -4,7 +4,13 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import type { AdminUser, OffenderRequest } from './usersApi.ts';
 // The API's own rules and messages, so the form answers before the round trip.
-import { OFFENDER_RULES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
+import {
+  OFFENDER_RULES,
+  pinLengthHint,
+  pinProblem,
+  ROSTER_MESSAGES,
+} from '../../../../../contract/rules/roster.ts';
+import { useAppConfig } from '../../../components/AppConfigProvider.tsx';
 import { userName } from './usersLogic.ts';
 
 function nameRules(required: string, long: string): Rule[] {
@@ -13,13 +19,30 @@ function nameRules(required: string, long: string): Rule[] {
     message: long,
   }];
 }
-const PIN_RULES: Rule[] = [{ required: true, pattern: OFFENDER_RULES.pin, message: ROSTER_MESSAGES.pin }];
+/**
+ * One PIN rule, the server's, with the `pin_min_length` setting (from /api/config): the hint under the field and
+ * the refusal say the same lengths.
+ */
+function usePinField(): { rules: Rule[]; extra: string } {
+  const { pinMinLength } = useAppConfig();
+  return {
+    rules: [{
+      required: true,
+      validator: (_rule, value: string | undefined) => {
+        const problem = pinProblem(value ?? '', pinMinLength);
+        return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+      },
+    }],
+    extra: pinLengthHint(pinMinLength),
+  };
+}
 
 export function AddOffenderModal(
   props: { open: boolean; onSubmit(offender: OffenderRequest): Promise<boolean>; onCancel(): void },
 ) {
   const [form] = Form.useForm<OffenderRequest>();
   const [busy, setBusy] = useState(false);
+  const pinField = usePinField();
 
   async function submit(values: OffenderRequest) {
     setBusy(true);
@@ -77,8 +100,8 @@ export function AddOffenderModal(
           label='Initial PIN'
           name='pin'
           htmlFor='offender-pin'
-          rules={PIN_RULES}
-          extra='4 to 12 digits'
+          rules={pinField.rules}
+          extra={pinField.extra}
         >
           <Input.Password id='offender-pin' inputMode='numeric' autoComplete='new-password' maxLength={12} />
         </Form.Item>
@@ -92,6 +115,7 @@ export function ResetPinModal(
 ) {
   const [form] = Form.useForm<{ pin: string }>();
   const [busy, setBusy] = useState(false);
+  const pinField = usePinField();
 
   async function submit({ pin }: { pin: string }) {
     setBusy(true);
@@ -121,8 +145,8 @@ export function ResetPinModal(
           label='New PIN'
           name='pin'
           htmlFor='offender-new-pin'
-          rules={PIN_RULES}
-          extra='4 to 12 digits'
+          rules={pinField.rules}
+          extra={pinField.extra}
         >
           <Input.Password
             id='offender-new-pin'
