@@ -20,6 +20,8 @@ Deno.test('settings are grouped security, system, email, keeping the server orde
 
 Deno.test('values read with their unit; booleans as Enabled / Disabled; an empty text as Not set', () => {
   assert.equal(formatSettingValue({ type: 'number', value: 30, unit: 'minutes' }), '30 minutes');
+  assert.equal(formatSettingValue({ type: 'number', value: 1, unit: 'minutes' }), '1 minute');
+  assert.equal(formatSettingValue({ type: 'number', value: 1, unit: 'MB' }), '1 MB');
   assert.equal(formatSettingValue({ type: 'number', value: 25 }), '25');
   assert.equal(formatSettingValue({ type: 'boolean', value: true }), 'Enabled');
   assert.equal(formatSettingValue({ type: 'boolean', value: false }), 'Disabled');

@@ -33,12 +33,15 @@ export function groupSettings(settings: Setting[]): { key: string; label: string
     .filter((group) => group.settings.length > 0);
 }
 
-/** How a value reads: 'Enabled' / 'Disabled', '30 minutes', or the text ('Not set' when empty). */
+/** How a value reads: 'Enabled' / 'Disabled', '30 minutes', '1 minute', or the text ('Not set' when empty). */
 export function formatSettingValue(value: SettingValue): string {
   if (value.type === 'boolean') return value.value === true ? 'Enabled' : 'Disabled';
   const text = String(value.value ?? '');
   if (value.type === 'text') return text === '' ? 'Not set' : text;
-  return value.unit ? `${text} ${value.unit}` : text;
+  if (!value.unit) return text;
+  // '1 minute', not '1 minutes': every plural unit of the settings ends in s ('MB' has no plural).
+  const unit = value.value === 1 && value.unit.endsWith('s') ? value.unit.slice(0, -1) : value.unit;
+  return `${text} ${unit}`;
 }
 
 /** The editor's starting text: booleans as 'true' / 'false' (the Enabled / Disabled choice). */
