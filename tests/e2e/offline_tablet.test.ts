@@ -10,7 +10,8 @@
  *    and after logout no database, no /api or PDF entry in Cache Storage, and no file of the profile holding a
  *    byte run of any sealed record (the list, each PDF) the session had stored;
  * 4. a second offender on the same profile, offline then online, sees nothing of the first, whose data is gone
- *    before the second's list renders, and whose sealed records are in no file of the profile after it;
+ *    before the second's list renders, whose session the second's sign-in ended on the server (the first's token
+ *    answers 401, the key with it), and whose sealed records are in no file of the profile after it;
  * 6. after a logout, offline, /login loads from the service worker and says signing in needs the network.
  * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts (PWA_DIST for another folder).
  */
@@ -405,6 +406,8 @@ Deno.test({
         );
         await page.waitForTimeout(1000);
         const firstSealed = await sealedRuns(page);
+        const firstToken = await page.evaluate(() => localStorage.getItem('guid'));
+        assert.ok(firstToken);
         // Offline, the second cannot sign in, and nothing of the first shows.
         await context!.setOffline(true);
         await signInThroughForm(page, server.url, SECOND);
@@ -460,6 +463,15 @@ Deno.test({
         }
         const cached = await cachedIds(page);
         for (const id of firstCached) assert.ok(!cached.includes(id), `the first's ${id} is gone`);
+        // The first's session, left open, was signed out on the server by the second's sign-in: its token (which
+        // the profile's files may still hold) answers nothing, and its key is gone.
+        for (const path of ['/api/auth/me', '/api/auth/offline-key']) {
+          const r: Response = await fetch(`${server.url}${path}`, {
+            headers: { Authorization: `Bearer ${firstToken}` },
+          });
+          await r.body?.cancel();
+          assert.equal(r.status, 401, `${path} with the first's token after the second signed in`);
+        }
         const left = await scanProfile(profile, [], firstSealed);
         assert.deepEqual(
           left,
