@@ -6,6 +6,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Space, Typography } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** The part of useLoaded's result the skeleton reads. */
 export interface SectionLoad {
@@ -33,6 +34,7 @@ export interface LoadedSectionProps {
 export function LoadedSection(
   { headingId, title, load, actions, intro, children, modals, errorStyle }: LoadedSectionProps,
 ) {
+  const { t } = useTranslation();
   return (
     <section aria-labelledby={headingId}>
       <Flex align='center' justify='space-between' wrap gap={8}>
@@ -42,7 +44,7 @@ export function LoadedSection(
         <Space wrap>
           {actions}
           <Button icon={<ReloadOutlined />} onClick={() => void load.reload()} loading={load.loading}>
-            Refresh
+            {t('section.refresh')}
           </Button>
         </Space>
       </Flex>
@@ -57,13 +59,14 @@ export function LoadedSection(
 export function LoadFailed(
   { message, onRetry, style }: { message: string; onRetry(): Promise<void>; style?: CSSProperties },
 ) {
+  const { t } = useTranslation();
   return (
     <Alert
       style={style}
       type='error'
       showIcon
       title={message}
-      action={<Button size='small' danger onClick={() => void onRetry()}>Retry</Button>}
+      action={<Button size='small' danger onClick={() => void onRetry()}>{t('section.retry')}</Button>}
     />
   );
 }

@@ -3,6 +3,7 @@
  * redirect sends unknown roles here): what they may read, with View and Print.
  * Staff get an empty list from the API.
  */
+import { useTranslation } from 'react-i18next';
 import { PortalHeader } from '../components/PortalHeader.tsx';
 import { PortalLayout } from '../components/PortalLayout.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
@@ -27,23 +28,24 @@ const SEARCH_FIELDS: readonly SearchField[] = ['name', 'from', 'to'];
 const SOURCE = { kind: 'mine' } as const;
 
 export function Files() {
+  const { t } = useTranslation();
   const logOff = useLogOff('logout-screen');
   const list = useDocumentList(SOURCE);
   const popups = usePopups();
   return (
     <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
       <section aria-labelledby='files-heading' className='list-area'>
-        <h2 id='files-heading' className='section-heading'>My documents</h2>
+        <h2 id='files-heading' className='section-heading'>{t('sender.filesHeading')}</h2>
         {list.error !== null && !list.loading && (
           <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.reload} />
         )}
         <DocumentTable
-          label='My documents'
+          label={t('sender.filesHeading')}
           rows={list.rows}
           loading={list.loading}
           columns={COLUMNS}
           searchFields={SEARCH_FIELDS}
-          searchPlaceholder='Document name, sender, recipient or pages'
+          searchPlaceholder={t('sender.searchFiles')}
           defaultSort={DEFAULT_SORT}
           onView={popups.view}
           onPrint={popups.print}

@@ -7,7 +7,9 @@
  * (useSenderPage.ts): a sender may have sent tens of thousands of documents.
  * Plain markup up to the Upload modal, which is loaded when first opened (Lighthouse ≥ 95 here).
  */
+import i18next from 'i18next';
 import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type ColumnSpec, DocumentTable } from './DocumentTable.tsx';
@@ -35,9 +37,15 @@ export const SENDER_COLUMNS: readonly ColumnSpec[] = [
 
 const SEARCH_FIELDS: readonly SearchField[] = ['name', 'offenderdocnumber'];
 
-/** Spec section 8: the load failures of the sender screens. */
-export const LOAD_TEXTS = { failed: 'Failed to load documents', error: 'Error loading documents' } as const;
-export const AUTH_REQUIRED = 'Authentication required';
+/** Spec section 8: the load failures of the sender screens, in the language shown. */
+export const LOAD_TEXTS = {
+  get failed() {
+    return i18next.t('sender.loadFailed');
+  },
+  get error() {
+    return i18next.t('sender.loadError');
+  },
+};
 
 export interface SenderDocumentsProps {
   source: ListSource & { kind: 'attorney' | 'representative' };
@@ -50,6 +58,7 @@ export interface SenderDocumentsProps {
 export function SenderDocuments(
   { source, uploadPath, uploadTexts, uploadOpen, onUploadClose }: SenderDocumentsProps,
 ) {
+  const { t } = useTranslation();
   const signedIn = storage.getGuid() !== null;
   const list = useSenderPage(signedIn ? source.kind : null);
   const popups = usePopups();
@@ -62,20 +71,20 @@ export function SenderDocuments(
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId} className='section-heading'>My Documents</h2>
+      <h2 id={headingId} className='section-heading'>{t('sender.heading')}</h2>
       {signedIn && <NotificationSetting />}
-      {!signedIn && <LoadError message={AUTH_REQUIRED} onRetry={list.retry} />}
+      {!signedIn && <LoadError message={t('sender.authRequired')} onRetry={list.retry} />}
       {list.error !== null && !list.loading && (
         <LoadError message={failureMessage(list.error, LOAD_TEXTS)} onRetry={list.retry} />
       )}
       <DocumentTable
-        label='My Documents'
+        label={t('sender.heading')}
         rows={list.rows}
         server={list.paging}
         loading={list.loading}
         columns={SENDER_COLUMNS}
         searchFields={SEARCH_FIELDS}
-        searchPlaceholder='Document name, DOC number or pages'
+        searchPlaceholder={t('sender.searchSent')}
         defaultSort={DEFAULT_SORT}
         onView={popups.view}
         onPrint={popups.print}

@@ -34,8 +34,6 @@ import {
   type UploadTexts,
 } from './uploadForm.ts';
 
-export const UPLOAD_SUCCESS = 'Document uploaded successfully!';
-
 export interface UploadModalProps {
   open: boolean;
   path: '/documents/upload' | '/representative/upload';
@@ -88,12 +86,9 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     }
     setProgress(0);
     try {
-      const message = await uploadWithProgress(
-        path,
-        uploadBody({ ...form, selectedFile: form.selectedFile }),
-        setProgress,
-      );
-      toast.success(message || UPLOAD_SUCCESS);
+      await uploadWithProgress(path, uploadBody({ ...form, selectedFile: form.selectedFile }), setProgress);
+      // The API's 'Document uploaded successfully!' is the English text; the toast speaks the language shown.
+      toast.success(t('upload.success'));
       reset();
       onClose();
       onUploaded();
@@ -111,14 +106,14 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
   return (
     <Modal
       open={open}
-      title='Upload Document'
+      title={t('upload.title')}
       onCancel={close}
       maskClosable={!submitting}
       keyboard={!submitting}
       closable={!submitting}
       destroyOnHidden
       footer={[
-        <Button key='cancel' onClick={close} disabled={submitting}>Cancel</Button>,
+        <Button key='cancel' onClick={close} disabled={submitting}>{t('upload.cancel')}</Button>,
         <Button
           key='upload'
           type='primary'
@@ -127,13 +122,13 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
           loading={submitting}
           disabled={!ready}
         >
-          Upload
+          {t('upload.submit')}
         </Button>,
       ]}
     >
       <Form layout='vertical' onFinish={submit} disabled={submitting}>
         <Form.Item
-          label='Recipient DOC Number'
+          label={t('upload.recipientLabel')}
           htmlFor='upload-doc-number'
           required
           extra={t('upload.recipientsHint', { max: MAX_RECIPIENTS })}
@@ -148,7 +143,7 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
           />
           <RecipientChecks id={recipientsId} text={form.recipientDocNumber} checks={checks} />
         </Form.Item>
-        <Form.Item label='Document Title' htmlFor='upload-title' required>
+        <Form.Item label={t('upload.documentTitle')} htmlFor='upload-title' required>
           <Input
             id='upload-title'
             value={form.documentTitle}
@@ -156,7 +151,7 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
             maxLength={200}
           />
         </Form.Item>
-        <Form.Item label='Description (optional)' htmlFor='upload-description'>
+        <Form.Item label={t('upload.description')} htmlFor='upload-description'>
           <Input.TextArea
             id='upload-description'
             value={form.description}
@@ -191,7 +186,7 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
             />
           </Form.Item>
         )}
-        <Form.Item label='PDF File' htmlFor={fileId} required>
+        <Form.Item label={t('upload.file')} htmlFor={fileId} required>
           <input
             ref={fileInput}
             id={fileId}
@@ -208,7 +203,9 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
         {fileError && <Alert type='error' showIcon title={fileError} role='alert' />}
         {submitting && (
           <div className='upload-progress'>
-            <Typography.Text id='upload-progress-label'>Uploading... {progress}%</Typography.Text>
+            <Typography.Text id='upload-progress-label'>
+              {t('upload.uploading', { percent: progress })}
+            </Typography.Text>
             <Progress percent={progress} status='active' aria-labelledby='upload-progress-label' />
           </div>
         )}

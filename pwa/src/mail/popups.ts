@@ -5,17 +5,27 @@
  * checks the PDF's print permission and calls window.print() 500 ms after the
  * pages are ready (a decision: a raw blob window would bypass that check).
  */
+import { t } from 'i18next';
 
 /** Spec section 9. */
 export const POPUP_FEATURES = 'width=800,height=800';
 export const VIEW_DELAY_MS = 1500;
 
+/** In the language shown, read when shown. */
 export const POPUP_TEXTS = {
-  blocked: 'Popup blocked! Please allow pop-ups for this site.',
-  failed: 'Something went wrong',
-  printOpening: 'Opening print preview...',
-  printBlocked: 'Failed to open print preview. Please check your popup blocker.',
-} as const;
+  get blocked() {
+    return t('popup.blocked');
+  },
+  get failed() {
+    return t('popup.failed');
+  },
+  get printOpening() {
+    return t('popup.printOpening');
+  },
+  get printBlocked() {
+    return t('popup.printBlocked');
+  },
+};
 
 /** What a viewer pop-up tells the window that opened it when its Close (or Escape) closes it. */
 export const VIEWER_CLOSED = 'viewer-closed';

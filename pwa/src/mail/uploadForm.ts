@@ -4,6 +4,7 @@
  * byte is sent, so a wrong or oversized file fails at once.
  */
 
+import { t } from 'i18next';
 import { MAX_RECIPIENTS } from '../../../contract/shapes/document.ts';
 
 export interface UploadFormState {
@@ -65,16 +66,18 @@ export function uploadReady(form: UploadFormState): boolean {
 
 /** The picker's hint, with the server's configured limit (spec: 'PDF files only, max 10MB'). */
 export function uploadHint(maxUploadMb: number): string {
-  return `PDF files only, max ${maxUploadMb}MB`;
+  return t('upload.hint', { max: maxUploadMb });
 }
 
 /** Same text as the API's 413, so the user reads one message whichever side refuses. */
 export function tooLargeMessage(maxUploadMb: number): string {
-  return `The file is larger than the ${maxUploadMb} MB limit.`;
+  return t('upload.tooLarge', { max: maxUploadMb });
 }
 
 /** Same text as the API's 415. */
-export const NOT_PDF_MESSAGE = 'The file is not a PDF.';
+export function notPdfMessage(): string {
+  return t('upload.notPdf');
+}
 
 /**
  * Null when the picked file may be sent, else the reason. The name or type
@@ -83,7 +86,7 @@ export const NOT_PDF_MESSAGE = 'The file is not a PDF.';
  */
 export function fileProblem(file: FileFacts, maxUploadMb: number): string | null {
   const pdf = file.name.toLowerCase().endsWith('.pdf') || file.type === 'application/pdf';
-  if (!pdf) return NOT_PDF_MESSAGE;
+  if (!pdf) return notPdfMessage();
   if (file.size > maxUploadMb * 1024 * 1024) return tooLargeMessage(maxUploadMb);
   return null;
 }
@@ -112,14 +115,27 @@ export interface UploadTexts {
   error: string;
 }
 
+/** In the language shown, read when shown. */
 export const ATTORNEY_UPLOAD_TEXTS: UploadTexts = {
-  required: 'Please fill in all required fields',
-  failed: 'Upload failed',
-  error: 'Failed to upload document. Please try again.',
+  get required() {
+    return t('upload.attorneyRequired');
+  },
+  get failed() {
+    return t('upload.failed');
+  },
+  get error() {
+    return t('upload.attorneyError');
+  },
 };
 
 export const REPRESENTATIVE_UPLOAD_TEXTS: UploadTexts = {
-  required: 'Please fill all fields and select a file',
-  failed: 'Upload failed',
-  error: 'Upload failed',
+  get required() {
+    return t('upload.representativeRequired');
+  },
+  get failed() {
+    return t('upload.failed');
+  },
+  get error() {
+    return t('upload.failed');
+  },
 };

@@ -15,15 +15,10 @@ import { shortcutAction } from './shortcuts.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { usePrint } from './usePrint.ts';
 import { useSessionEndClose } from './useSessionEndClose.ts';
-import { NOT_AVAILABLE_OFFLINE, useViewer } from './useViewer.ts';
+import { useViewer } from './useViewer.ts';
 import { useReaderActivity } from './useReaderActivity.ts';
 import { closeViewerWindow, useEscapeToClose } from './useViewerExit.ts';
 import './viewer.css';
-
-export const VIEWER_TEXTS = {
-  loading: 'Loading document...',
-  noId: 'No document ID provided',
-} as const;
 
 /** The viewer's labelled way back (and Escape's): see useViewerExit.ts. */
 function CloseButton({ onClose }: { onClose(): void }) {
@@ -42,6 +37,7 @@ function CloseButton({ onClose }: { onClose(): void }) {
 export function PdfViewer({ documentId: given, onClose }: { documentId?: string; onClose?(): void }) {
   useSessionEndClose();
   const params = useParams();
+  const { t } = useTranslation();
   const documentId = given ?? params.documentId ?? params.fileUrl;
   const close = useCallback(() => (onClose ?? (() => closeViewerWindow(documentId)))(), [
     onClose,
@@ -50,7 +46,7 @@ export function PdfViewer({ documentId: given, onClose }: { documentId?: string;
   if (!documentId) {
     return (
       <main className='viewer viewer-message'>
-        <Alert type='error' title={VIEWER_TEXTS.noId} showIcon action={<CloseButton onClose={close} />} />
+        <Alert type='error' title={t('viewer.noId')} showIcon action={<CloseButton onClose={close} />} />
       </main>
     );
   }
@@ -61,6 +57,7 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
   const [search] = useSearchParams();
   const autoPrint = search.get('print') === '1';
   const containerRef = useRef<HTMLDivElement>(null);
+  const { t } = useTranslation();
   const { status, view, commands } = useViewer(containerRef, documentId, autoPrint);
   const pdf = status.kind === 'ready' ? status.pdf : null;
   const fromCache = status.kind === 'ready' && status.origin === 'cache';
@@ -123,12 +120,12 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
       {status.kind === 'loading' && (
         <Flex vertical align='center' gap={12} role='status' className='viewer-status'>
           <Spin size='large' />
-          <Typography.Text>{VIEWER_TEXTS.loading}</Typography.Text>
+          <Typography.Text>{t('viewer.loading')}</Typography.Text>
           {status.received !== null && (
             <Progress
               percent={Math.floor(status.received * 100)}
               className='viewer-progress'
-              aria-label='Downloaded'
+              aria-label={t('viewer.downloaded')}
             />
           )}
         </Flex>
@@ -138,19 +135,19 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
           <Alert
             type='warning'
             role='alert'
-            title={NOT_AVAILABLE_OFFLINE}
-            description='This document has not been saved on this tablet. It opens when the network is back.'
+            title={t('viewer.notOffline')}
+            description={t('viewer.notSaved')}
             showIcon
           />
         </div>
       )}
       {status.kind === 'error' && (
         <div className='viewer-status'>
-          <Alert type='error' role='alert' title={`Error: ${status.message}`} showIcon />
+          <Alert type='error' role='alert' title={t('viewer.error', { message: status.message })} showIcon />
         </div>
       )}
       <div className='viewer-stage' hidden={status.kind === 'error' || status.kind === 'unavailable'}>
-        <div ref={containerRef} className='viewer-container' tabIndex={0} aria-label='Document pages'>
+        <div ref={containerRef} className='viewer-container' tabIndex={0} aria-label={t('viewer.pages')}>
           <div className='pdfViewer' />
         </div>
       </div>

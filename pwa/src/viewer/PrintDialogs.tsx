@@ -4,11 +4,13 @@
  */
 import { Alert, Button, Form, Input, Modal, Progress, Radio, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../lib/format.ts';
 import { allPages, parsePageRanges } from './pageRanges.ts';
-import { PRINT_NOT_ALLOWED } from './print.ts';
 import type { PrintFlow } from './usePrint.ts';
 
 function PageChoice({ pageCount, flow }: { pageCount: number; flow: PrintFlow }) {
+  const { t } = useTranslation();
   const [which, setWhich] = useState<'all' | 'range'>('all');
   const [range, setRange] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,23 +23,23 @@ function PageChoice({ pageCount, flow }: { pageCount: number; flow: PrintFlow })
   const submit = () => {
     if (which === 'all') return flow.printPages(allPages(pageCount));
     const { pages, invalid } = parsePageRanges(range, pageCount);
-    if (invalid.length > 0) return setError(`Not a page or range: ${invalid.join(', ')}`);
-    if (pages.length === 0) return setError(`Enter pages between 1 and ${pageCount}, for example 1-3, 5.`);
+    if (invalid.length > 0) return setError(t('print.notARange', { items: invalid.join(', ') }));
+    if (pages.length === 0) return setError(t('print.enterPages', { last: pageCount }));
     flow.printPages(pages);
   };
 
   return (
     <Modal
       open={flow.phase.kind === 'choosing'}
-      title='Print'
-      okText='Print'
+      title={t('print.title')}
+      okText={t('print.submit')}
       onOk={submit}
       onCancel={flow.close}
       destroyOnHidden
     >
       <Form layout='vertical' onFinish={submit}>
         <Radio.Group
-          aria-label='Pages to print'
+          aria-label={t('print.which')}
           value={which}
           onChange={(event) => {
             setWhich(event.target.value);
@@ -45,14 +47,14 @@ function PageChoice({ pageCount, flow }: { pageCount: number; flow: PrintFlow })
           }}
         >
           <Space orientation='vertical'>
-            <Radio value='all'>All pages</Radio>
-            <Radio value='range'>Pages</Radio>
+            <Radio value='all'>{t('print.all')}</Radio>
+            <Radio value='range'>{t('print.some')}</Radio>
           </Space>
         </Radio.Group>
         <Form.Item
-          label='Page range'
+          label={t('print.range')}
           htmlFor='viewer-print-range'
-          help={error ?? `Comma-separated pages and ranges, for example 1-3, 5, 7-9 (1 to ${pageCount}).`}
+          help={error ?? t('print.rangeHelp', { last: pageCount })}
           validateStatus={error ? 'error' : undefined}
           className='viewer-print-range'
         >
@@ -74,6 +76,7 @@ function PageChoice({ pageCount, flow }: { pageCount: number; flow: PrintFlow })
 }
 
 export function PrintDialogs({ pageCount, flow }: { pageCount: number; flow: PrintFlow }) {
+  const { t } = useTranslation();
   const { phase } = flow;
   const preparing = phase.kind === 'preparing' || phase.kind === 'ready';
   const percent = phase.kind === 'preparing' && phase.total > 0
@@ -86,31 +89,31 @@ export function PrintDialogs({ pageCount, flow }: { pageCount: number; flow: Pri
       <PageChoice pageCount={pageCount} flow={flow} />
       <Modal
         open={phase.kind === 'cancelled'}
-        title='Print'
+        title={t('print.title')}
         onCancel={flow.close}
-        footer={<Button type='primary' onClick={flow.close}>Close</Button>}
+        footer={<Button type='primary' onClick={flow.close}>{t('common.close')}</Button>}
       >
-        <Alert type='warning' showIcon title={PRINT_NOT_ALLOWED} />
+        <Alert type='warning' showIcon title={t('print.notAllowed')} />
       </Modal>
       <Modal
         open={phase.kind === 'failed'}
-        title='Print'
+        title={t('print.title')}
         onCancel={flow.close}
-        footer={<Button type='primary' onClick={flow.close}>Close</Button>}
+        footer={<Button type='primary' onClick={flow.close}>{t('common.close')}</Button>}
       >
         <Alert type='error' showIcon title={phase.kind === 'failed' ? phase.message : ''} />
       </Modal>
       <Modal
         open={preparing}
-        title='Preparing document for printing...'
+        title={t('print.preparing')}
         closable={false}
         mask={{ closable: false }}
-        footer={<Button onClick={flow.close}>Cancel</Button>}
+        footer={<Button onClick={flow.close}>{t('print.cancel')}</Button>}
       >
-        <Progress percent={percent} aria-label='Print preparation progress' />
+        <Progress percent={percent} aria-label={t('print.progress')} />
         {phase.kind === 'preparing' && (
           <Typography.Text type='secondary'>
-            Page {phase.done} of {phase.total}
+            {t('print.pageOf', { done: formatNumber(phase.done), total: formatNumber(phase.total) })}
           </Typography.Text>
         )}
       </Modal>

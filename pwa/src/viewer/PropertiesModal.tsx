@@ -1,6 +1,8 @@
 /** The viewer's Properties modal: every field of spec section 2 (see properties.ts). */
 import { Alert, Descriptions, Modal, Spin } from 'antd';
+import { t } from 'i18next';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DocumentInfo } from '../../../contract/shapes/document.ts';
 import { apiRequest, failureMessage } from '../lib/api.ts';
 import { PDFDateString, type PdfDocument } from './engine.ts';
@@ -20,7 +22,7 @@ async function loadRows(
       .then((body) => ({ ok: true as const, document: body.data?.document ?? null }))
       .catch((error: unknown) => ({
         ok: false as const,
-        message: failureMessage(error, { failed: 'Failed to load the file details.' }),
+        message: failureMessage(error, { failed: t('properties.fileFailed') }),
       })),
   ]);
   const info = meta.info as Record<string, unknown>;
@@ -40,6 +42,7 @@ export function PropertiesModal(
   props: { open: boolean; pdf: PdfDocument | null; documentId: string; onClose(): void },
 ) {
   const { open, pdf, documentId, onClose } = props;
+  const { t, i18n } = useTranslation();
   const [state, setState] = useState<{ rows: PropertyRow[]; warning: string | null } | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -53,21 +56,22 @@ export function PropertiesModal(
     return () => {
       current = false;
     };
-  }, [open, pdf, documentId]);
+    // The labels and dates are made in the language shown: made again when it changes.
+  }, [open, pdf, documentId, i18n.language]);
 
   return (
     <Modal
       open={open}
-      title='Document Properties'
+      title={t('properties.title')}
       onCancel={onClose}
       onOk={onClose}
-      okText='Close'
+      okText={t('common.close')}
       cancelButtonProps={{ style: { display: 'none' } }}
     >
       {failed
-        ? <Alert type='error' showIcon title='The document properties could not be read.' />
+        ? <Alert type='error' showIcon title={t('properties.failed')} />
         : !state
-        ? <Spin description='Loading...' />
+        ? <Spin description={t('common.loading')} />
         : (
           <>
             {state.warning && (

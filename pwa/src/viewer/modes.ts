@@ -3,6 +3,8 @@
  * 9), kept apart from pdf.js so they can be tested without a browser.
  */
 
+import { t } from 'i18next';
+
 export type ScrollKind = 'vertical' | 'horizontal' | 'wrapped';
 export type ViewKind = 'single' | 'dual';
 
@@ -31,11 +33,26 @@ export function chooseView(current: Layout, view: ViewKind): Layout {
 /** Spec section 9: the zoom levels of the zoom select, as scale factors. */
 export const ZOOM_LEVELS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
 
-/** The named zoom presets pdf.js computes from the page and window sizes. */
+/** The named zoom presets pdf.js computes from the page and window sizes; each label in the language shown. */
 export const ZOOM_PRESETS = [
-  { value: 'page-actual', label: 'Actual size' },
-  { value: 'page-fit', label: 'Page fit' },
-  { value: 'page-width', label: 'Page width' },
+  {
+    value: 'page-actual',
+    get label() {
+      return t('viewer.zoom.actual');
+    },
+  },
+  {
+    value: 'page-fit',
+    get label() {
+      return t('viewer.zoom.fit');
+    },
+  },
+  {
+    value: 'page-width',
+    get label() {
+      return t('viewer.zoom.width');
+    },
+  },
 ] as const;
 
 export type ZoomPreset = (typeof ZOOM_PRESETS)[number]['value'];

@@ -14,9 +14,6 @@ export const PRINT_SCALE = 150 / 72;
 /** Spec section 9: the print dialog opens 500 ms after the document is ready (auto-print). */
 export const AUTO_PRINT_DELAY_MS = 500;
 
-/** Spec section 2's refusal text. */
-export const PRINT_NOT_ALLOWED = 'The document does not allow to print';
-
 /** The class of the container that holds the rendered pages while printing. */
 export const PRINT_CONTAINER_CLASS = 'viewer-print-container';
 

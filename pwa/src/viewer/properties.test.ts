@@ -1,3 +1,4 @@
+import '../i18n/testing.ts';
 import assert from 'node:assert/strict';
 import { documentProperties, EMPTY_VALUE, formatDateTime, formatFileSize } from './properties.ts';
 

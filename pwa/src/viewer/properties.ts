@@ -5,7 +5,8 @@
  * the file name and size come from GET /api/documents/{id}/info, because the
  * viewer reads the bytes from a URL that carries neither.
  */
-import { formatDate } from '../lib/format.ts';
+import { t } from 'i18next';
+import { formatDateTime as formatTimestamp, formatNumber } from '../lib/format.ts';
 
 export interface PropertyRow {
   label: string;
@@ -28,23 +29,22 @@ export interface PropertySources {
 /** Shown for a field the document does not have. */
 export const EMPTY_VALUE = '-';
 
-const TIME = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-
-/** 'Jan 5, 2025, 3:04 PM' (spec section 9's date, with the time of day). */
+/** 'Jan 5, 2025, 3:04 PM' (spec section 9's date, with the time of day; '5 ene 2025, 3:04 p.m.' in Spanish). */
 export function formatDateTime(date: Date | null): string {
   if (!date || Number.isNaN(date.getTime())) return EMPTY_VALUE;
-  return `${formatDate(date)}, ${TIME.format(date)}`;
+  return formatTimestamp(date.toISOString());
 }
 
-/** '12.1 KB (12,345 bytes)', as pdf.js's own properties dialog writes sizes. */
+/** '12.1 KB (12,345 bytes)', as pdf.js's own properties dialog writes sizes, in the language shown. */
 export function formatFileSize(bytes: number | null | undefined): string {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes < 0) return EMPTY_VALUE;
-  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  const exact = t('properties.bytes', { size: formatNumber(bytes) });
   const kb = bytes / 1024;
   if (kb < 1) return exact;
+  const digits = { maximumSignificantDigits: 3 };
   const short = kb < 1024
-    ? `${kb.toLocaleString('en-US', { maximumSignificantDigits: 3 })} KB`
-    : `${(kb / 1024).toLocaleString('en-US', { maximumSignificantDigits: 3 })} MB`;
+    ? t('list.kilobytes', { size: formatNumber(kb, digits) })
+    : t('list.megabytes', { size: formatNumber(kb / 1024, digits) });
   return `${short} (${exact})`;
 }
 
@@ -57,17 +57,17 @@ export function documentProperties(sources: PropertySources): PropertyRow[] {
   const { info, file } = sources;
   const title = sources.xmpTitle?.trim() ? sources.xmpTitle.trim() : text(info.Title);
   return [
-    { label: 'File name', value: text(file?.file_name) },
-    { label: 'File size', value: formatFileSize(file?.size) },
-    { label: 'Title', value: title },
-    { label: 'Author', value: text(info.Author) },
-    { label: 'Subject', value: text(info.Subject) },
-    { label: 'Keywords', value: text(info.Keywords) },
-    { label: 'Creator', value: text(info.Creator) },
-    { label: 'Creation date', value: formatDateTime(sources.creationDate) },
-    { label: 'Modification date', value: formatDateTime(sources.modDate) },
-    { label: 'PDF producer', value: text(info.Producer) },
-    { label: 'PDF version', value: text(info.PDFFormatVersion) },
-    { label: 'Page count', value: String(sources.pageCount) },
+    { label: t('properties.fileName'), value: text(file?.file_name) },
+    { label: t('properties.fileSize'), value: formatFileSize(file?.size) },
+    { label: t('properties.docTitle'), value: title },
+    { label: t('properties.author'), value: text(info.Author) },
+    { label: t('properties.subject'), value: text(info.Subject) },
+    { label: t('properties.keywords'), value: text(info.Keywords) },
+    { label: t('properties.creator'), value: text(info.Creator) },
+    { label: t('properties.creationDate'), value: formatDateTime(sources.creationDate) },
+    { label: t('properties.modDate'), value: formatDateTime(sources.modDate) },
+    { label: t('properties.producer'), value: text(info.Producer) },
+    { label: t('properties.version'), value: text(info.PDFFormatVersion) },
+    { label: t('properties.pageCount'), value: formatNumber(sources.pageCount) },
   ];
 }

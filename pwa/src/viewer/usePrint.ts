@@ -2,6 +2,7 @@
  * The viewer's print flow (spec section 4: inactive, checking permission,
  * preparing, ready, or cancelled when printing is not permitted).
  */
+import { t } from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
 import { viewerCache } from '../offline/viewerCache.ts';
@@ -19,8 +20,6 @@ export type PrintPhase =
   /** Printing is not permitted by the document. */
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
-
-export const PRINT_FAILED = 'Failed to print document';
 
 export interface PrintFlow {
   phase: PrintPhase;
@@ -83,7 +82,7 @@ export function usePrint(
         (error: unknown) => {
           if (abort.signal.aborted) return;
           console.error('Printing failed', error);
-          setPhase({ kind: 'failed', message: PRINT_FAILED });
+          setPhase({ kind: 'failed', message: t('print.failed') });
         },
       );
   }, [pdf, documentId, fromPrintUrl, fromCache]);
@@ -97,7 +96,7 @@ export function usePrint(
         else if (options.auto) printPages(allPages(pdf.numPages), AUTO_PRINT_DELAY_MS);
         else setPhase({ kind: 'choosing' });
       },
-      () => setPhase({ kind: 'failed', message: PRINT_FAILED }),
+      () => setPhase({ kind: 'failed', message: t('print.failed') }),
     );
   }, [pdf, printPages]);
 

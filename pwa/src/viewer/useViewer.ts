@@ -3,6 +3,7 @@
  * mirrors page, zoom, rotation and layout into state, and offers the toolbar's
  * commands. Spec section 4: loading, then loaded or error.
  */
+import { t } from 'i18next';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
 import { isOnline } from '../offline/connectivity.ts';
@@ -29,18 +30,10 @@ import {
   zoomStep,
 } from './modes.ts';
 
-/** Spec section 8: the text after 'Error: ' when the document cannot be loaded. */
-export const LOAD_FAILED = 'Failed to load document';
-/** Spec section 8, Printing: the same when it was opened to print (?print=1). */
-export const PRINT_LOAD_FAILED = 'Failed to load document for printing';
-
 /** The zoom a document opens with: the page fills the width of the window. */
 export const INITIAL_ZOOM = 'page-width';
 
 export type SelectionTool = 'text' | 'hand';
-
-/** Spec-free text: an offender's document that was never opened or fetched here, with no network. */
-export const NOT_AVAILABLE_OFFLINE = 'Not available offline';
 
 /** Where the document on screen came from: the API (audited there) or the tablet's cache (audited by the queue). */
 export type DocumentOrigin = 'network' | 'cache';
@@ -266,7 +259,8 @@ export function useViewer(
 /** The text after 'Error: '. A PDF that asks for a password says so; anything else is a load failure. */
 function loadErrorMessage(error: unknown, print: boolean): string {
   if (error instanceof Error && error.name === 'PasswordException') {
-    return 'The document is protected by a password and cannot be opened here.';
+    return t('viewer.passwordProtected');
   }
-  return print ? PRINT_LOAD_FAILED : LOAD_FAILED;
+  // Spec section 8: the text after 'Error: ' ('Failed to load document', or '… for printing' with ?print=1).
+  return print ? t('viewer.printLoadFailed') : t('viewer.loadFailed');
 }

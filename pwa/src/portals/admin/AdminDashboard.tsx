@@ -1,19 +1,20 @@
 /** The admin portal's default view: the dashboard welcome. */
 import { Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { fullName } from '../../lib/format.ts';
 import { storage } from '../../lib/storage.ts';
 
 export function AdminDashboard() {
+  const { t } = useTranslation();
   const stored = storage.readUser();
   const name = stored.ok ? fullName(stored.user.firstName, stored.user.lastName) : '';
   return (
     <section aria-labelledby='admin-dashboard'>
       <Typography.Title level={2} id='admin-dashboard' className='section-heading'>
-        {name ? `Welcome, ${name}` : 'Welcome'}
+        {name ? t('adminHome.welcomeNamed', { name }) : t('adminHome.welcome')}
       </Typography.Title>
       <Typography.Paragraph>
-        Use the menu to manage users, entities, audit logs, system settings and the IP whitelist for offender
-        access.
+        {t('adminHome.intro')}
       </Typography.Paragraph>
     </section>
   );

@@ -4,9 +4,12 @@
  * none matches, before anything is decided.
  */
 import { Alert, Modal, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { BoldValue } from '../../components/BoldValue.tsx';
 import { type PendingRegistration, supervisorLabel } from './approverApi.ts';
 
 function SupervisorNotice({ registration }: { registration: PendingRegistration }) {
+  const { t } = useTranslation();
   if (!registration.is_representative) return null;
   const match = registration.supervisor_match;
   if (match) {
@@ -15,9 +18,8 @@ function SupervisorNotice({ registration }: { registration: PendingRegistration 
         type='info'
         showIcon
         data-testid='supervisor-match'
-        title={`Supervising attorney account: ${supervisorLabel(match)}`}
-        description={'That attorney is asked to accept the representative in their portal. Until they accept, ' +
-          'no document the representative sends is shared with them.'}
+        title={t('approver.matchTitle', { account: supervisorLabel(match) })}
+        description={t('approver.matchBody')}
       />
     );
   }
@@ -26,12 +28,12 @@ function SupervisorNotice({ registration }: { registration: PendingRegistration 
       type='warning'
       showIcon
       data-testid='supervisor-match'
-      title='No attorney account matches the supervising attorney details'
-      description={`No active attorney has bar number ${
-        registration.supervising_attorney_bar ?? '—'
-      } in ${registration.bar_state} with the e-mail ${
-        registration.supervising_attorney_email ?? '—'
-      }. The representative will work alone: no attorney reads what they send.`}
+      title={t('approver.noMatchTitle')}
+      description={t('approver.noMatchBody', {
+        bar: registration.supervising_attorney_bar ?? '—',
+        state: registration.bar_state,
+        email: registration.supervising_attorney_email ?? '—',
+      })}
     />
   );
 }
@@ -44,11 +46,12 @@ export function ApproveModal(props: {
   onCancel(): void;
 }) {
   const { registration, name, busy, onConfirm, onCancel } = props;
+  const { t } = useTranslation();
   return (
     <Modal
-      title='Approve Registration'
+      title={t('approver.approveTitle')}
       open={registration !== null}
-      okText='Approve'
+      okText={t('approver.approve')}
       onOk={onConfirm}
       confirmLoading={busy}
       onCancel={onCancel}
@@ -57,9 +60,10 @@ export function ApproveModal(props: {
       {registration && (
         <>
           <Typography.Paragraph>
-            Approve the registration of <strong>{name}</strong>{' '}
-            ({registration.email})? The account is activated and the applicant signs in with the password they
-            chose when registering.
+            <BoldValue
+              render={(mark) => t('approver.approveBody', { name: mark, email: registration.email })}
+              value={name}
+            />
           </Typography.Paragraph>
           <SupervisorNotice registration={registration} />
         </>

@@ -5,6 +5,7 @@
 import { Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LoadedSection } from '../../components/LoadedSection.tsx';
 import { useToast } from '../../components/useToast.ts';
 import { failureMessage } from '../../lib/api.ts';
@@ -26,6 +27,7 @@ function nameOf(registration: PendingRegistration): string {
 }
 
 export function PendingRegistrations() {
+  const { t } = useTranslation();
   const toast = useToast();
   const [approving, setApproving] = useState<PendingRegistration | null>(null);
   const [rejecting, setRejecting] = useState<PendingRegistration | null>(null);
@@ -57,7 +59,7 @@ export function PendingRegistrations() {
     setBusy(true);
     try {
       const message = await rejectRegistration(rejecting.id, reason);
-      toast.success(message ?? APPROVER_TEXTS.rejected);
+      toast.success(message);
       setRejecting(null);
       void load();
     } catch (error) {
@@ -69,51 +71,59 @@ export function PendingRegistrations() {
 
   const columns: ColumnsType<PendingRegistration> = [
     {
-      title: 'Name',
+      title: t('approver.columns.name'),
       key: 'name',
       render: (_, row) => (
         <Space orientation='vertical' size={0}>
           <span>{nameOf(row)}</span>
           {row.is_representative && (
             <Typography.Text type='secondary'>
-              <Tag>Representative</Tag>
+              <Tag>{t('approver.representative')}</Tag>
               {row.supervising_attorney_name
-                ? `Supervising attorney: ${row.supervising_attorney_name}`
+                ? t('approver.supervisingAttorney', { name: row.supervising_attorney_name })
                 : null}
             </Typography.Text>
           )}
           {row.is_representative && (
             <Typography.Text type={row.supervisor_match ? 'secondary' : 'warning'}>
               {row.supervisor_match
-                ? `Account to link: ${supervisorLabel(row.supervisor_match)}`
-                : 'No matching attorney account'}
+                ? t('approver.accountToLink', { account: supervisorLabel(row.supervisor_match) })
+                : t('approver.noMatchingAccount')}
             </Typography.Text>
           )}
         </Space>
       ),
     },
-    { title: 'Email', dataIndex: 'email', key: 'email' },
+    { title: t('approver.columns.email'), dataIndex: 'email', key: 'email' },
     {
-      title: 'Bar Number',
+      title: t('approver.columns.bar'),
       key: 'bar',
       render: (_, row) => `${row.bar_number} (${row.bar_state})`,
     },
     {
-      title: 'Submitted',
+      title: t('approver.columns.submitted'),
       dataIndex: 'created_at',
       key: 'created_at',
       render: (value: string) => formatDate(value),
     },
     {
-      title: 'Actions',
+      title: t('approver.columns.actions'),
       key: 'actions',
       render: (_, row) => (
         <Space>
-          <Button type='primary' onClick={() => setApproving(row)} aria-label={`Approve ${nameOf(row)}`}>
-            Approve
+          <Button
+            type='primary'
+            onClick={() => setApproving(row)}
+            aria-label={t('approver.approveNamed', { name: nameOf(row) })}
+          >
+            {t('approver.approve')}
           </Button>
-          <Button danger onClick={() => setRejecting(row)} aria-label={`Reject ${nameOf(row)}`}>
-            Reject
+          <Button
+            danger
+            onClick={() => setRejecting(row)}
+            aria-label={t('approver.rejectNamed', { name: nameOf(row) })}
+          >
+            {t('approver.reject')}
           </Button>
         </Space>
       ),
@@ -123,7 +133,7 @@ export function PendingRegistrations() {
   return (
     <LoadedSection
       headingId='pending-registrations'
-      title='Pending Registrations'
+      title={t('approver.heading')}
       load={{ loading, error: loadError, reload: load }}
       modals={
         <>

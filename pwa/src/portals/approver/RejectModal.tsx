@@ -1,6 +1,8 @@
 /** Rejection with a required reason: Reject stays disabled while the reason is blank (spec section 5). */
 import { Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BoldValue } from '../../components/BoldValue.tsx';
 import { APPROVER_TEXTS, type PendingRegistration } from './approverApi.ts';
 
 export function RejectModal(props: {
@@ -11,6 +13,7 @@ export function RejectModal(props: {
   onCancel(): void;
 }) {
   const { registration, name, busy, onConfirm, onCancel } = props;
+  const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   useEffect(() => {
@@ -22,9 +25,9 @@ export function RejectModal(props: {
   const showError = touched && blank;
   return (
     <Modal
-      title='Reject Registration'
+      title={t('approver.rejectTitle')}
       open={registration !== null}
-      okText='Reject'
+      okText={t('approver.reject')}
       okButtonProps={{ danger: true, disabled: blank }}
       onOk={() => {
         if (!blank) onConfirm(reason.trim());
@@ -35,12 +38,15 @@ export function RejectModal(props: {
     >
       {registration && (
         <Typography.Paragraph>
-          Reject the registration of <strong>{name}</strong> ({registration.email})?
+          <BoldValue
+            render={(mark) => t('approver.rejectBody', { name: mark, email: registration.email })}
+            value={name}
+          />
         </Typography.Paragraph>
       )}
       <Form layout='vertical' component='div'>
         <Form.Item
-          label='Rejection reason'
+          label={t('approver.reason')}
           htmlFor='rejection-reason'
           required
           validateStatus={showError ? 'error' : undefined}

@@ -1,4 +1,6 @@
+import '../../i18n/testing.ts';
 import assert from 'node:assert/strict';
+import { inLanguage } from '../../i18n/testing.ts';
 import { APPROVER_TEXTS, supervisorLabel } from './approverApi.ts';
 
 Deno.test('the approval message names no temporary password: the applicant uses the one they chose', () => {
@@ -28,5 +30,16 @@ Deno.test('the approver defaults and empty state use the spec texts', () => {
   assert.equal(APPROVER_TEXTS.approveFailed, 'Failed to approve registration');
   assert.equal(APPROVER_TEXTS.rejectFailed, 'Failed to reject registration');
   assert.equal(APPROVER_TEXTS.reasonRequired, 'Please provide a rejection reason');
+  assert.equal(APPROVER_TEXTS.empty, 'No pending registrations');
+});
+
+Deno.test('the approver texts follow the language shown', async () => {
+  await inLanguage('es', () => {
+    assert.equal(APPROVER_TEXTS.empty, 'No hay registros pendientes');
+    assert.match(
+      supervisorLabel({ id: 'x', name: 'Ana Díaz', email: 'a@b.test', bar_number: 'MO1', bar_state: 'MO' }),
+      /colegiado MO1 MO/,
+    );
+  });
   assert.equal(APPROVER_TEXTS.empty, 'No pending registrations');
 });

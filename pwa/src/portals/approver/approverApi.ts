@@ -5,29 +5,52 @@ import type {
   RejectionRequest,
   SupervisorMatch,
 } from '../../../../contract/shapes/registration.ts';
+import { t } from 'i18next';
 import { apiRequest } from '../../lib/api.ts';
 
 export type { PendingRegistration, SupervisorMatch };
 
+/** The approver's texts in the language shown (read when shown, so a language change applies at once). */
 export const APPROVER_TEXTS = {
-  fetchFailed: 'Failed to fetch registrations',
-  loadFailed: 'Failed to load pending registrations',
-  approveFailed: 'Failed to approve registration',
-  rejectFailed: 'Failed to reject registration',
+  get fetchFailed() {
+    return t('approver.fetchFailed');
+  },
+  get loadFailed() {
+    return t('approver.loadFailed');
+  },
+  get approveFailed() {
+    return t('approver.approveFailed');
+  },
+  get rejectFailed() {
+    return t('approver.rejectFailed');
+  },
   /**
    * Not the spec's 'Registration approved successfully! Temporary password: …' on purpose: approval makes no
    * temporary password (the applicant chose their own), so the approver never holds a secret to the account.
+   * The API's message in English; the PWA shows it in the language shown.
    */
-  approved:
-    'Registration approved successfully! The applicant signs in with the password they chose when registering.',
-  rejected: 'Registration rejected successfully',
-  reasonRequired: 'Please provide a rejection reason',
-  empty: 'No pending registrations',
-} as const;
+  get approved() {
+    return t('approver.approved');
+  },
+  get rejected() {
+    return t('approver.rejected');
+  },
+  get reasonRequired() {
+    return t('approver.reasonRequired');
+  },
+  get empty() {
+    return t('approver.empty');
+  },
+};
 
 /** How a supervisor match reads in the table and the approval modal. */
 export function supervisorLabel(match: SupervisorMatch): string {
-  return `${match.name} (${match.email}, bar ${match.bar_number} ${match.bar_state})`;
+  return t('approver.supervisorLabel', {
+    name: match.name,
+    email: match.email,
+    number: match.bar_number,
+    state: match.bar_state,
+  });
 }
 
 /** GET /api/approver/registrations */
@@ -38,7 +61,10 @@ export async function listPendingRegistrations(signal?: AbortSignal): Promise<Pe
   return Array.isArray(body.registrations) ? body.registrations : [];
 }
 
-/** POST /api/approver/registrations/{id}/approve; resolves with the server's message and the proposed supervisor. */
+/**
+ * POST /api/approver/registrations/{id}/approve; resolves with the success text in the language shown (the API's
+ * English message is the English one) and the proposed supervisor.
+ */
 export async function approveRegistration(
   id: string,
 ): Promise<{ message: string; supervisingAttorney: SupervisorMatch | null }> {
@@ -47,15 +73,15 @@ export async function approveRegistration(
     { method: 'POST' },
   );
   return {
-    message: body.message ?? APPROVER_TEXTS.approved,
+    message: APPROVER_TEXTS.approved,
     supervisingAttorney: body.data?.supervisingAttorney ?? null,
   };
 }
 
-/** POST /api/approver/registrations/{id}/reject with the reason. */
-export async function rejectRegistration(id: string, reason: string): Promise<string | null> {
-  const body = await apiRequest(`/approver/registrations/${encodeURIComponent(id)}/reject`, {
+/** POST /api/approver/registrations/{id}/reject with the reason; resolves with the success text. */
+export async function rejectRegistration(id: string, reason: string): Promise<string> {
+  await apiRequest(`/approver/registrations/${encodeURIComponent(id)}/reject`, {
     body: { reason } satisfies RejectionRequest,
   });
-  return body.message ?? null;
+  return APPROVER_TEXTS.rejected;
 }

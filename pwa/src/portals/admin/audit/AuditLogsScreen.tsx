@@ -5,9 +5,11 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import i18next from 'i18next';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../components/useToast.ts';
-import { ApiError, failureMessage } from '../../../lib/api.ts';
+import { ApiError, codeText, failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useCursorPages } from '../../../lib/useCursorPages.ts';
@@ -22,15 +24,6 @@ import {
 } from './auditFilters.ts';
 import { eventDisplayName } from './eventNames.ts';
 
-export const AUDIT_TEXTS = {
-  title: 'Audit Logs',
-  fetchFailed: 'Failed to fetch audit logs',
-  noToken: 'No authentication token found',
-  exportFailed: 'Failed to export audit logs',
-  exported: 'Audit logs exported',
-  datesNote: 'Start and end dates are whole days in UTC; times are shown in your local time zone.',
-} as const;
-
 const NO_LOGS: AuditLogPage = { logs: [], nextCursor: null, eventTypes: [] };
 
 /** A further page's rows after those shown. */
@@ -39,7 +32,7 @@ function appendLogs(shown: AuditLogPage, next: AuditLogPage): AuditLogPage {
 }
 
 /** Refused before anything is sent: there is no session to send. */
-const NO_TOKEN = new Error(AUDIT_TEXTS.noToken);
+const NO_TOKEN = new Error('no session');
 
 interface LoadFailure {
   title: string;
@@ -47,42 +40,54 @@ interface LoadFailure {
 }
 
 function describeFailure(failure: unknown): LoadFailure {
-  if (failure === NO_TOKEN) return { title: AUDIT_TEXTS.noToken };
-  // A non-OK answer reads 'Failed to fetch audit logs'; the server's reason (a bad date, say) follows.
-  const detail = failure instanceof ApiError && failure.serverMessage ? failure.serverMessage : undefined;
-  return { title: AUDIT_TEXTS.fetchFailed, detail };
+  if (failure === NO_TOKEN) return { title: i18next.t('audit.noToken') };
+  // A non-OK answer reads 'Failed to fetch audit logs'; the server's reason (a bad date, say) follows, in the
+  // language shown when its code has a text.
+  const detail = failure instanceof ApiError
+    ? codeText(failure) ?? (failure.serverMessage || undefined)
+    : undefined;
+  return { title: i18next.t('audit.fetchFailed'), detail };
 }
 
-const columns: ColumnsType<AuditLog> = [
-  {
-    title: 'Date/Time',
-    dataIndex: 'created_at',
-    key: 'created_at',
-    render: (v: string) => formatDateTime(v, { seconds: true }),
-  },
-  {
-    title: 'User',
-    key: 'user',
-    render: (_: unknown, log) =>
-      log.user_id
-        ? (
-          <span title={log.user_id}>
-            {log.user_name ?? log.user_id}
-          </span>
-        )
-        : <Typography.Text type='secondary'>System</Typography.Text>,
-  },
-  {
-    title: 'Event Type',
-    dataIndex: 'event_type',
-    key: 'event_type',
-    render: (v: string) => <Tag>{eventDisplayName(v)}</Tag>,
-  },
-  { title: 'Resource Type', dataIndex: 'resource_type', key: 'resource_type' },
-  { title: 'IP Address', dataIndex: 'ip_address', key: 'ip_address', render: (v: string | null) => v ?? '' },
-];
+/** The table's columns, titled in the language shown. */
+function auditColumns(t: typeof i18next.t): ColumnsType<AuditLog> {
+  return [
+    {
+      title: t('audit.columns.dateTime'),
+      dataIndex: 'created_at',
+      key: 'created_at',
+      render: (v: string) => formatDateTime(v, { seconds: true }),
+    },
+    {
+      title: t('audit.columns.user'),
+      key: 'user',
+      render: (_: unknown, log) =>
+        log.user_id
+          ? (
+            <span title={log.user_id}>
+              {log.user_name ?? log.user_id}
+            </span>
+          )
+          : <Typography.Text type='secondary'>{t('audit.system')}</Typography.Text>,
+    },
+    {
+      title: t('audit.columns.eventType'),
+      dataIndex: 'event_type',
+      key: 'event_type',
+      render: (v: string) => <Tag>{eventDisplayName(v)}</Tag>,
+    },
+    { title: t('audit.columns.resourceType'), dataIndex: 'resource_type', key: 'resource_type' },
+    {
+      title: t('audit.columns.ip'),
+      dataIndex: 'ip_address',
+      key: 'ip_address',
+      render: (v: string | null) => v ?? '',
+    },
+  ];
+}
 
 export function AuditLogsScreen() {
+  const { t } = useTranslation();
   const toast = useToast();
   const [form] = Form.useForm<AuditFilters>();
   const [applied, setApplied] = useState<AuditFilters>(NO_FILTERS);
@@ -123,15 +128,15 @@ export function AuditLogsScreen() {
 
   async function exportCsv() {
     if (!storage.getGuid()) {
-      toast.error(AUDIT_TEXTS.noToken);
+      toast.error(t('audit.noToken'));
       return;
     }
     setExporting(true);
     try {
       await downloadAuditCsv(applied);
-      toast.success(AUDIT_TEXTS.exported);
+      toast.success(t('audit.exported'));
     } catch (cause) {
-      toast.error(failureMessage(cause, { failed: AUDIT_TEXTS.exportFailed }));
+      toast.error(failureMessage(cause, { failed: t('audit.exportFailed') }));
     } finally {
       setExporting(false);
     }
@@ -141,23 +146,28 @@ export function AuditLogsScreen() {
 
   return (
     <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
-      <Typography.Title level={2}>{AUDIT_TEXTS.title}</Typography.Title>
+      <Typography.Title level={2}>{t('audit.title')}</Typography.Title>
       <Card>
         <Form form={form} layout='vertical' onFinish={apply} initialValues={NO_FILTERS}>
           <Space wrap align='end' size='middle'>
             <Form.Item
-              label='Start Date'
+              label={t('audit.startDate')}
               name='startDate'
               htmlFor='audit-start-date'
               style={{ marginBottom: 0 }}
             >
               <Input id='audit-start-date' type='date' />
             </Form.Item>
-            <Form.Item label='End Date' name='endDate' htmlFor='audit-end-date' style={{ marginBottom: 0 }}>
+            <Form.Item
+              label={t('audit.endDate')}
+              name='endDate'
+              htmlFor='audit-end-date'
+              style={{ marginBottom: 0 }}
+            >
               <Input id='audit-end-date' type='date' />
             </Form.Item>
             <Form.Item
-              label='Event Type'
+              label={t('audit.eventType')}
               name='eventType'
               htmlFor='audit-event-type'
               style={{ marginBottom: 0 }}
@@ -167,31 +177,36 @@ export function AuditLogsScreen() {
                 allowClear
                 showSearch
                 optionFilterProp='label'
-                placeholder='All event types'
+                placeholder={t('audit.allEventTypes')}
                 style={{ minWidth: 220 }}
                 options={eventTypes.map((type) => ({ value: type, label: eventDisplayName(type) }))}
               />
             </Form.Item>
-            <Form.Item label='User ID' name='userId' htmlFor='audit-user-id' style={{ marginBottom: 0 }}>
-              <Input id='audit-user-id' placeholder='User ID' style={{ minWidth: 320 }} />
+            <Form.Item
+              label={t('audit.userId')}
+              name='userId'
+              htmlFor='audit-user-id'
+              style={{ marginBottom: 0 }}
+            >
+              <Input id='audit-user-id' placeholder={t('audit.userId')} style={{ minWidth: 320 }} />
             </Form.Item>
             <Badge count={activeCount} size='small'>
-              <Button type='primary' htmlType='submit'>Apply Filters</Button>
+              <Button type='primary' htmlType='submit'>{t('audit.apply')}</Button>
             </Badge>
-            <Button onClick={clear}>Clear Filters</Button>
+            <Button onClick={clear}>{t('audit.clear')}</Button>
             <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportCsv()}>
-              Export CSV
+              {t('audit.export')}
             </Button>
           </Space>
         </Form>
         <Typography.Paragraph type='secondary' style={{ marginTop: 8, marginBottom: 0 }}>
-          {AUDIT_TEXTS.datesNote}
+          {t('audit.datesNote')}
         </Typography.Paragraph>
       </Card>
       {error && <Alert type='error' showIcon title={error.title} description={error.detail} />}
       <Table<AuditLog>
         rowKey='id'
-        columns={columns}
+        columns={auditColumns(t)}
         dataSource={pages.page.logs}
         loading={pages.loading}
         pagination={false}
@@ -207,7 +222,7 @@ export function AuditLogsScreen() {
       {pages.page.nextCursor && (
         <div style={{ textAlign: 'center' }}>
           <Button loading={pages.loadingMore} disabled={pages.loading} onClick={() => void pages.loadMore()}>
-            Load more
+            {t('audit.loadMore')}
           </Button>
         </div>
       )}

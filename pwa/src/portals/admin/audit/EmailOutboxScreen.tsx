@@ -5,51 +5,71 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import i18next from 'i18next';
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { fetchEmailOutbox, type OutboxEmail, type OutboxStatus } from './auditApi.ts';
 import { eventDisplayName } from './eventNames.ts';
 
-export const OUTBOX_TEXTS = {
-  title: 'Email Outbox',
-  intro:
-    'E-mails to registrants. Pending messages are sent when SMTP is enabled and reachable (Settings, email).',
-  fetchFailed: 'Failed to load the email outbox',
-  noToken: 'No authentication token found',
-  empty: 'No e-mails in the outbox',
-} as const;
-
 const STATUS_COLOR: Record<OutboxStatus, string> = { pending: 'gold', sent: 'green', failed: 'red' };
 
-const columns: ColumnsType<OutboxEmail> = [
-  { title: 'Created', dataIndex: 'created_at', key: 'created_at', render: (v: string) => formatDateTime(v) },
-  { title: 'To', dataIndex: 'to_address', key: 'to_address' },
-  { title: 'Message', dataIndex: 'kind', key: 'kind', render: (v: string) => eventDisplayName(v) },
-  {
-    title: 'Status',
-    dataIndex: 'status',
-    key: 'status',
-    render: (v: OutboxStatus) => <Tag color={STATUS_COLOR[v]}>{v}</Tag>,
-  },
-  { title: 'Attempts', dataIndex: 'attempts', key: 'attempts' },
-  {
-    title: 'Next attempt / Sent',
-    key: 'when',
-    render: (
-      _: unknown,
-      e,
-    ) => (e.status === 'sent'
-      ? formatDateTime(e.sent_at)
-      : e.status === 'pending'
-      ? formatDateTime(e.next_attempt_at)
-      : ''),
-  },
-  { title: 'Last error', dataIndex: 'last_error', key: 'last_error', render: (v: string | null) => v ?? '' },
-];
+/** Each status's name in the catalogues. */
+const STATUS_TEXT = {
+  pending: 'outbox.statuses.pending',
+  sent: 'outbox.statuses.sent',
+  failed: 'outbox.statuses.failed',
+} as const satisfies Record<OutboxStatus, string>;
+
+/** The table's columns, titled in the language shown. */
+function outboxColumns(t: typeof i18next.t): ColumnsType<OutboxEmail> {
+  return [
+    {
+      title: t('outbox.columns.created'),
+      dataIndex: 'created_at',
+      key: 'created_at',
+      render: (v: string) => formatDateTime(v),
+    },
+    { title: t('outbox.columns.to'), dataIndex: 'to_address', key: 'to_address' },
+    {
+      title: t('outbox.columns.message'),
+      dataIndex: 'kind',
+      key: 'kind',
+      render: (v: string) => eventDisplayName(v),
+    },
+    {
+      title: t('outbox.columns.status'),
+      dataIndex: 'status',
+      key: 'status',
+      render: (v: OutboxStatus) => <Tag color={STATUS_COLOR[v]}>{STATUS_TEXT[v] ? t(STATUS_TEXT[v]) : v}
+      </Tag>,
+    },
+    { title: t('outbox.columns.attempts'), dataIndex: 'attempts', key: 'attempts' },
+    {
+      title: t('outbox.columns.when'),
+      key: 'when',
+      render: (
+        _: unknown,
+        e,
+      ) => (e.status === 'sent'
+        ? formatDateTime(e.sent_at)
+        : e.status === 'pending'
+        ? formatDateTime(e.next_attempt_at)
+        : ''),
+    },
+    {
+      title: t('outbox.columns.lastError'),
+      dataIndex: 'last_error',
+      key: 'last_error',
+      render: (v: string | null) => v ?? '',
+    },
+  ];
+}
 
 export function EmailOutboxScreen() {
+  const { t } = useTranslation();
   const [status, setStatus] = useState<OutboxStatus | undefined>(undefined);
   const [emails, setEmails] = useState<OutboxEmail[]>([]);
   const [loading, setLoading] = useState(false);
@@ -57,7 +77,7 @@ export function EmailOutboxScreen() {
 
   const load = useCallback(async (which: OutboxStatus | undefined) => {
     if (!storage.getGuid()) {
-      setError(OUTBOX_TEXTS.noToken);
+      setError(i18next.t('audit.noToken'));
       return;
     }
     setLoading(true);
@@ -65,7 +85,7 @@ export function EmailOutboxScreen() {
       setEmails(await fetchEmailOutbox(which));
       setError(null);
     } catch (cause) {
-      setError(failureMessage(cause, { failed: OUTBOX_TEXTS.fetchFailed }));
+      setError(failureMessage(cause, { failed: i18next.t('outbox.fetchFailed') }));
     } finally {
       setLoading(false);
     }
@@ -77,36 +97,36 @@ export function EmailOutboxScreen() {
 
   return (
     <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
-      <Typography.Title level={2}>{OUTBOX_TEXTS.title}</Typography.Title>
-      <Typography.Paragraph type='secondary'>{OUTBOX_TEXTS.intro}</Typography.Paragraph>
+      <Typography.Title level={2}>{t('outbox.title')}</Typography.Title>
+      <Typography.Paragraph type='secondary'>{t('outbox.intro')}</Typography.Paragraph>
       <Space wrap align='end'>
         <Form layout='vertical'>
-          <Form.Item label='Status' htmlFor='outbox-status' style={{ marginBottom: 0 }}>
+          <Form.Item label={t('outbox.columns.status')} htmlFor='outbox-status' style={{ marginBottom: 0 }}>
             <Select
               id='outbox-status'
               allowClear
-              placeholder='All'
+              placeholder={t('outbox.all')}
               style={{ minWidth: 160 }}
               value={status}
               onChange={(v) => setStatus(v)}
               options={[
-                { value: 'pending', label: 'Pending' },
-                { value: 'sent', label: 'Sent' },
-                { value: 'failed', label: 'Failed' },
+                { value: 'pending', label: t(STATUS_TEXT.pending) },
+                { value: 'sent', label: t(STATUS_TEXT.sent) },
+                { value: 'failed', label: t(STATUS_TEXT.failed) },
               ]}
             />
           </Form.Item>
         </Form>
-        <Button icon={<ReloadOutlined />} onClick={() => void load(status)}>Refresh</Button>
+        <Button icon={<ReloadOutlined />} onClick={() => void load(status)}>{t('section.refresh')}</Button>
       </Space>
       {error && <Alert type='error' showIcon title={error} />}
       <Table<OutboxEmail>
         rowKey='id'
-        columns={columns}
+        columns={outboxColumns(t)}
         dataSource={emails}
         loading={loading}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        locale={{ emptyText: OUTBOX_TEXTS.empty }}
+        locale={{ emptyText: t('outbox.empty') }}
       />
     </Space>
   );

@@ -1,4 +1,5 @@
 /** The audit screen's filter logic, kept free of React so it can be unit-tested. */
+import { t } from 'i18next';
 
 export interface AuditFilters {
   /** YYYY-MM-DD, a whole day in UTC on the server. */
@@ -40,9 +41,7 @@ export function auditQuery(filters: AuditFilters, cursor?: string | null): strin
 
 /** The empty-state text of spec section 8. */
 export function emptyAuditText(filters: AuditFilters): string {
-  return countActiveFilters(filters) > 0
-    ? 'No audit logs found matching the current filters'
-    : 'No audit logs found';
+  return countActiveFilters(filters) > 0 ? t('audit.emptyFiltered') : t('audit.empty');
 }
 
 /** The spec's export name for today (UTC), used when the server sends none. */
