@@ -97,10 +97,6 @@ export const PENDING_FILES: ReadonlySet<string> = new Set([
   'pwa/src/portals/admin/users/UserDetailsModal.tsx',
   'pwa/src/portals/admin/users/UsersScreen.tsx',
   'pwa/src/portals/admin/users/usersLogic.ts',
-  'pwa/src/portals/attorney/AttorneyPortal.tsx',
-  'pwa/src/portals/attorney/RepresentativesScreen.tsx',
-  'pwa/src/portals/attorney/representativesApi.ts',
-  'pwa/src/portals/representative/RepresentativePortal.tsx',
   'pwa/src/viewer/Toolbar.tsx',
 ]);
 

@@ -6,6 +6,7 @@
  * . The Representatives screen (an antd table and Popconfirm) and the Upload modal load on demand.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
@@ -20,6 +21,7 @@ const RepresentativesScreen = lazy(() => import('./RepresentativesScreen.tsx'));
 const REPRESENTATIVES_PATH = `${ROLE_HOME.attorney}/representatives`;
 
 export function AttorneyPortal() {
+  const { t } = useTranslation();
   const logOff = useLogOff('logout-screen');
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -40,20 +42,20 @@ export function AttorneyPortal() {
       {onRepresentatives
         ? (
           <button type='button' className='btn' onClick={() => navigate(ROLE_HOME.attorney)}>
-            My Documents
+            {t('attorney.myDocuments')}
           </button>
         )
         : (
           <>
             <button type='button' className='btn btn-primary' onClick={() => setUploadOpen(true)}>
-              Upload New Document
+              {t('attorney.upload')}
             </button>
             <button type='button' className='btn' onClick={() => navigate(REPRESENTATIVES_PATH)}>
-              Representatives
+              {t('attorney.representatives')}
               {waiting > 0 && (
                 <>
                   <span className='count-badge' aria-hidden='true'>{waiting}</span>
-                  <span className='visually-hidden'>, {waiting} waiting for your acceptance</span>
+                  <span className='visually-hidden'>{t('attorney.waiting', { count: waiting })}</span>
                 </>
               )}
             </button>
@@ -63,7 +65,9 @@ export function AttorneyPortal() {
   );
   const documents = <AttorneyDocuments uploadOpen={uploadOpen} onUploadClose={() => setUploadOpen(false)} />;
   return (
-    <PortalLayout header={<PortalHeader subtitle='Attorney Portal' actions={actions} onLogOff={logOff} />}>
+    <PortalLayout
+      header={<PortalHeader subtitle={t('attorney.subtitle')} actions={actions} onLogOff={logOff} />}
+    >
       <Routes>
         <Route index element={documents} />
         <Route path='documents' element={documents} />

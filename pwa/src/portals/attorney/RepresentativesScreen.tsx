@@ -7,6 +7,7 @@
 import { Button, Card, Empty, List, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AntdTheme } from '../../components/AntdShell.tsx';
 import { LoadedSection } from '../../components/LoadedSection.tsx';
 import { useToast } from '../../components/useToast.ts';
@@ -24,6 +25,7 @@ import {
 } from './representativesApi.ts';
 
 export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
+  const { t } = useTranslation();
   const toast = useToast();
   // Below a desktop's width (a phone) the table's five columns do not fit across: a card per representative.
   const narrow = useMediaQuery(NARROW_QUERY);
@@ -54,8 +56,8 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
 
   const status = (row: LinkedRepresentative) =>
     row.link_status === 'accepted'
-      ? <Tag color='green'>Accepted {formatDate(row.accepted_at)}</Tag>
-      : <Tag color='orange'>Awaiting your acceptance</Tag>;
+      ? <Tag color='green'>{t('representatives.acceptedOn', { date: formatDate(row.accepted_at) })}</Tag>
+      : <Tag color='orange'>{t('representatives.awaiting')}</Tag>;
   const barNumber = (row: LinkedRepresentative) =>
     row.bar_number ? `${row.bar_number} (${row.bar_state ?? ''})` : '—';
   const actions = (row: LinkedRepresentative, block = false) => (
@@ -67,17 +69,17 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
           block={block}
           loading={busyId === row.id}
           disabled={busyId !== null && busyId !== row.id}
-          aria-label={`Accept ${row.name}`}
+          aria-label={t('representatives.acceptNamed', { name: row.name })}
           onClick={() => void act(row, 'accept')}
         >
-          Accept
+          {t('representatives.accept')}
         </Button>
       )}
       <Popconfirm
         title={REPRESENTATIVE_TEXTS.confirmRemove}
-        okText='Remove'
+        okText={t('representatives.remove')}
         okButtonProps={{ danger: true }}
-        cancelText='Cancel'
+        cancelText={t('representatives.cancel')}
         onConfirm={() =>
           act(row, 'remove')}
       >
@@ -86,20 +88,20 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
           block={block}
           danger
           disabled={busyId !== null}
-          aria-label={`Remove ${row.name}`}
+          aria-label={t('representatives.removeNamed', { name: row.name })}
         >
-          Remove
+          {t('representatives.remove')}
         </Button>
       </Popconfirm>
     </Space>
   );
 
   const columns: ColumnsType<LinkedRepresentative> = [
-    { title: 'Name', dataIndex: 'name', key: 'name' },
-    { title: 'Email', dataIndex: 'email', key: 'email' },
-    { title: 'Bar Number', key: 'bar', render: (_, row) => barNumber(row) },
-    { title: 'Status', key: 'status', render: (_, row) => status(row) },
-    { title: 'Actions', key: 'actions', render: (_, row) => actions(row) },
+    { title: t('representatives.columns.name'), dataIndex: 'name', key: 'name' },
+    { title: t('representatives.columns.email'), dataIndex: 'email', key: 'email' },
+    { title: t('representatives.columns.bar'), key: 'bar', render: (_, row) => barNumber(row) },
+    { title: t('representatives.columns.status'), key: 'status', render: (_, row) => status(row) },
+    { title: t('representatives.columns.actions'), key: 'actions', render: (_, row) => actions(row) },
   ];
 
   return (
@@ -119,7 +121,7 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
               <List.Item key={row.id}>
                 <Card title={row.name} className='representative-card' style={{ width: '100%' }}>
                   <p>{row.email}</p>
-                  <p>Bar Number: {barNumber(row)}</p>
+                  <p>{t('representatives.barNumber', { bar: barNumber(row) })}</p>
                   <p>{status(row)}</p>
                   {actions(row, true)}
                 </Card>

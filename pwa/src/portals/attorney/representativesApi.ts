@@ -1,23 +1,41 @@
 /** The attorney's Representatives list: who named them as supervising attorney, and Accept / Remove. */
 import type { LinkedRepresentative } from '../../../../contract/shapes/representative.ts';
+import { t } from 'i18next';
 import { apiRequest } from '../../lib/api.ts';
 
 export type { LinkedRepresentative };
 
+/** The Representatives screen's texts in the language shown, read when shown. */
 export const REPRESENTATIVE_TEXTS = {
-  title: 'Representatives',
-  intro:
-    'Representatives who named you as their supervising attorney. A document a representative sends is ' +
-    'shared with you only if you had accepted them when it was sent.',
-  loadFailed: 'Failed to load representatives',
-  acceptFailed: 'Failed to accept representative',
-  removeFailed: 'Failed to remove representative',
-  accepted: 'Representative accepted. Documents they send from now on are shared with you.',
-  removed: 'Representative removed. Documents they send from now on are not shared with you.',
-  confirmRemove: 'Remove this representative? Documents they send from now on are not shared with you; ' +
-    'documents already shared stay readable.',
-  empty: 'No representative has named you as their supervising attorney',
-} as const;
+  get title() {
+    return t('representatives.title');
+  },
+  get intro() {
+    return t('representatives.intro');
+  },
+  get loadFailed() {
+    return t('representatives.loadFailed');
+  },
+  get acceptFailed() {
+    return t('representatives.acceptFailed');
+  },
+  get removeFailed() {
+    return t('representatives.removeFailed');
+  },
+  /** The API's English message; the PWA shows it in the language shown. */
+  get accepted() {
+    return t('representatives.accepted');
+  },
+  get removed() {
+    return t('representatives.removed');
+  },
+  get confirmRemove() {
+    return t('representatives.confirmRemove');
+  },
+  get empty() {
+    return t('representatives.empty');
+  },
+};
 
 /** GET /api/attorney/representatives */
 export async function listRepresentatives(signal?: AbortSignal): Promise<LinkedRepresentative[]> {
@@ -27,18 +45,14 @@ export async function listRepresentatives(signal?: AbortSignal): Promise<LinkedR
   return Array.isArray(body.representatives) ? body.representatives : [];
 }
 
-/** POST /api/attorney/representatives/{id}/accept; resolves with the server's message. */
+/** POST /api/attorney/representatives/{id}/accept; resolves with the success text in the language shown. */
 export async function acceptRepresentative(id: string): Promise<string> {
-  const body = await apiRequest(`/attorney/representatives/${encodeURIComponent(id)}/accept`, {
-    method: 'POST',
-  });
-  return body.message ?? REPRESENTATIVE_TEXTS.accepted;
+  await apiRequest(`/attorney/representatives/${encodeURIComponent(id)}/accept`, { method: 'POST' });
+  return REPRESENTATIVE_TEXTS.accepted;
 }
 
-/** POST /api/attorney/representatives/{id}/remove; resolves with the server's message. */
+/** POST /api/attorney/representatives/{id}/remove; resolves with the success text in the language shown. */
 export async function removeRepresentative(id: string): Promise<string> {
-  const body = await apiRequest(`/attorney/representatives/${encodeURIComponent(id)}/remove`, {
-    method: 'POST',
-  });
-  return body.message ?? REPRESENTATIVE_TEXTS.removed;
+  await apiRequest(`/attorney/representatives/${encodeURIComponent(id)}/remove`, { method: 'POST' });
+  return REPRESENTATIVE_TEXTS.removed;
 }
