@@ -112,6 +112,26 @@ Deno.test({
         }
       });
 
+      await t.step('the attorney: Mis documentos, Subir un documento nuevo, and Representantes', async () => {
+        const context = await browser.newContext(SCREENS.desktop);
+        try {
+          const page = await context.newPage();
+          page.setDefaultTimeout(20_000);
+          await signInInSpanish(page, server.url, DEMO_ATTORNEY);
+          await page.getByRole('heading', { name: es.sender.heading }).waitFor();
+          await page.getByRole('button', { name: es.attorney.upload }).click();
+          const upload = page.getByRole('dialog', { name: es.upload.title });
+          await upload.getByLabel(es.upload.documentTitle).waitFor();
+          await upload.getByRole('button', { name: es.upload.cancel }).click();
+          await upload.waitFor({ state: 'hidden' });
+          await page.getByRole('button', { name: es.attorney.representatives }).click();
+          await page.getByRole('heading', { name: es.representatives.title }).waitFor();
+          await page.getByText(es.representatives.intro).waitFor();
+        } finally {
+          await context.close();
+        }
+      });
+
       await t.step(
         'the viewer: Imprimir with its page choice, and the properties with Spanish labels',
         async () => {
