@@ -65,3 +65,17 @@ Deno.test('a catalogue key no source names is unused; plurals and refusal codes 
   assert.deepEqual(keys, ['a.used', 'a.unused', 'a.count_one', 'a.count_other', 'codes.x']);
   assert.deepEqual(unusedKeys(keys, ["t('a.used'); t('a.count', { count })"]), ['a.unused']);
 });
+
+Deno.test("the PWA's own success texts are, in English, the API's success messages verbatim", async () => {
+  const { SUCCESS } = await import('../../api/http/messages.ts');
+  const en = JSON.parse(await Deno.readTextFile(`${root}pwa/src/i18n/en.json`));
+  // The screens that show their catalogue's text for a success the API reports.
+  const pairs: [string, string][] = [
+    [en.approver.approved, SUCCESS.registrationApproved],
+    [en.approver.rejected, SUCCESS.registrationRejected],
+    [en.representatives.accepted, SUCCESS.representativeAccepted],
+    [en.representatives.removed, SUCCESS.representativeRemoved],
+    [en.upload.success, SUCCESS.documentUploaded],
+  ];
+  for (const [shown, api] of pairs) assert.equal(shown, api);
+});
