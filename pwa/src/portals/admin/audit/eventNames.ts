@@ -1,24 +1,26 @@
 /**
  * Display names of audit event types (spec section 9): the named events have fixed labels, any other
  * snake_case type is shown title-cased, with known abbreviations in capitals ('ip_range_added' → 'IP Range Added').
+ * The named ones are in the language shown; the others are the stored type's own words.
  */
+import { t } from 'i18next';
 
-/** Spec section 9's names, and the older names some events are stored under. */
-const NAMED: Record<string, string> = {
-  user_login: 'User Login',
-  login_success: 'User Login',
-  login_failed: 'Login Failed',
-  document_viewed: 'Document Viewed',
-  document_view: 'Document Viewed',
-  document_printed: 'Document Printed',
-  document_print: 'Document Printed',
-  document_uploaded: 'Document Uploaded',
-  document_upload: 'Document Uploaded',
-  user_created: 'User Created',
-  user_updated: 'User Updated',
-  user_deleted: 'User Deleted',
-  user_status_updated: 'User Status Updated',
-};
+/** Spec section 9's names (their catalogue keys), and the older names some events are stored under. */
+const NAMED = {
+  user_login: 'audit.events.userLogin',
+  login_success: 'audit.events.userLogin',
+  login_failed: 'audit.events.loginFailed',
+  document_viewed: 'audit.events.documentViewed',
+  document_view: 'audit.events.documentViewed',
+  document_printed: 'audit.events.documentPrinted',
+  document_print: 'audit.events.documentPrinted',
+  document_uploaded: 'audit.events.documentUploaded',
+  document_upload: 'audit.events.documentUploaded',
+  user_created: 'audit.events.userCreated',
+  user_updated: 'audit.events.userUpdated',
+  user_deleted: 'audit.events.userDeleted',
+  user_status_updated: 'audit.events.userStatusUpdated',
+} as const;
 
 /** Words shown in capitals. */
 const ABBREVIATIONS = new Set(['ip', 'pin', 'csv', 'doc', 'smtp', 'pdf', 'id', 'url']);
@@ -27,8 +29,8 @@ const ABBREVIATIONS = new Set(['ip', 'pin', 'csv', 'doc', 'smtp', 'pdf', 'id', '
 export function eventDisplayName(eventType: string | null | undefined): string {
   const type = (eventType ?? '').trim();
   if (!type) return '';
-  const named = NAMED[type.toLowerCase()];
-  if (named) return named;
+  const key = type.toLowerCase();
+  if (Object.hasOwn(NAMED, key)) return t(NAMED[key as keyof typeof NAMED]);
   return type
     .split(/[_\s-]+/)
     .filter(Boolean)
