@@ -5,6 +5,7 @@
  * 5. offline, the tablet locks after the lock time and the PIN reopens it; it wipes after the idle limit; five
  *    wrong PINs on the lock screen (anyone can type them) end unlocking offline but wipe nothing, and online they
  *    lock the account for a while and leave the session, locked on the server, to its owner;
+ * a Log Off without the network reaches the server the moment the network returns (the session ends there);
  * 7. the attorney's and the admin's screens show the offline state with the network cut, and nothing of theirs
  *    is written to IndexedDB or Cache Storage.
  * Build the PWA first: node_modules/.bin/vite build --config pwa/vite.config.ts (PWA_DIST for another folder).
@@ -187,6 +188,34 @@ Deno.test({
           hanging = false;
           await page.getByRole('button', { name: 'Try Again' }).click();
           await banner.waitFor({ state: 'detached' });
+          await context.close();
+        },
+      );
+
+      await t.step(
+        'Log Off without the network: the session ends on the server once the network returns',
+        async () => {
+          const { context, page } = await tabletPage(browser);
+          await offenderReady(page, server.url);
+          const token = await page.evaluate(() => localStorage.getItem('guid'));
+          await context.setOffline(true);
+          await page.getByRole('button', { name: 'Log Off' }).click();
+          await page.waitForFunction(() => localStorage.getItem('guid') === null);
+          const before = await fetch(`${server.url}/api/auth/me`, {
+            headers: { Authorization: `Bearer ${token}` },
+          });
+          await before.body?.cancel();
+          assert.equal(before.status, 200, 'the server has not heard yet');
+          await context.setOffline(false);
+          for (let tries = 0;; tries++) {
+            const me = await fetch(`${server.url}/api/auth/me`, {
+              headers: { Authorization: `Bearer ${token}` },
+            });
+            await me.body?.cancel();
+            if (me.status === 401) break;
+            assert.ok(tries < 100, `the sign-out reached the server (${me.status})`);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
           await context.close();
         },
       );

@@ -14,7 +14,7 @@ import { Spinner } from '../components/Spinner.tsx';
 import { requiredError, TextField } from '../components/TextField.tsx';
 import { useToast } from '../components/useToast.ts';
 import { ApiError, failureMessage } from '../lib/api.ts';
-import { login, logout } from './authApi.ts';
+import { login, logout, sendUnsentLogouts } from './authApi.ts';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
@@ -61,6 +61,8 @@ export function Login() {
     const username = values.username.trim();
     setLoading(true);
     try {
+      // Sign-outs made without the network reach the server before anything else.
+      await sendUnsentLogouts();
       const result = await login(username, values.password);
       if (!result.ok) {
         toast.error(t('login.refused'));

@@ -1,5 +1,5 @@
 /** The /api/auth calls, shared by the sign-in screens and every portal's Log Off. */
-import { apiRequest } from '../lib/api.ts';
+import { ApiError, apiRequest } from '../lib/api.ts';
 import { parseUser, type User } from './user.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 import type { LoginRequest, PasswordChangeRequest } from '../../../contract/shapes/user.ts';
@@ -47,10 +47,33 @@ export async function logout(token: string | null): Promise<boolean> {
       quiet: true,
       signal: AbortSignal.timeout(LOGOUT_WAIT_MS),
     });
+    unsentLogouts.delete(token);
     return true;
-  } catch {
+  } catch (error) {
+    // No answer (no network, or none in time): the sign-out is sent again when the network returns. An answer
+    // (401: the session had already ended) needs nothing more.
+    if (!(error instanceof ApiError) || error.status === 0) unsentLogouts.add(token);
+    else unsentLogouts.delete(token);
     return false;
   }
+}
+
+/**
+ * The tokens whose sign-out has not reached the API: the tablet wiped itself without the network (Log Off,
+ * `/logout`, the idle limit), and the session must still end on the server, its offline key with it. Kept in this
+ * page's memory only (a token written to storage would outlive the wipe on disk); a reload loses them, and the
+ * server's idle limit ends those sessions instead.
+ */
+const unsentLogouts = new Set<string>();
+
+/** Sends the sign-outs that found no network, first thing when it returns (and before a sign-in). */
+export async function sendUnsentLogouts(): Promise<void> {
+  for (const token of [...unsentLogouts]) await logout(token);
+}
+
+/** How many sign-outs wait for the network (for tests). */
+export function unsentLogoutCount(): number {
+  return unsentLogouts.size;
 }
 
 /** POST /api/auth/register; resolves with the server's message. */

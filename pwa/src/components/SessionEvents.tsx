@@ -9,7 +9,9 @@
  */
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { sendUnsentLogouts } from '../auth/authApi.ts';
 import { setApiEvents } from '../lib/api.ts';
+import { onConnectivityChange } from '../offline/connectivity.ts';
 import { PATHS } from '../lib/routing.ts';
 import { sessionChannel, storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
@@ -43,6 +45,9 @@ export function SessionEvents() {
     });
     return () => setApiEvents({});
   }, [navigate, toast]);
+
+  // Sign-outs made without the network (a wipe offline) reach the server the moment it returns.
+  useEffect(() => onConnectivityChange((online) => online && void sendUnsentLogouts()), []);
 
   const { pathname } = useLocation();
   const signedOutPage = SIGNED_OUT_PAGES.has(pathname);
