@@ -23,6 +23,7 @@ import { authRoutes } from './routes/auth.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { publicRoutes } from './routes/public.ts';
+import { referenceRoutes } from './routes/reference.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { recipientRoutes } from './routes/recipients.ts';
 import { representativeRoutes } from './routes/representative.ts';
@@ -57,6 +58,8 @@ export function createApp(deps: AppDeps) {
     .route('/recipients', recipientRoutes)
     .route('/preferences', preferenceRoutes)
     .route('/attorney/representatives', representativeLinkRoutes)
+    // The reference walks the whole app's routes, these two included, when it is first asked for.
+    .route('/', referenceRoutes(() => app.routes))
     .all('*', () => {
       throw notFound('No such API endpoint.');
     });

@@ -13,6 +13,7 @@ import type { AppEnv } from './context.ts';
 import { checkOffenderNetwork } from '../domain/ip_whitelist.ts';
 import { failureError, refusal } from './failures.ts';
 import { verifiedSessionId } from './verified_tokens.ts';
+import { documented } from './route_docs.ts';
 
 export const ALL_ROLES: readonly Role[] = ROLES;
 
@@ -47,7 +48,7 @@ export interface GuardOptions {
  * temporary password may only reach routes marked `duringPasswordChange`.
  */
 export function requireRole(roles: readonly Role[], options: GuardOptions = {}) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  const guard = createMiddleware<AppEnv>(async (c, next) => {
     const { deps } = c.var;
     const token = bearerToken(c.req.header('authorization'));
     const sessionId = token ? await verifiedSessionId(deps.signingKey, token) : undefined;
@@ -83,6 +84,8 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     if (carried) c.set('alongside', { value: alongside });
     await next();
   });
+  // The API reference names the roles of each route from here (api/http/route_docs.ts).
+  return documented(guard, { roles });
 }
 
 /** Any signed-in user. */

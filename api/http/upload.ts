@@ -15,12 +15,13 @@ import { admitUpload } from './upload_gate.ts';
 import type { UploadLimits } from '../config.ts';
 import { SUCCESS } from './messages.ts';
 import { describeIssue, refuseUnstorableText } from './validate.ts';
+import { documented } from './route_docs.ts';
 
 const REQUIRED = failureText('upload_fields_required');
 const text = (max: number, message: string) => z.string({ error: REQUIRED }).trim().max(max, message);
 
 const uploadForm = z.object({
-  file: z.instanceof(File, { error: REQUIRED }),
+  file: z.instanceof(File, { error: REQUIRED }).meta({ type: 'string', contentMediaType: 'application/pdf' }),
   recipient_doc_number: z.array(text(32, REQUIRED).min(1, REQUIRED), { error: REQUIRED }).min(1, REQUIRED)
     .max(
       MAX_RECIPIENTS,
@@ -46,7 +47,9 @@ export function isRespondByDate(text: string): boolean {
 }
 
 /** Answers an upload by the signed-in sender: 201 with the delivery receipt, or the catalogue's refusal. */
-export async function handleUpload(c: Context<AppEnv>) {
+export const handleUpload = documented(answerUpload, { input: { target: 'form', schema: uploadForm } });
+
+async function answerUpload(c: Context<AppEnv>) {
   const { deps, session } = c.var;
   const limits = deps.config.uploads;
   // Counted before a byte of the body is read: a sender cannot hold more than a few bodies, nor everyone many.

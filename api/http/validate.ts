@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { isStorableText } from '../db/storable_text.ts';
 import { AppError, MESSAGES } from './errors.ts';
+import { documented } from './route_docs.ts';
 
 /** First problem of a zod error, readable by a person. */
 export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }): string {
@@ -55,10 +56,12 @@ export function valid<T extends z.ZodType, Target extends keyof ValidationTarget
   target: Target,
   schema: T,
 ) {
-  return zValidator(target, schema, (result) => {
+  const middleware = zValidator(target, schema, (result) => {
     if (!result.success) throw new AppError(400, describeIssue(result.error), 'invalid');
     refuseUnstorableText(result.data);
   });
+  // The API reference reads the schema from here (api/http/route_docs.ts).
+  return documented(middleware, { input: { target, schema } });
 }
 
 /**

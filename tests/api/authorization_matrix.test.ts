@@ -20,6 +20,9 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/health/ready': PUBLIC,
   'POST /api/auth/login': PUBLIC,
   'POST /api/auth/register': PUBLIC,
+  // The API reference: what the API accepts, never what it holds, like the PWA's own code.
+  'GET /api/openapi.json': PUBLIC,
+  'GET /api/docs': PUBLIC,
   'POST /api/auth/logout': ANY,
   'GET /api/auth/me': ANY,
   'POST /api/auth/password': ANY,
