@@ -20,6 +20,7 @@ import { adminSettingRoutes } from './routes/admin_settings.ts';
 import { adminUserRoutes } from './routes/admin_users.ts';
 import { approverRoutes } from './routes/approver.ts';
 import { authRoutes } from './routes/auth.ts';
+import { adminMfaRoutes, mfaRoutes } from './routes/mfa.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { publicRoutes } from './routes/public.ts';
@@ -44,10 +45,12 @@ export function createApp(deps: AppDeps) {
     })
     .route('/', publicRoutes)
     .route('/health', healthRoutes)
+    .route('/auth/mfa', mfaRoutes)
     .route('/auth', authRoutes)
     .route('/approver', approverRoutes)
     .route('/admin/audit-logs', adminAuditLogRoutes)
     .route('/admin/email-outbox', adminEmailOutboxRoutes)
+    .route('/admin/users', adminMfaRoutes)
     .route('/admin/users', adminUserRoutes)
     .route('/admin/offenders', adminOffenderRoutes)
     .route('/admin/entities', adminEntityRoutes)

@@ -26,6 +26,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: secret('SESSION_SECRET'),
   PIN_PEPPER: secret('PIN_PEPPER'),
+  MFA_SECRET_KEY: secret('MFA_SECRET_KEY'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   PWA_DIST: z.string().default('./pwa/dist'),
@@ -143,6 +144,11 @@ export interface Config {
    * Never in the database, so a stolen database does not give up the PINs.
    */
   pinPepper: string | undefined;
+  /**
+   * The key authenticator-app secrets are encrypted under and recovery codes are hashed under (domain/mfa.ts);
+   * unset: a secret generated once and kept in dataDir. Never in the database or its backups.
+   */
+  mfaSecretKey: string | undefined;
   /** Seed the demo data on an empty database. */
   demoSeed: boolean;
   /** Direct peers whose X-Forwarded-For is believed. */
@@ -181,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET,
     pinPepper: e.PIN_PEPPER,
+    mfaSecretKey: e.MFA_SECRET_KEY,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
     trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
@@ -222,7 +229,13 @@ function folder(prefix: string | undefined): string {
  * Refuse to start.
  */
 function refuseThrowawayState(
-  e: { DATABASE_URL?: string; BLOB_STORE: string; SESSION_SECRET?: string; PIN_PEPPER?: string },
+  e: {
+    DATABASE_URL?: string;
+    BLOB_STORE: string;
+    SESSION_SECRET?: string;
+    PIN_PEPPER?: string;
+    MFA_SECRET_KEY?: string;
+  },
 ): void {
   const needs: string[] = [];
   if (!e.DATABASE_URL) {
@@ -237,6 +250,11 @@ function refuseThrowawayState(
   if (!e.PIN_PEPPER) {
     needs.push(
       'PIN_PEPPER (a generated one would differ on every instance, and PINs hashed under it would not verify)',
+    );
+  }
+  if (!e.MFA_SECRET_KEY) {
+    needs.push(
+      'MFA_SECRET_KEY (a generated one would differ on every instance, and authenticator apps enrolled under it would not verify)',
     );
   }
   if (needs.length) {

@@ -13,6 +13,8 @@ export interface AppDeps {
   signingKey: Uint8Array;
   /** HMAC key of offenders' PIN hashes (api/domain/passwords.ts): PIN_PEPPER or the generated one. */
   pinPepper: Uint8Array;
+  /** The key authenticator-app secrets are sealed and recovery codes hashed under (domain/mfa.ts). */
+  mfaKey: Uint8Array;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
   /** Where log lines go; unset: built from config (LOG_FORMAT, LOG_LEVEL). */

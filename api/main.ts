@@ -10,6 +10,7 @@ import { createLogger } from './log.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
 import { loadPinPepper } from './domain/passwords.ts';
+import { loadMfaKey } from './domain/mfa.ts';
 import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
@@ -20,6 +21,12 @@ if (config.databaseUrl && !config.sessionSecret) {
   // Fine for one instance; several instances behind a balancer must share SESSION_SECRET.
   console.warn(`SESSION_SECRET is not set: using a secret kept in ${config.dataDir}/session-secret.`);
 }
+if (config.databaseUrl && !config.mfaSecretKey) {
+  // Several instances must share it (or DATA_DIR): an authenticator app enrolled under one key fails under another.
+  console.warn(
+    `MFA_SECRET_KEY is not set: using a key kept in ${config.dataDir}/mfa-key; keep it apart from backups.`,
+  );
+}
 if (config.databaseUrl && !config.pinPepper) {
   // Several instances must share it (or DATA_DIR): a PIN hashed under one pepper does not verify under another.
   console.warn(
@@ -29,12 +36,22 @@ if (config.databaseUrl && !config.pinPepper) {
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
+const mfaKey = await loadMfaKey(config.mfaSecretKey, config.dataDir);
 const blobs = createBlobStore(config, db);
 if (config.s3) await checkObjectStore(config.s3, blobs);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const log = createLogger(config);
-const app = createApp({ sql: db.sql, sessionSql: db.sessionSql, config, signingKey, pinPepper, blobs, log });
+const app = createApp({
+  sql: db.sql,
+  sessionSql: db.sessionSql,
+  config,
+  signingKey,
+  pinPepper,
+  mfaKey,
+  blobs,
+  log,
+});
 // Deletes expired documents and then their bytes: now, then every hour.
 // On a PostgreSQL server shared by several instances, one of them purges at a time (an advisory lock).
 const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {
@@ -60,6 +77,10 @@ const server = Deno.serve({
       for (const a of DEMO_ACCOUNTS) {
         console.log(`  ${a.role.padEnd(15)} ${a.username.padEnd(28)} ${a.secret}`);
       }
+      console.log(
+        'Second factors are required of no role in the demo (setting mfa_required_roles is none); ' +
+          'a new production database requires them of admin and approver.',
+      );
     }
   },
 }, drain.fetch);

@@ -24,6 +24,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createBlobStore } from '../api/blobs/store.ts';
 import { connectPostgres, type Database, type Sql, type Tx } from '../api/db/client.ts';
 import { migrate } from '../api/db/migrate.ts';
+import { put_setting } from '../api/db/settings.ts';
 import { hashPin, hashSecret, loadPinPepper } from '../api/domain/passwords.ts';
 
 /** How many rows of each kind (SCALE multiplies the department-sized defaults). */
@@ -193,6 +194,8 @@ export async function seedScale(db: Database, options: SeedOptions): Promise<See
     const [entity] = await tx<{ id: string }[]>`
       insert into entities (name, slug, status) values ('Department of Corrections (scale seed)', 'default', 'active')
       returning id`;
+    // The benchmarks sign in with passwords alone, as the demo does (api/cli/demo_seed.ts).
+    await put_setting(tx, 'mfa_required_roles', { type: 'text', value: '' });
 
     await timed('users: offenders', async () => {
       const rows = await tx`

@@ -152,6 +152,17 @@ export const SETTINGS = {
     description:
       "Lock an offender's tablet after this long without interaction (PIN to unlock; never later than the session idle minutes)",
   },
+  // Admins and approvers by default: NIST SP 800-63B-4 (AAL2) and the CJIS Security Policy (5.6.2.2, since
+  // 5.9.2) ask for a second factor on accounts that can reset PINs, read the audit log or decide who may send
+  // privileged mail. Offenders never (a PIN on a facility tablet). Empty: nobody must (anyone may still enrol).
+  mfa_required_roles: {
+    type: 'text',
+    default: 'admin,approver',
+    category: 'security',
+    label: 'Roles that must use a second factor',
+    description:
+      "Roles that must sign in with a passkey, security key or authenticator app, comma-separated (admin, approver, attorney, representative); 'none' for none",
+  },
   ip_whitelist_when_empty: {
     type: 'text',
     default: 'deny',

@@ -6,6 +6,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Sql } from '../db/client.ts';
 import { insert_document } from '../db/documents.ts';
+import { put_setting } from '../db/settings.ts';
 import { insert_user, type NewUser } from '../db/users.ts';
 import { hashSecret } from '../domain/passwords.ts';
 
@@ -71,6 +72,9 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
       if (!created.ok) throw new Error(`demo seed: ${account.username} already exists`);
       if (account.role === 'attorney') attorneyId = created.id;
     }
+    // The demo shows every portal with its password alone (the start banner says so); a new database otherwise
+    // requires a second factor of admins and approvers (contract/settings.ts).
+    await put_setting(tx, 'mfa_required_roles', { type: 'text', value: '' });
     return true;
   });
 }

@@ -62,3 +62,11 @@ export async function insert_missing_settings(sql: Tx): Promise<void> {
               on conflict (key) do nothing`;
   }
 }
+
+/** Stores a value with nobody as its author (a seed), adding the row when it is missing. */
+export async function put_setting(sql: Tx, key: SettingKey, value: SettingValue): Promise<void> {
+  const { category, description } = SETTINGS[key];
+  await sql`insert into settings (key, category, description, value)
+            values (${key}, ${category}, ${description}, ${sql.json(value as never)})
+            on conflict (key) do update set value = excluded.value, updated_at = now()`;
+}

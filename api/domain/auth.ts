@@ -28,6 +28,8 @@ import {
   update_password,
 } from '../db/users.ts';
 import { offenderAddressAllowed } from './ip_whitelist.ts';
+import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
+import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { dummySecretHash, hashPin, hashSecret, isPeppered, verifySecret } from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
@@ -56,7 +58,7 @@ export interface LoginAttempt {
  * 'bad_credentials' (every other refusal looks like it: unknown entity or user, wrong secret, locked, inactive
  * entity or account, an offender outside the IP whitelist).
  */
-export type LoginResult = Outcome<{ token: string; user: PublicUser }>;
+export type LoginResult = Outcome<{ token: string; user: PublicUser } | { secondFactor: MfaStep }>;
 
 /** Checks credentials and opens a session. */
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
@@ -160,8 +162,11 @@ async function checkLogin(
     ? await hashPin(attempt.password, { pepper: deps.pinPepper })
     : undefined;
   const maxHours = await get_setting(sql, 'session_max_hours');
+  // A right password is not enough for an account with a second factor, or one whose role must have one
+  // (domain/mfa.ts): the sign-in answers the second step instead of a session.
+  const secondFactor = await secondFactorNeeded(sql, candidate);
   const session = await sql.begin(
-    async (tx): Promise<{ id: string; expires_at: Date } | 'changed' | undefined> => {
+    async (tx): Promise<{ id: string; expires_at: Date } | { step: MfaStep } | 'changed' | undefined> => {
       // What the secret was checked against may have changed while it was hashed (a sign-in racing a PIN
       // reset, a password change or a deactivation must not open a session that outlives it, nor undo the reset).
       const now = await lock_login_candidate(tx, candidate.id);
@@ -170,6 +175,15 @@ async function checkLogin(
         now.temp_password_hash === candidate.temp_password_hash &&
         (!usedTemporary || now.temp_password_used_at === null);
       if (!unchanged) return 'changed';
+      if (secondFactor) {
+        if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
+        const step = await openSecondFactorStep(tx, secondFactor, {
+          userId: candidate.id,
+          key: { ...key, entityId: entity.id },
+          failureId: admission.failureId,
+        });
+        return { step };
+      }
       if (!(await confirmSuccess(tx, { ...key, entityId: entity.id }, admission.failureId))) return undefined;
       // The owner's own password retires an outstanding temporary one: whoever else saw it (the approver) can
       // no longer sign in with it nor use it to set a new password.
@@ -201,6 +215,7 @@ async function checkLogin(
   // A lock set by a concurrent attempt while this one was hashing: the right secret is refused like a wrong one.
   if (!session) return await refuse('locked');
   if (session === 'changed') return await refuse('changed_while_checking');
+  if ('step' in session) return { ok: true, secondFactor: session.step };
   const token = await signSessionToken(deps.signingKey, {
     sessionId: session.id,
     userId: candidate.id,

@@ -22,6 +22,16 @@ export const REASONS = [
   'password_unchanged',
   /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
   'password_too_weak',
+  // Second factors (mfa.ts).
+  /** The sign-in's step token is unknown, used or older than 5 minutes: sign in again. */
+  'mfa_token_invalid',
+  /** A wrong, replayed or unknown code (counted in the account's sign-in lock). */
+  'mfa_code_wrong',
+  /** The account's sign-in lock is in force: no code is checked. */
+  'mfa_locked',
+  'mfa_factor_not_found',
+  /** An admin may reset other users' second factors, never their own. */
+  'mfa_self_reset',
   // The offender tablet's offline reading (offline.ts).
   /** The session ended between the guard and the use case: the tablet signs out and wipes. */
   'session_ended',

@@ -6,6 +6,7 @@ import { fail, type Outcome } from './outcome.ts';
 import { checkSettingValue, type SettingValueInput } from '../../contract/rules/settings.ts';
 import { isSettingKey } from '../../contract/settings.ts';
 import type { Actor } from './actor.ts';
+import { applyMfaRequirement } from './mfa.ts';
 
 /** Stores a new value for `key`; every reader takes it from the next use on (no cache anywhere). */
 export async function changeSetting(
@@ -21,13 +22,22 @@ export async function changeSetting(
     const checked = checkSettingValue(key, input);
     if (!checked.ok) return fail('invalid_input', checked.message);
     await update_setting(tx, key, { value: checked.value, userId: actor.userId });
+    // Requiring a second factor of a role ends that role's sessions opened with a password alone.
+    const ended = key === 'mfa_required_roles'
+      ? await applyMfaRequirement(tx, String(current.value.value), String(checked.value.value))
+      : 0;
     await insert_audit_event(tx, {
       userId: actor.userId,
       eventType: 'setting_updated',
       resourceType: 'setting',
       resourceId: key,
       ipAddress: actor.ipAddress,
-      eventData: { key, from: current.value.value, to: checked.value.value },
+      eventData: {
+        key,
+        from: current.value.value,
+        to: checked.value.value,
+        ...(ended ? { sessionsEnded: ended } : {}),
+      },
     });
     return { ok: true };
   });

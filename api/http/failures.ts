@@ -34,6 +34,11 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'Access from this network is not allowed. Please use a facility tablet.',
   },
   session_gone: { status: 400, message: 'Please sign in again.' },
+  mfa_token_invalid: { status: 401, message: 'Your sign-in has expired. Please sign in again.' },
+  mfa_code_wrong: { status: 401, message: 'That code was not accepted. Please try again.' },
+  mfa_locked: { status: 429, message: 'Too many failed attempts. Please try again later.' },
+  mfa_factor_not_found: { status: 404, message: 'Second factor not found.' },
+  mfa_self_reset: { status: 400, message: 'You cannot reset your own second factors.' },
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
   password_change_locked: {
     status: 429,

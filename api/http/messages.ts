@@ -36,4 +36,8 @@ export const SUCCESS = {
   preferencesSaved: 'Notification settings saved',
   userReleased: 'Offender marked released',
   userTransferred: 'Offender marked transferred',
+  mfaEnrolled: 'Second factor added',
+  mfaRemoved: 'Second factor removed',
+  mfaRecoveryCodesReplaced: 'New recovery codes made. The old ones no longer work.',
+  mfaReset: "The user's second factors were reset",
 } as const;

@@ -101,6 +101,7 @@ export const authRoutes = new Hono<AppEnv>()
       userAgent: c.req.header('user-agent') ?? null,
     });
     if (!result.ok) throw failureError(result);
+    if ('secondFactor' in result) return c.json({ success: true, ...result.secondFactor });
     return c.json({ success: true, message: SUCCESS.loggedIn, token: result.token, user: result.user });
   })
   .post(

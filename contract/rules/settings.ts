@@ -37,6 +37,19 @@ export function isMailbox(value: string): boolean {
     isHostName(value.slice(at + 1));
 }
 
+/** The roles that may be required to use a second factor (offenders sign in with a PIN on a facility tablet). */
+export const MFA_ROLES = ['admin', 'approver', 'attorney', 'representative'] as const;
+
+/**
+ * The roles a `mfa_required_roles` value names, in catalogue order, or undefined when it names something else.
+ * Empty and 'none' name none.
+ */
+export function parseMfaRoles(value: string): string[] | undefined {
+  const named = value.split(',').map((r) => r.trim().toLowerCase()).filter((r) => r !== '' && r !== 'none');
+  if (!named.every((r) => (MFA_ROLES as readonly string[]).includes(r))) return undefined;
+  return MFA_ROLES.filter((r) => named.includes(r));
+}
+
 const ABBREVIATION = /^[A-Za-z0-9 .&-]{1,12}$/;
 
 /** Per-key text rules: a message naming the rule when the (trimmed) value breaks it. */
@@ -48,6 +61,15 @@ const TEXT_RULES: Partial<Record<SettingKey, (value: string) => string | undefin
   smtp_host: (v) =>
     v === '' || isHostName(v) ? undefined : 'SMTP host must be empty or a host name or IP address.',
   smtp_from: (v) => isMailbox(v) ? undefined : 'SMTP sender must be an e-mail address.',
+  mfa_required_roles: (v) =>
+    parseMfaRoles(v)
+      ? undefined
+      : "Roles that must use a second factor must be 'none' or a comma-separated list of: admin, approver, attorney, representative.",
+};
+
+/** Per-key text written in one form (a role list in catalogue order, 'none' as empty). */
+const TEXT_FORMS: Partial<Record<SettingKey, (value: string) => string>> = {
+  mfa_required_roles: (v) => parseMfaRoles(v)!.join(','),
 };
 
 export type SettingCheck = { ok: true; value: SettingValue } | { ok: false; message: string };
@@ -89,5 +111,5 @@ export function checkSettingValue(key: SettingKey, input: SettingValueInput): Se
   }
   const problem = TEXT_RULES[key]?.(text);
   if (problem) return { ok: false, message: problem };
-  return { ok: true, value: { type: 'text', value: text } };
+  return { ok: true, value: { type: 'text', value: TEXT_FORMS[key]?.(text) ?? text } };
 }

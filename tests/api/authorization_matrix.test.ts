@@ -30,6 +30,16 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/auth/offline-key': ['offender'],
   'POST /api/auth/lock': ['offender'],
   'POST /api/auth/unlock': ['offender'],
+  // The second step of a sign-in: its own step token is the proof (tests/api/mfa.test.ts).
+  'POST /api/auth/mfa/verify': PUBLIC,
+  'POST /api/auth/mfa/enroll/totp': PUBLIC,
+  // Second factors of one's own (the Security screen): staff; offenders sign in with a PIN on a tablet.
+  'GET /api/auth/mfa/factors': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/totp': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/totp/confirm': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/factors/:id/remove': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/recovery-codes': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/admin/users/:id/mfa/reset': ['admin'],
   'GET /api/approver/registrations': ['approver'],
   'POST /api/approver/registrations/:id/approve': ['approver'],
   'POST /api/approver/registrations/:id/reject': ['approver'],

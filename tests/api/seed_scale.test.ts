@@ -98,6 +98,7 @@ Deno.test({
       config,
       signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
       pinPepper: new TextEncoder().encode(PEPPER),
+      mfaKey: new TextEncoder().encode(PEPPER),
       blobs: createBlobStore({ blobStore: 'fs', dataDir }, db),
     };
     t = { app: createApp(deps), deps, db, close: async () => {} };

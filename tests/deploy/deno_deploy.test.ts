@@ -4,7 +4,12 @@ import { loadConfig } from '../../api/config.ts';
 import { ROOT, run } from './helpers.ts';
 
 const SECRET = 'x'.repeat(40);
-const DEPLOY = { DENO_DEPLOYMENT_ID: 'abc123', SESSION_SECRET: SECRET, PIN_PEPPER: SECRET };
+const DEPLOY = {
+  DENO_DEPLOYMENT_ID: 'abc123',
+  SESSION_SECRET: SECRET,
+  PIN_PEPPER: SECRET,
+  MFA_SECRET_KEY: SECRET,
+};
 
 Deno.test('deno deploy: the embedded database is refused with a message naming DATABASE_URL', () => {
   assert.throws(() => loadConfig({ ...DEPLOY, BLOB_STORE: 'postgres' }), /Deno Deploy without DATABASE_URL/);

@@ -30,6 +30,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
     pinPepper: new TextEncoder().encode('test-pin-pepper-'.repeat(3)),
+    mfaKey: new TextEncoder().encode('test-mfa-key-'.repeat(3)),
     blobs,
   };
   return {

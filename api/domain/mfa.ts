@@ -1,0 +1,655 @@
+/**
+ * Second factors for staff accounts: authenticator apps (TOTP, RFC 6238), recovery codes, and the sign-in step
+ * between a right password and the second factor (docs/security.md, "Second factors").
+ *
+ * - An authenticator app's secret is sealed with AES-256-GCM under a key derived from MFA_SECRET_KEY (the factor's
+ *   id as additional data), so the database and its backups alone never give up a secret. Each code is accepted
+ *   once (the last time step used is kept) with a clock skew of one step either way.
+ * - Recovery codes: 10 of 80 random bits each, shown once, kept as an HMAC under the same key, each usable once;
+ *   using one is audited and e-mailed to the owner.
+ * - The step token (`mfaToken`) is 256 random bits kept as its SHA-256; it lives 5 minutes, is used once, and is
+ *   not a session token, so every other endpoint answers it 401.
+ * - A wrong second factor counts in the account's sign-in lock (sign_in_throttle.ts), as a wrong password does;
+ *   the password's own attempt stays counted until the second factor is right, so an attacker who knows the
+ *   password cannot reset the count by signing in again between guesses.
+ */
+import * as OTPAuth from 'otpauth';
+import type { AppDeps } from '../deps.ts';
+import type { Sql, Tx } from '../db/client.ts';
+import { insert_audit_event } from '../db/audit.ts';
+import { enqueue_email } from '../db/email_outbox.ts';
+import * as db from '../db/mfa.ts';
+import { forgive_login_attempt } from '../db/login_throttle.ts';
+import { insert_session } from '../db/sessions.ts';
+import { get_setting } from '../db/settings.ts';
+import { find_user_by_id, lock_login_candidate, type UserRow } from '../db/users.ts';
+import { parseMfaRoles } from '../../contract/rules/settings.ts';
+import type { PublicUser } from '../../contract/shapes/user.ts';
+import type { MfaFactor, MfaMethod, MfaStep } from '../../contract/shapes/mfa.ts';
+import { readOrCreateSecretFile } from '../secret_file.ts';
+import { fail, type Outcome } from './outcome.ts';
+import { toPublicUser } from './public_user.ts';
+import {
+  accountAttemptKey,
+  admitAttempt,
+  type AttemptKey,
+  confirmSuccess,
+  recordFailure,
+} from './sign_in_throttle.ts';
+import { signSessionToken } from './tokens.ts';
+
+/** The issue's 5 minutes: long enough to find a phone or a key, short enough that a stolen step is stale. */
+export const MFA_STEP_MINUTES = 5;
+/** RFC 6238's defaults, which every authenticator app reads from the QR code. */
+const TOTP_PERIOD = 30;
+const TOTP_DIGITS = 6;
+/** One step of clock skew either way (RFC 6238 section 5.2's recommendation). */
+const TOTP_WINDOW = 1;
+/** 20 bytes: RFC 4226's recommended secret length for HMAC-SHA1. */
+const TOTP_SECRET_BYTES = 20;
+export const RECOVERY_CODE_COUNT = 10;
+/** 16 base32 characters: 80 random bits each (the issue asks for at least 64). */
+const RECOVERY_CODE_CHARACTERS = 16;
+const ISSUER = 'Legal Mail Portal';
+const encoder = new TextEncoder();
+
+/** The key from MFA_SECRET_KEY, or a secret generated once and kept in the data folder (like PIN_PEPPER's). */
+export async function loadMfaKey(secret: string | undefined, dataDir: string): Promise<Uint8Array> {
+  if (secret) return encoder.encode(secret);
+  return await readOrCreateSecretFile(dataDir, 'mfa-key');
+}
+
+async function derivedKey(master: Uint8Array, purpose: string, usage: 'seal' | 'hash'): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey('raw', master as BufferSource, 'HKDF', false, ['deriveKey']);
+  const params = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(purpose) };
+  return usage === 'seal'
+    ? await crypto.subtle.deriveKey(params, base, { name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ])
+    : await crypto.subtle.deriveKey(params, base, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+}
+
+async function sealSecret(master: Uint8Array, secret: Uint8Array, aad: string): Promise<Uint8Array> {
+  const key = await derivedKey(master, 'lmp totp secret', 'seal');
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: encoder.encode(aad) },
+      key,
+      secret as BufferSource,
+    ),
+  );
+  const out = new Uint8Array(iv.length + sealed.length);
+  out.set(iv);
+  out.set(sealed, iv.length);
+  return out;
+}
+
+async function openSecret(
+  master: Uint8Array,
+  sealed: Uint8Array,
+  aad: string,
+): Promise<Uint8Array | undefined> {
+  try {
+    const key = await derivedKey(master, 'lmp totp secret', 'seal');
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: sealed.slice(0, 12), additionalData: encoder.encode(aad) },
+      key,
+      sealed.slice(12) as BufferSource,
+    );
+    return new Uint8Array(plain);
+  } catch {
+    return undefined; // another key (MFA_SECRET_KEY changed) or a damaged row: the factor cannot verify
+  }
+}
+
+const hex = (bytes: ArrayBuffer) =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+async function sha256(text: string): Promise<string> {
+  return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
+/** A recovery code written as typed: base32 letters and digits only, upper case (dashes and spaces ignored). */
+function normaliseRecoveryCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]/g, '');
+}
+
+async function recoveryCodeHash(master: Uint8Array, userId: string, code: string): Promise<string> {
+  const key = await derivedKey(master, 'lmp recovery code', 'hash');
+  return hex(
+    await crypto.subtle.sign('HMAC', key, encoder.encode(`${userId}:${normaliseRecoveryCode(code)}`)),
+  );
+}
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** One new recovery code: 80 random bits as 16 base32 characters in four groups (`ABCD-EFGH-IJKL-MNOP`). */
+function newRecoveryCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(RECOVERY_CODE_CHARACTERS));
+  const chars = Array.from(bytes, (b) => BASE32[b & 31]).join('');
+  return chars.match(/.{4}/g)!.join('-');
+}
+
+/** New recovery codes for a user, replacing any earlier ones: the codes to show once. */
+async function issueRecoveryCodes(tx: Tx, master: Uint8Array, userId: string): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await db.replace_recovery_codes(
+    tx,
+    userId,
+    await Promise.all(codes.map((c) => recoveryCodeHash(master, userId, c))),
+  );
+  return codes;
+}
+
+function totpFor(secret: Uint8Array, label: string): OTPAuth.TOTP {
+  return new OTPAuth.TOTP({
+    issuer: ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD,
+    secret: new OTPAuth.Secret({ buffer: secret.slice().buffer }),
+  });
+}
+
+/** The time step a right code belongs to (within one step of now), or undefined. */
+function totpStep(secret: Uint8Array, code: string): number | undefined {
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return undefined;
+  const now = Date.now();
+  const delta = totpFor(secret, 'check').validate({ token, timestamp: now, window: TOTP_WINDOW });
+  if (delta === null) return undefined;
+  return Math.floor(now / 1000 / TOTP_PERIOD) + delta;
+}
+
+/** The roles `mfa_required_roles` names now. */
+export async function mfaRequiredRoles(sql: Tx): Promise<string[]> {
+  return parseMfaRoles(await get_setting(sql, 'mfa_required_roles')) ?? [];
+}
+
+/** How a user can prove a second factor now: their confirmed factors' kinds and, while any is unused, recovery. */
+async function methodsOf(sql: Tx, userId: string): Promise<MfaMethod[]> {
+  const [factors, codes] = await Promise.all([
+    db.list_factors(sql, userId, { confirmed: true }),
+    db.count_recovery_codes(sql, userId),
+  ]);
+  const methods: MfaMethod[] = [];
+  if (factors.some((f) => f.kind === 'webauthn')) methods.push('webauthn');
+  if (factors.some((f) => f.kind === 'totp')) methods.push('totp');
+  if (methods.length && codes > 0) methods.push('recovery');
+  return methods;
+}
+
+/**
+ * Whether a right password is enough for this user: undefined when it is (an offender, or no factor and none
+ * required), else the step the sign-in goes through (read before the sign-in's transaction).
+ */
+export async function secondFactorNeeded(
+  sql: Sql,
+  user: { id: string; role: string },
+): Promise<{ purpose: 'verify'; methods: MfaMethod[] } | { purpose: 'enroll' } | undefined> {
+  if (user.role === 'offender') return undefined;
+  const methods = await methodsOf(sql, user.id);
+  if (methods.length) return { purpose: 'verify', methods };
+  if ((await mfaRequiredRoles(sql)).includes(user.role)) return { purpose: 'enroll' };
+  return undefined;
+}
+
+/**
+ * Opens the second-factor step in the sign-in's transaction, in place of a session: the answer `login` gives.
+ * The password's attempt stays counted (see the module's comment) and is forgiven with the second factor.
+ */
+export async function openSecondFactorStep(
+  tx: Tx,
+  step: { purpose: 'verify'; methods: MfaMethod[] } | { purpose: 'enroll' },
+  attempt: { userId: string; key: AttemptKey & { entityId: string }; failureId: string },
+): Promise<MfaStep> {
+  const token = hex(crypto.getRandomValues(new Uint8Array(32)).buffer);
+  await db.insert_challenge(tx, {
+    tokenHash: await sha256(token),
+    userId: attempt.userId,
+    purpose: step.purpose,
+    entityId: attempt.key.entityId,
+    username: attempt.key.username,
+    passwordFailureId: attempt.failureId,
+    minutes: MFA_STEP_MINUTES,
+  });
+  return step.purpose === 'verify'
+    ? { mfaRequired: true, mfaToken: token, methods: step.methods }
+    : { mfaEnrollmentRequired: true, mfaToken: token };
+}
+
+export interface AuthenticatorEnrolment {
+  factorId: string;
+  /** The secret as base32 text, for typing in by hand. */
+  secret: string;
+  /** The otpauth:// URI the QR code carries. */
+  uri: string;
+}
+
+async function startTotp(
+  deps: Pick<AppDeps, 'mfaKey'>,
+  tx: Tx,
+  user: { id: string; email: string | null },
+  name: string,
+): Promise<AuthenticatorEnrolment> {
+  const secret = crypto.getRandomValues(new Uint8Array(TOTP_SECRET_BYTES));
+  const factorId = crypto.randomUUID();
+  const sealed = await sealSecret(deps.mfaKey, secret, factorId);
+  await db.insert_totp_factor(tx, { id: factorId, userId: user.id, name, sealedSecret: sealed });
+  const totp = totpFor(secret, user.email ?? user.id);
+  return { factorId, secret: totp.secret.base32, uri: totp.toString() };
+}
+
+/** Starts an authenticator app's enrolment for a signed-in user (Security screen). */
+export async function startAuthenticatorEnrolment(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  user: UserRow,
+  name: string,
+): Promise<AuthenticatorEnrolment> {
+  return await deps.sql.begin((tx) => startTotp(deps, tx, user, name));
+}
+
+/** Starts an authenticator app's enrolment in a sign-in that must enrol (the step's token, purpose 'enroll'). */
+export async function startStepEnrolment(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  mfaToken: string,
+  name: string,
+): Promise<Outcome<{ enrolment: AuthenticatorEnrolment }>> {
+  const challenge = await db.find_live_challenge(deps.sql, await sha256(mfaToken));
+  if (!challenge || challenge.purpose !== 'enroll') return fail('mfa_token_invalid');
+  const user = await find_user_by_id(deps.sql, challenge.user_id);
+  if (!user) return fail('mfa_token_invalid');
+  return { ok: true, enrolment: await deps.sql.begin((tx) => startTotp(deps, tx, user, name)) };
+}
+
+/** Ends a transaction without its writes, naming why (caught by `inTransaction`). */
+class Abort extends Error {
+  constructor(readonly why: string) {
+    super(why);
+  }
+}
+
+/** Runs `work` in a transaction; an `Abort` rolls it back and is answered as its reason. */
+async function inTransaction<T>(sql: Sql, work: (tx: Tx) => Promise<T>): Promise<T | Abort> {
+  try {
+    return await sql.begin(work) as T;
+  } catch (error) {
+    if (error instanceof Abort) return error;
+    throw error;
+  }
+}
+
+type Proof = { method: 'totp' | 'recovery'; code: string };
+
+/** What checking a proof found: the factor or code it used, to be taken in the caller's transaction. */
+type Checked =
+  | { ok: true; method: 'totp'; factor: db.FactorRow; step: number; enrolling: boolean }
+  | { ok: true; method: 'recovery'; hash: string }
+  | { ok: false };
+
+async function checkProof(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  userId: string,
+  proof: Proof,
+  options: { enrolling: boolean },
+): Promise<Checked> {
+  if (proof.method === 'recovery') {
+    if (options.enrolling) return { ok: false };
+    return { ok: true, method: 'recovery', hash: await recoveryCodeHash(deps.mfaKey, userId, proof.code) };
+  }
+  const factors = (await db.list_factors(deps.sql, userId)).filter((f) =>
+    f.kind === 'totp' && (options.enrolling ? f.confirmed_at === null : f.confirmed_at !== null)
+  );
+  for (const factor of factors) {
+    const secret = await openSecret(deps.mfaKey, factor.totp_secret!, factor.id);
+    const step = secret && totpStep(secret, proof.code);
+    if (step !== undefined) return { ok: true, method: 'totp', factor, step, enrolling: options.enrolling };
+  }
+  return { ok: false };
+}
+
+/** Takes what a proof used (the time step, the recovery code); false when another request took it first. */
+async function takeProof(tx: Tx, userId: string, checked: Checked & { ok: true }): Promise<boolean> {
+  if (checked.method === 'recovery') return await db.use_recovery_code(tx, userId, checked.hash);
+  if (!(await db.take_totp_step(tx, checked.factor.id, checked.step))) return false;
+  if (checked.enrolling) await db.confirm_factor(tx, checked.factor.id);
+  return true;
+}
+
+function recoveryUsedEmail(to: string, left: number) {
+  return {
+    kind: 'mfa_recovery_used',
+    to,
+    subject: 'A recovery code was used to sign in',
+    body:
+      'Hello,\n\nOne of your recovery codes was just used to sign in to your account on the secure legal-mail ' +
+      `portal. ${left} unused recovery code${
+        left === 1 ? '' : 's'
+      } remain.\n\nIf it was not you, tell your ` +
+      'administrator at once: they can reset your second factors and your password.\n\nThis message was sent ' +
+      'automatically by the secure legal-mail portal; replies are not read.\n',
+  };
+}
+
+function factorsResetEmail(to: string) {
+  return {
+    kind: 'mfa_reset',
+    to,
+    subject: 'Your second factors were reset',
+    body:
+      'Hello,\n\nAn administrator has removed the passkeys, security keys, authenticator apps and recovery ' +
+      'codes of your account on the secure legal-mail portal. Sign in with your password and add a second factor ' +
+      'again.\n\nIf you did not ask for this, tell your department at once.\n\nThis message was sent ' +
+      'automatically by the secure legal-mail portal; replies are not read.\n',
+  };
+}
+
+export type VerifyResult = Outcome<{ token: string; user: PublicUser; recoveryCodes?: string[] }>;
+
+/**
+ * The second step of a sign-in: a right code (or recovery code) opens the session, answered as a sign-in is;
+ * in an enrolment step, the new authenticator's first code confirms it and opens the session, and the first
+ * factor also brings the recovery codes (shown once).
+ */
+export async function verifySecondFactor(
+  deps: AppDeps,
+  request: Proof & { mfaToken: string; ipAddress: string; userAgent: string | null },
+): Promise<VerifyResult> {
+  const { sql } = deps;
+  const tokenHash = await sha256(request.mfaToken);
+  const challenge = await db.find_live_challenge(sql, tokenHash);
+  if (!challenge) return fail('mfa_token_invalid');
+  const userId = challenge.user_id;
+  const enrolling = challenge.purpose === 'enroll';
+  const key = {
+    entityId: challenge.attempt_entity_id,
+    username: challenge.attempt_username,
+    ipAddress: request.ipAddress,
+  };
+  const audit = (tx: Tx, eventType: string, eventData: Record<string, unknown>) =>
+    insert_audit_event(tx, {
+      userId,
+      eventType,
+      resourceType: 'auth',
+      ipAddress: request.ipAddress,
+      eventData,
+    });
+
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted) {
+    await recordFailure(sql, key, admission.limits);
+    await audit(sql, 'mfa_failed', { method: request.method, reason: 'locked' });
+    return fail('mfa_locked');
+  }
+  const checked = await checkProof(deps, userId, request, { enrolling });
+  const refuse = async (reason: string): Promise<VerifyResult> => {
+    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    if (lockedNow) {
+      await audit(sql, 'account_locked', { username: key.username, minutes: admission.limits.lockMinutes });
+    }
+    await audit(sql, 'mfa_failed', { method: request.method, reason });
+    return fail(reason === 'locked' ? 'mfa_locked' : 'mfa_code_wrong');
+  };
+  if (!checked.ok) return await refuse('wrong_code');
+
+  const maxHours = await get_setting(sql, 'session_max_hours');
+  const opened = await inTransaction(sql, async (tx) => {
+    const user = await lock_login_candidate(tx, userId);
+    if (!user || user.status !== 'active' || user.entity_status !== 'active') throw new Abort('gone');
+    if (!(await db.use_challenge(tx, tokenHash))) throw new Abort('used');
+    if (!(await takeProof(tx, userId, checked))) throw new Abort('replayed_code');
+    if (!(await confirmSuccess(tx, key, admission.failureId))) throw new Abort('locked');
+    // The password's own attempt, counted since the first step, is forgiven only now.
+    await forgive_login_attempt(tx, {
+      failureId: challenge.password_failure_id,
+      entityId: key.entityId,
+      username: key.username,
+    });
+    let recoveryCodes: string[] | undefined;
+    if (checked.method === 'totp' && enrolling) {
+      await audit(tx, 'mfa_enrolled', {
+        kind: 'totp',
+        factorId: checked.factor.id,
+        name: checked.factor.name,
+      });
+      if ((await db.count_recovery_codes(tx, userId)) === 0) {
+        recoveryCodes = await issueRecoveryCodes(tx, deps.mfaKey, userId);
+      }
+    }
+    if (checked.method === 'recovery') {
+      const left = await db.count_recovery_codes(tx, userId);
+      await audit(tx, 'mfa_recovery_used', { left });
+      if (user.email) await enqueue_email(tx, recoveryUsedEmail(user.email, left));
+    }
+    const session = await insert_session(tx, {
+      userId,
+      maxHours,
+      mustChangePassword: false,
+      ipAddress: request.ipAddress,
+      userAgent: request.userAgent,
+    });
+    await db.mark_session_second_factor(tx, session.id);
+    await audit(tx, 'mfa_verified', { method: request.method, sessionId: session.id });
+    await insert_audit_event(tx, {
+      userId,
+      eventType: 'user_login',
+      resourceType: 'session',
+      resourceId: session.id,
+      ipAddress: request.ipAddress,
+      eventData: { role: user.role, secondFactor: request.method },
+    });
+    return { session, user, recoveryCodes };
+  });
+  if (opened instanceof Abort) {
+    return opened.why === 'gone' || opened.why === 'used'
+      ? fail('mfa_token_invalid')
+      : await refuse(opened.why);
+  }
+  const token = await signSessionToken(deps.signingKey, {
+    sessionId: opened.session.id,
+    userId,
+    expiresAt: opened.session.expires_at,
+  });
+  return {
+    ok: true,
+    token,
+    user: toPublicUser(opened.user, false),
+    ...(opened.recoveryCodes ? { recoveryCodes: opened.recoveryCodes } : {}),
+  };
+}
+
+/**
+ * A signed-in user proves a second factor again (before removing a factor or replacing the recovery codes):
+ * counted in the same sign-in lock. Takes what it used in `tx`'s caller's transaction via `then`.
+ */
+async function proveAgain(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  user: UserRow,
+  proof: Proof & { ipAddress: string },
+  then: (tx: Tx) => Promise<void>,
+): Promise<Outcome> {
+  const { sql } = deps;
+  const key = accountAttemptKey(user, proof.ipAddress);
+  const audit = (tx: Tx, reason: string) =>
+    insert_audit_event(tx, {
+      userId: user.id,
+      eventType: 'mfa_failed',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: proof.ipAddress,
+      eventData: { method: proof.method, reason },
+    });
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted) {
+    await audit(sql, 'locked');
+    return fail('mfa_locked');
+  }
+  const checked = await checkProof(deps, user.id, proof, { enrolling: false });
+  const wrong = async (reason: string): Promise<Outcome> => {
+    await recordFailure(sql, key, admission.limits);
+    await audit(sql, reason);
+    return fail('mfa_code_wrong');
+  };
+  if (!checked.ok) return await wrong('wrong_code');
+  const result = await inTransaction(sql, async (tx) => {
+    if (!(await takeProof(tx, user.id, checked))) throw new Abort('replayed_code');
+    if (!(await confirmSuccess(tx, key, admission.failureId))) throw new Abort('locked');
+    if (checked.method === 'recovery') {
+      const left = await db.count_recovery_codes(tx, user.id);
+      await insert_audit_event(tx, {
+        userId: user.id,
+        eventType: 'mfa_recovery_used',
+        resourceType: 'user',
+        resourceId: user.id,
+        ipAddress: proof.ipAddress,
+        eventData: { left },
+      });
+      if (user.email) await enqueue_email(tx, recoveryUsedEmail(user.email, left));
+    }
+    await then(tx);
+  });
+  if (result instanceof Abort) return result.why === 'locked' ? fail('mfa_locked') : await wrong(result.why);
+  return { ok: true };
+}
+
+/**
+ * A signed-in user's new authenticator app: its first code confirms it; the first factor also brings the
+ * recovery codes. The session counts as opened with a second factor from then on.
+ */
+export async function confirmAuthenticator(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  session: UserRow & { session_id: string },
+  confirm: { factorId: string; code: string; ipAddress: string },
+): Promise<Outcome<{ recoveryCodes?: string[] }>> {
+  const factor = await db.find_factor(deps.sql, session.id, confirm.factorId);
+  if (!factor || factor.kind !== 'totp' || factor.confirmed_at) return fail('mfa_factor_not_found');
+  const secret = await openSecret(deps.mfaKey, factor.totp_secret!, factor.id);
+  const step = secret && totpStep(secret, confirm.code);
+  if (step === undefined) return fail('mfa_code_wrong');
+  return await deps.sql.begin(async (tx): Promise<Outcome<{ recoveryCodes?: string[] }>> => {
+    if (!(await db.take_totp_step(tx, factor.id, step))) return fail('mfa_code_wrong');
+    await db.confirm_factor(tx, factor.id);
+    await db.mark_session_second_factor(tx, session.session_id);
+    await insert_audit_event(tx, {
+      userId: session.id,
+      eventType: 'mfa_enrolled',
+      resourceType: 'user',
+      resourceId: session.id,
+      ipAddress: confirm.ipAddress,
+      eventData: { kind: 'totp', factorId: factor.id, name: factor.name },
+    });
+    const recoveryCodes = (await db.count_recovery_codes(tx, session.id)) === 0
+      ? await issueRecoveryCodes(tx, deps.mfaKey, session.id)
+      : undefined;
+    return { ok: true, ...(recoveryCodes ? { recoveryCodes } : {}) };
+  });
+}
+
+/** A user's factors as the Security screen lists them, with their unused recovery codes and the requirement. */
+export async function listFactors(
+  sql: Sql,
+  user: UserRow,
+): Promise<{ factors: MfaFactor[]; recoveryCodesLeft: number; required: boolean }> {
+  const [rows, left, roles] = await Promise.all([
+    db.list_factors(sql, user.id, { confirmed: true }),
+    db.count_recovery_codes(sql, user.id),
+    mfaRequiredRoles(sql),
+  ]);
+  return {
+    factors: rows.map((f) => ({
+      id: f.id,
+      kind: f.kind,
+      name: f.name,
+      createdAt: f.created_at.toISOString(),
+      lastUsedAt: f.last_used_at?.toISOString() ?? null,
+    })),
+    recoveryCodesLeft: left,
+    required: roles.includes(user.role),
+  };
+}
+
+/** Removes one of the user's own factors after a second factor; the last one also takes the recovery codes. */
+export async function removeFactor(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  user: UserRow,
+  removal: Proof & { factorId: string; ipAddress: string },
+): Promise<Outcome> {
+  const factor = await db.find_factor(deps.sql, user.id, removal.factorId);
+  if (!factor || !factor.confirmed_at) return fail('mfa_factor_not_found');
+  return await proveAgain(deps, user, removal, async (tx) => {
+    await db.delete_factor(tx, user.id, factor.id);
+    if ((await db.list_factors(tx, user.id, { confirmed: true })).length === 0) {
+      await db.replace_recovery_codes(tx, user.id, []);
+    }
+    await insert_audit_event(tx, {
+      userId: user.id,
+      eventType: 'mfa_removed',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: removal.ipAddress,
+      eventData: { kind: factor.kind, factorId: factor.id, name: factor.name },
+    });
+  });
+}
+
+/** New recovery codes after a second factor; the old ones stop working. */
+export async function regenerateRecoveryCodes(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  user: UserRow,
+  proof: Proof & { ipAddress: string },
+): Promise<Outcome<{ recoveryCodes: string[] }>> {
+  if ((await db.list_factors(deps.sql, user.id, { confirmed: true })).length === 0) {
+    return fail('mfa_factor_not_found');
+  }
+  let recoveryCodes: string[] = [];
+  const proved = await proveAgain(deps, user, proof, async (tx) => {
+    recoveryCodes = await issueRecoveryCodes(tx, deps.mfaKey, user.id);
+    await insert_audit_event(tx, {
+      userId: user.id,
+      eventType: 'mfa_recovery_codes_replaced',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: proof.ipAddress,
+    });
+  });
+  return proved.ok ? { ok: true, recoveryCodes } : proved;
+}
+
+/** An admin removes another user's factors and recovery codes (audited, e-mailed to the owner); never their own. */
+export async function resetFactors(
+  sql: Sql,
+  admin: { id: string; entity_id: string },
+  target: { userId: string; ipAddress: string },
+): Promise<Outcome> {
+  if (admin.id === target.userId) return fail('mfa_self_reset');
+  return await sql.begin(async (tx): Promise<Outcome> => {
+    const user = await find_user_by_id(tx, target.userId);
+    if (!user) return fail('user_not_found');
+    const removed = await db.delete_all_factors(tx, user.id);
+    await insert_audit_event(tx, {
+      userId: admin.id,
+      eventType: 'mfa_reset',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: target.ipAddress,
+      eventData: { factorsRemoved: removed },
+    });
+    if (user.email) await enqueue_email(tx, factorsResetEmail(user.email));
+    return { ok: true };
+  });
+}
+
+/**
+ * A change of `mfa_required_roles` inside the setting's transaction: the roles it adds lose their sessions that
+ * were opened with a password alone. Returns how many ended.
+ */
+export async function applyMfaRequirement(tx: Tx, from: string, to: string): Promise<number> {
+  const before = parseMfaRoles(from) ?? [];
+  const added = (parseMfaRoles(to) ?? []).filter((r) => !before.includes(r));
+  return await db.revoke_password_only_sessions(tx, added);
+}
