@@ -6,7 +6,7 @@
  */
 import { CloseOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Progress, Spin, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { PrintDialogs } from './PrintDialogs.tsx';
@@ -19,6 +19,9 @@ import { useViewer } from './useViewer.ts';
 import { useReaderActivity } from './useReaderActivity.ts';
 import { closeViewerWindow, useEscapeToClose } from './useViewerExit.ts';
 import './viewer.css';
+
+/** Read aloud's code is fetched the first time a reader asks for it: most readers never do. */
+const ReadAloudPanel = lazy(() => import('./readAloud/ReadAloudPanel.tsx'));
 
 /** The viewer's labelled way back (and Escape's): see useViewerExit.ts. */
 function CloseButton({ onClose }: { onClose(): void }) {
@@ -64,6 +67,7 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
   const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint, fromCache });
   useReaderActivity();
   const [propertiesOpen, setPropertiesOpen] = useState(false);
+  const [readAloudOpen, setReadAloudOpen] = useState(false);
   useEscapeToClose(onClose, propertiesOpen || print.phase.kind !== 'inactive');
 
   // ?print=1: the permission check and printing of every page, once per document.
@@ -109,6 +113,7 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             commands={commands}
             onProperties={() => setPropertiesOpen(true)}
             onPrint={() => print.start()}
+            readAloud={{ open: readAloudOpen, toggle: () => setReadAloudOpen((open) => !open) }}
             closeButton={<CloseButton onClose={onClose} />}
           />
         )
@@ -117,6 +122,17 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             <CloseButton onClose={onClose} />
           </Flex>
         )}
+      {pdf && readAloudOpen && (
+        <Suspense fallback={null}>
+          <ReadAloudPanel
+            key={documentId}
+            pdf={pdf}
+            startPage={view.page}
+            showPage={commands.goToPage}
+            onClose={() => setReadAloudOpen(false)}
+          />
+        </Suspense>
+      )}
       {status.kind === 'loading' && (
         <Flex vertical align='center' gap={12} role='status' className='viewer-status'>
           <Spin size='large' />

@@ -19,12 +19,14 @@ import {
   RightOutlined,
   RotateLeftOutlined,
   RotateRightOutlined,
+  SoundOutlined,
   TableOutlined,
   ZoomInOutlined,
   ZoomOutOutlined,
 } from '@ant-design/icons';
 import { Button, Divider, Flex, InputNumber, Radio, Select, Space, Tooltip, Typography } from 'antd';
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { ZOOM_LEVELS, ZOOM_PRESETS, zoomLabel, zoomSelectValue } from './modes.ts';
 import type { ViewerCommands, ViewState } from './useViewer.ts';
@@ -34,6 +36,8 @@ export interface ToolbarProps {
   commands: ViewerCommands;
   onProperties(): void;
   onPrint(): void;
+  /** Whether the Read aloud bar is open, and its button's action (opens it, or stops reading and closes it). */
+  readAloud: { open: boolean; toggle(): void };
   /** The Close button, last in the bar. */
   closeButton: ReactNode;
 }
@@ -52,13 +56,17 @@ const ZOOM_OPTIONS = [
   ...ZOOM_PRESETS.map((preset) => ({ value: preset.value, label: preset.label })),
 ];
 
-function ToolButton(props: { label: string; icon: ReactNode; onClick(): void; disabled?: boolean }) {
+function ToolButton(
+  props: { label: string; icon: ReactNode; onClick(): void; disabled?: boolean; pressed?: boolean },
+) {
   const touch = useContext(Touch);
   return (
     <Tip title={props.label}>
       <Button
         className='viewer-tool'
         aria-label={props.label}
+        aria-pressed={props.pressed}
+        type={props.pressed ? 'primary' : 'default'}
         icon={props.icon}
         onClick={props.onClick}
         disabled={props.disabled}
@@ -124,11 +132,32 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
       <Typography.Text aria-label='Page count' data-testid='page-count'>
         / {view.pageCount}
       </Typography.Text>
+      <PageAnnouncer page={view.page} pageCount={view.pageCount} />
     </Space>
   );
 }
 
-export function Toolbar({ view, commands, onProperties, onPrint, closeButton }: ToolbarProps) {
+/**
+ * Tells a screen reader the page when it changes (scrolling, the page buttons, Read aloud moving on), not when
+ * the document opens: the page field already says where reading starts.
+ */
+function PageAnnouncer({ page, pageCount }: { page: number; pageCount: number }) {
+  const { t } = useTranslation();
+  const first = useRef(page);
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (page !== first.current || said) setSaid(t('viewerPage.announce', { page, count: pageCount }));
+    // Only a change of page is announced; a new page count alone is not.
+  }, [page]);
+  return (
+    <span className='visually-hidden' role='status' data-testid='page-announcement'>
+      {said}
+    </span>
+  );
+}
+
+export function Toolbar({ view, commands, onProperties, onPrint, readAloud, closeButton }: ToolbarProps) {
+  const { t } = useTranslation();
   const touch = useMediaQuery('(pointer: coarse)');
   const zoomValue = zoomSelectValue(view.scale, view.preset);
   const options = zoomValue === null
@@ -237,6 +266,12 @@ export function Toolbar({ view, commands, onProperties, onPrint, closeButton }: 
           ]}
         />
         <Divider orientation='vertical' />
+        <ToolButton
+          label={t('readAloud.button')}
+          icon={<SoundOutlined />}
+          onClick={readAloud.toggle}
+          pressed={readAloud.open}
+        />
         <ToolButton label='Document properties' icon={<InfoCircleOutlined />} onClick={onProperties} />
         <ToolButton label='Print' icon={<PrinterOutlined />} onClick={onPrint} />
         <Divider orientation='vertical' />
