@@ -1,5 +1,5 @@
 /** Real PDFs for tests: made with pdf-lib, encrypted with /usr/bin/qpdf. */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 
 /** A valid PDF of `pages` pages with a line of text on each; `padTo` grows it (in a stream) to about that many bytes. */
 export async function makePdf(
@@ -17,6 +17,29 @@ export async function makePdf(
     const filler = new Uint8Array(options.padTo);
     for (let at = 0; at < filler.length; at += 65536) crypto.getRandomValues(filler.subarray(at, at + 65536));
     doc.context.register(doc.context.stream(filler));
+  }
+  return await doc.save({ useObjectStreams: false });
+}
+
+/**
+ * A letter of several pages, each page's text drawn line by line as a word processor would; `language` is
+ * the catalog's /Lang (the language the document declares). A page given no lines has no text at all, as a scan.
+ */
+export async function makeLetterPdf(
+  pages: string[][],
+  options: { language?: string; title?: string } = {},
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  if (options.title) doc.setTitle(options.title);
+  if (options.language) doc.setLanguage(options.language);
+  for (const lines of pages) {
+    const page = doc.addPage([612, 792]);
+    if (lines.length === 0) {
+      // A grey box where a scan would have its picture: something drawn, no text.
+      page.drawRectangle({ x: 72, y: 400, width: 468, height: 300, color: rgb(0.8, 0.8, 0.8) });
+    }
+    lines.forEach((line, at) => page.drawText(line, { x: 72, y: 700 - at * 24, size: 14, font }));
   }
   return await doc.save({ useObjectStreams: false });
 }
