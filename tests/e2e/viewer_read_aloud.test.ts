@@ -215,6 +215,14 @@ Deno.test({
             await panel.getByRole('button', { name: 'Stop' }).click();
             await panel.getByRole('status').filter({ hasText: 'Stopped' }).waitFor();
             assert.equal((await spoken(page)).length, 5, 'nothing more is said after Stop');
+
+            // Close hides the bar and gives the focus back to Read aloud.
+            await panel.getByRole('button', { name: 'Close' }).click();
+            await panel.waitFor({ state: 'detached' });
+            assert.equal(
+              await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+              'Read aloud',
+            );
           });
         },
       );

@@ -129,7 +129,11 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             pdf={pdf}
             startPage={view.page}
             showPage={commands.goToPage}
-            onClose={() => setReadAloudOpen(false)}
+            onClose={() => {
+              setReadAloudOpen(false);
+              // Back to the button that opened the bar, so a keyboard or screen reader user keeps their place.
+              document.querySelector<HTMLButtonElement>('.viewer-toolbar button[aria-pressed]')?.focus();
+            }}
           />
         </Suspense>
       )}

@@ -135,8 +135,12 @@ export default function ReadAloudPanel({ pdf, startPage, showPage, onClose }: Re
     })().catch(() => {
       if (!cancelled) setPhase({ kind: 'noText' });
     });
+    // A viewer window closed mid-sentence stops speaking with it.
+    const silence = () => player?.stop();
+    addEventListener('pagehide', silence);
     return () => {
       cancelled = true;
+      removeEventListener('pagehide', silence);
       player?.stop();
     };
     // Read aloud starts once per opening of the bar, from the page shown then.
