@@ -16,6 +16,24 @@ import { DEMO_ATTORNEY, DEMO_OFFENDER, openViewer, readerContext } from '../supp
 
 const options = { sanitizeResources: false, sanitizeOps: false };
 
+/** axe-core, evaluated through the DevTools protocol (the viewer's Content-Security-Policy rightly refuses it). */
+const AXE = await Deno.readTextFile(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
+
+/** axe's WCAG 2.0/2.1 A and AA serious and critical violations in the Read aloud bar, described. */
+async function readAloudViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const axe = (globalThis as any).axe;
+    const result = await axe.run('[data-testid="read-aloud"]', {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: { id: string; help: string }) => `${v.id}: ${v.help}`);
+  });
+}
+
 interface Spoken {
   text: string;
   lang: string;
@@ -179,6 +197,7 @@ Deno.test({
             );
             await caption.locator('mark', { hasText: 'hearing' }).waitFor();
             assert.match(await caption.innerText(), /page 1:\s*Your hearing is on March 3\./);
+            assert.deepEqual(await readAloudViolations(page), [], 'the bar, its caption and the marked word');
             await panel.getByRole('button', { name: 'Pause' }).waitFor();
 
             const end = () =>
