@@ -35,6 +35,8 @@ if (!url) {
   Deno.exit(1);
 }
 const { sql } = connectPostgres(url, { max: Number(Deno.env.get('BARE_POOL') ?? 10) });
+// The admin's lists are their own entity's: the installation's first, where the seed puts everyone.
+const [{ id: entityId }] = await sql<{ id: string }[]>`select id from entities where slug = 'default'`;
 
 Deno.serve({
   hostname: '127.0.0.1',
@@ -74,7 +76,7 @@ Deno.serve({
         // The search page as the API answers it: one more row than shown tells whether a next page exists, and
         // the count beside it is the screen's 'Showing X of Y users' (the spec's footer), so the floor pays for it
         // too.
-        const filter = { search: q('q') };
+        const filter = { entityId, search: q('q') };
         const [rows, total] = await Promise.all([
           list_users_page_for_admin(sql, { ...filter, limit: 51 }),
           count_users_for_admin(sql, filter),
@@ -87,11 +89,15 @@ Deno.serve({
           total,
         });
       }
-      return Response.json({ success: true, users: (await list_users_for_admin(sql)).map(toAdminUser) });
+      return Response.json({
+        success: true,
+        users: (await list_users_for_admin(sql, entityId)).map(toAdminUser),
+      });
     case '/audit': {
       const from = q('from');
       const before = q('before');
       const filter = {
+        scope: { entityId, unattributed: true },
         eventType: q('type'),
         userId: q('user'),
         from: from ? new Date(from) : undefined,

@@ -213,6 +213,8 @@ async function explainAll(url: string, ids: { offender: string; attorney: string
     url,
     (sql) => sql<{ entity_id: string }[]>`select entity_id from users where id = ${ids.offender}`,
   );
+  // The department administrator's view of the log: their entity's rows and the unattributed ones.
+  const scope = { entityId: offender.entity_id, unattributed: true };
   const queries: [string, (sql: Sql) => Promise<unknown>][] = [
     ['session check (find_active_session)', (sql) => find_active_session(sql, session.id)],
     ['whitelist (sign-in only now)', (sql) => find_entity_whitelist(sql, offender.entity_id)],
@@ -243,26 +245,29 @@ async function explainAll(url: string, ids: { offender: string; attorney: string
       ] as [string, (sql: Sql) => Promise<unknown>][];
     }),
     ["attorney's whole list (busiest, unpaged)", (sql) => list_documents_for_attorney(sql, ids.busiest)],
-    ["admin's user list (all users)", (sql) => list_users_for_admin(sql)],
+    ["admin's user list (all users)", (sql) => list_users_for_admin(sql, offender.entity_id)],
     [
       "admin's user search (common name)",
-      (sql) => list_users_page_for_admin(sql, { search: SEARCH_COMMON, limit: 51 }),
+      (sql) =>
+        list_users_page_for_admin(sql, { entityId: offender.entity_id, search: SEARCH_COMMON, limit: 51 }),
     ],
     [
       "admin's user search (one DOC number)",
-      (sql) => list_users_page_for_admin(sql, { search: SEARCH_RARE, limit: 51 }),
+      (sql) =>
+        list_users_page_for_admin(sql, { entityId: offender.entity_id, search: SEARCH_RARE, limit: 51 }),
     ],
     [
       "admin's user search count (common name)",
-      (sql) => count_users_for_admin(sql, { search: SEARCH_COMMON }),
+      (sql) => count_users_for_admin(sql, { entityId: offender.entity_id, search: SEARCH_COMMON }),
     ],
     [
       'audit log by event type',
-      (sql) => list_audit_logs(sql, { eventType: 'document_deleted' }, { limit: 51 }),
+      (sql) => list_audit_logs(sql, { scope, eventType: 'document_deleted' }, { limit: 51 }),
     ],
     [
       'audit log by date range',
-      (sql) => list_audit_logs(sql, { from: new Date(start), before: new Date(before) }, { limit: 51 }),
+      (sql) =>
+        list_audit_logs(sql, { scope, from: new Date(start), before: new Date(before) }, { limit: 51 }),
     ],
     ['audit event types (every audit page)', (sql) => list_audit_event_types(sql)],
   ];

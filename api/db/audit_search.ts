@@ -6,7 +6,18 @@
 import type postgres from 'postgres';
 import type { Tx } from './client.ts';
 
+/**
+ * Whose rows an admin reads: those of their own entity's users, and, for the department's administrators, the rows
+ * no user is named on (sign-ins refused before an account was found, registrations, the command line).
+ */
+export interface AuditScope {
+  entityId: string;
+  unattributed: boolean;
+}
+
 export interface AuditFilter {
+  /** Always set: no admin reads another entity's rows. */
+  scope: AuditScope;
   /** Inclusive lower bound. */
   from?: Date;
   /** Exclusive upper bound. */
@@ -33,7 +44,9 @@ export interface AuditLogRow {
  * precision, which a JavaScript Date would lose.
  */
 function matching(sql: Tx, filter: AuditFilter, afterId: string | undefined) {
-  return sql`true
+  const { entityId, unattributed } = filter.scope;
+  return sql`(a.user_id in (select s.id from users s where s.entity_id = ${entityId})
+      ${unattributed ? sql`or a.user_id is null` : sql``})
     ${filter.from ? sql`and a.created_at >= ${filter.from}` : sql``}
     ${filter.before ? sql`and a.created_at < ${filter.before}` : sql``}
     ${filter.eventType ? sql`and a.event_type = ${filter.eventType}` : sql``}

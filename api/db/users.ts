@@ -211,15 +211,18 @@ const ADMIN_USER_COLUMNS =
   'u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.created_at';
 
 /** Every user of every entity, newest first. */
-export function list_users_for_admin(sql: Tx): Promise<AdminUserRow[]> {
+export function list_users_for_admin(sql: Tx, entityId: string): Promise<AdminUserRow[]> {
   return sql<AdminUserRow[]>`
     select ${sql.unsafe(ADMIN_USER_COLUMNS)}
     from users u left join entities e on e.id = u.entity_id
+    where u.entity_id = ${entityId}
     order by u.created_at desc, u.id desc`;
 }
 
 /** The admin's user search (GET /api/admin/users with page parameters): every filter optional. */
 export interface AdminUserFilter {
+  /** The admin's own entity: an admin sees no other entity's users. */
+  entityId: string;
   /** A case-insensitive substring of the full name, the e-mail or the DOC number (the screen's search). */
   search?: string;
   role?: Role;
@@ -245,7 +248,7 @@ function containsPattern(text: string): string {
 function adminUserWhere(sql: Tx, filter: AdminUserFilter) {
   const needle = filter.search?.trim();
   const pattern = needle ? containsPattern(needle) : undefined;
-  return sql`where true
+  return sql`where u.entity_id = ${filter.entityId}
     ${
     pattern
       ? sql`and (user_full_name(u.first_name, u.last_name) ilike ${pattern}

@@ -14,7 +14,7 @@ export interface AuditFilterInput {
   userId?: string;
 }
 
-export type ParsedFilter = { ok: true; filter: AuditFilter } | { ok: false; message: string };
+export type ParsedFilter = { ok: true; filter: Omit<AuditFilter, 'scope'> } | { ok: false; message: string };
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;

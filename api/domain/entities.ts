@@ -88,7 +88,10 @@ export async function updateEntity(
   const next = checked.fields;
   return await sql.begin(async (tx): Promise<Outcome<{ entity: EntityRow }>> => {
     const current = await lock_entity(tx, id);
-    if (!current) return fail('entity_not_found');
+    // Another entity is as missing as an unknown one, except to the department's administrators.
+    if (!current || (!actor.departmentAdmin && current.id !== actor.entityId)) {
+      return fail('entity_not_found');
+    }
     if (current.slug === SIGN_IN_ENTITY_SLUG && next.slug !== current.slug) {
       return fail('entity_default_slug');
     }

@@ -105,7 +105,10 @@ export async function resetOffenderPin(
   const passwordHash = await hashPin(pin, { pepper: deps.pinPepper });
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
-    if (!user || user.role !== 'offender' || !user.doc_number) return fail('offender_not_found');
+    // Another entity's offender is as missing as an unknown one: an admin manages their own entity only.
+    if (!user || user.role !== 'offender' || !user.doc_number || user.entity_id !== actor.entityId) {
+      return fail('offender_not_found');
+    }
     await update_password(tx, user.id, passwordHash);
     await revoke_user_sessions(tx, user.id);
     // The lock is kept per lower-cased username (api/domain/auth.ts).

@@ -13,8 +13,18 @@ export const REASONS = [
   'throttled',
   /** More sign-ins in flight at once from one client address than the API checks (sign_in_throttle.ts). */
   'sign_in_busy',
-  /** An offender outside every active IP whitelist range (sign-in, and every call through the guard). */
+  /** An offender's call from outside their entity's active IP whitelist ranges (the guard). */
   'ip_not_allowed',
+  /**
+   * A DOC-number sign-in from an address the entity's whitelist does not admit: refused before any look-up or
+   * hashing, whoever the DOC number is, so it tells nothing about the account and never counts toward its lock.
+   */
+  'sign_in_network_not_allowed',
+  /**
+   * At a facility address, this username's recent failures from it ask for a wait before the next try (growing
+   * delays per address and username, sign_in_throttle.ts); `waitSeconds` says how long.
+   */
+  'sign_in_wait',
   'session_gone',
   'current_password_wrong',
   /** Too many wrong current passwords: the account's sign-in lock is in force. */
@@ -83,6 +93,8 @@ export const REASONS = [
   'entity_own_deactivation',
   // Settings (settings.ts).
   'setting_not_found',
+  /** Entities and the installation-wide settings are the department administrator's (contract/rules/admin_scope.ts). */
+  'department_admin_only',
   // IP whitelist (ip_whitelist.ts); `detail` of a duplicate is the range already listed.
   'ip_range_required',
   'ip_range_invalid',
@@ -124,6 +136,8 @@ export interface Failure {
   reason: Reason;
   /** What the message needs beyond the reason: a rule's message, a limit, a DOC number. */
   detail?: string;
+  /** A temporary refusal's own wait, when it is not the catalogue's fixed one. */
+  waitSeconds?: number;
 }
 
 export type Outcome<T = Record<never, never>> = ({ ok: true } & T) | Failure;

@@ -28,7 +28,8 @@ export async function changeUserStatus(
 ): Promise<Outcome> {
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
-    if (!user) return fail('user_not_found');
+    // Another entity's user is as missing as an unknown one: an admin manages their own entity only.
+    if (!user || user.entity_id !== actor.entityId) return fail('user_not_found');
     // The row's id, not the one asked for: PostgreSQL finds a row whatever the case of the id it is given.
     if (user.id === actor.userId && change.status !== 'active') return fail('user_self_deactivation');
     if (user.status === 'pending') return fail('user_pending');

@@ -33,6 +33,15 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     status: 403,
     message: 'Access from this network is not allowed. Please use a facility tablet.',
   },
+  sign_in_network_not_allowed: {
+    status: 403,
+    message:
+      'Signing in with a DOC number is not allowed from this network. Please use a facility tablet, or ask staff to check the IP whitelist.',
+  },
+  sign_in_wait: {
+    status: 429,
+    message: 'Too many failed sign-ins for this account on this network. Please wait a moment and try again.',
+  },
   session_gone: { status: 400, message: 'Please sign in again.' },
   mfa_token_invalid: { status: 401, message: 'Your sign-in has expired. Please sign in again.' },
   mfa_code_wrong: { status: 401, message: 'That code was not accepted. Please try again.' },
@@ -122,6 +131,10 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
 
   setting_not_found: { status: 404, message: 'Setting not found.' },
+  department_admin_only: {
+    status: 403,
+    message: "Only the department's administrators can do that.",
+  },
 
   ip_range_required: { status: 400, message: 'IP range is required' },
   ip_range_invalid: { status: 400, message: 'Invalid IP range format' },
@@ -184,7 +197,7 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
 export function failureError(failure: Failure): AppError {
   const entry = FAILURES[failure.reason];
   const message = typeof entry.message === 'string' ? entry.message : entry.message(failure.detail ?? '');
-  return new AppError(entry.status, message, failure.reason, entry.retryAfterSeconds);
+  return new AppError(entry.status, message, failure.reason, failure.waitSeconds ?? entry.retryAfterSeconds);
 }
 
 /** The error to throw for `reason` where a route or the guard decides it itself (a missing row, a refusal). */

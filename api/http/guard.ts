@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type postgres from 'postgres';
 import { type Role, ROLES } from '../../contract/shapes/user.ts';
+import { isDepartmentAdmin } from '../../contract/rules/admin_scope.ts';
 import { recordAccessDenied, resumeSession } from '../domain/sessions.ts';
 import { AppError, forbidden, MESSAGES, unauthorized } from './errors.ts';
 import type { AppEnv } from './context.ts';
@@ -41,6 +42,11 @@ export interface GuardOptions {
    * The handler still applies its own access rule to it. Undefined: nothing to carry (the handler reads itself).
    */
   alongside?: (c: Context<AppEnv>, sessionId: string) => postgres.Fragment | undefined;
+  /**
+   * Only a department-wide administrator (an admin of the installation's first entity) may use the route: the
+   * entities and the installation-wide settings. Any other admin gets 403 `department_admin_only` (audited).
+   */
+  departmentOnly?: boolean;
 }
 
 /**
@@ -81,6 +87,7 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
       throw forbidden();
     }
     c.set('session', session);
+    if (options.departmentOnly) await refuseUnlessDepartmentAdmin(c);
     if (carried) c.set('alongside', { value: alongside });
     await next();
   });
@@ -90,3 +97,21 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
 
 /** Any signed-in user. */
 export const requireSignedIn = (options: GuardOptions = {}) => requireRole(ALL_ROLES, options);
+
+/** 403 `department_admin_only` (audited as a wrong role is) unless the signed-in user is a department admin. */
+async function refuseUnlessDepartmentAdmin(c: Context<AppEnv>): Promise<void> {
+  const { session } = c.var;
+  if (isDepartmentAdmin({ role: session.role, entity: session.entity_slug })) return;
+  await recordAccessDenied(c.var.deps, session, {
+    method: c.req.method,
+    path: c.req.path,
+    ipAddress: c.var.clientAddress,
+  });
+  throw refusal('department_admin_only');
+}
+
+/** After requireRole: the route is a department-wide administrator's only (GuardOptions.departmentOnly). */
+export const requireDepartmentAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  await refuseUnlessDepartmentAdmin(c);
+  await next();
+});

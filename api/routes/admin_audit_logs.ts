@@ -1,4 +1,7 @@
-/** /api/admin/audit-logs: the filtered, paged audit log and its streamed CSV export (admins only). */
+/**
+ * /api/admin/audit-logs: the filtered, paged audit log and its streamed CSV export (admins only, each reading only
+ * the rows of their own entity's users; the department's administrators also the rows that name no user).
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { insert_audit_event } from '../db/audit.ts';
@@ -14,6 +17,8 @@ import {
 import { parseAuditFilter } from '../domain/audit_filters.ts';
 import { csvRow } from '../domain/csv.ts';
 import type { AuditLog, AuditLogPage } from '../../contract/shapes/audit_log.ts';
+import type { ActiveSession } from '../db/sessions.ts';
+import { isDepartmentAdmin } from '../../contract/rules/admin_scope.ts';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { type GuardOptions, requireRole } from '../http/guard.ts';
@@ -59,10 +64,15 @@ function toAuditLog(row: AuditLogRow): AuditLog {
   return { ...row, created_at: new Date(row.created_at).toISOString() };
 }
 
-function checkedFilter(input: z.infer<typeof filterQuery>): AuditFilter {
+/** The filter asked for, within what the signed-in admin may read: their own entity's rows (AuditScope). */
+function checkedFilter(input: z.infer<typeof filterQuery>, session: ActiveSession): AuditFilter {
   const parsed = parseAuditFilter(input);
   if (!parsed.ok) throw badRequest(parsed.message);
-  return parsed.filter;
+  const scope = {
+    entityId: session.entity_id,
+    unattributed: isDepartmentAdmin({ role: session.role, entity: session.entity_slug }),
+  };
+  return { ...parsed.filter, scope };
 }
 
 const CSV_HEADER = ['Date/Time', 'User ID', 'Event Type', 'Resource Type', 'IP Address', 'Event Data'];
@@ -110,7 +120,7 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin'], carryEventTypes))
   .get('/', valid('query', pageQuery), async (c) => {
     const query = c.req.valid('query');
-    const filter = checkedFilter(query);
+    const filter = checkedFilter(query, c.var.session);
     const limit = query.limit ?? AUDIT_PAGE_SIZE;
     const { sql } = c.var.deps;
     // One more row than asked tells whether another page exists without a count(*).
@@ -134,7 +144,7 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
   })
   .get('/export.csv', valid('query', filterQuery), async (c) => {
     const query = c.req.valid('query');
-    const filter = checkedFilter(query);
+    const filter = checkedFilter(query, c.var.session);
     const { sql } = c.var.deps;
     await insert_audit_event(sql, {
       userId: c.var.session.id,

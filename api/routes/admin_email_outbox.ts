@@ -1,4 +1,7 @@
-/** /api/admin/email-outbox: the queued, sent and failed e-mails, read-only (admins only). */
+/**
+ * /api/admin/email-outbox: the queued, sent and failed e-mails, read-only. The outbox is the installation's (it
+ * names registrants of every entity), so only the department's administrators read it.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { list_outbox, type OutboxRow } from '../db/email_outbox.ts';
@@ -29,7 +32,7 @@ const query = z.object({
 const OUTBOX_LIST_LIMIT = 200;
 
 export const adminEmailOutboxRoutes = new Hono<AppEnv>()
-  .use(requireRole(['admin']))
+  .use(requireRole(['admin'], { departmentOnly: true }))
   .get('/', valid('query', query), async (c) => {
     const { status } = c.req.valid('query');
     const emails = await list_outbox(c.var.deps.sql, { status, limit: OUTBOX_LIST_LIMIT });

@@ -1,13 +1,16 @@
-/** /api/admin/entities: list, create and edit entities (admins only). */
+/**
+ * /api/admin/entities: list, create and edit entities. The department's administrators list, create and edit every
+ * entity; any other admin sees and edits only their own (another entity answers 404) and creates none.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { type EntityRow, list_entities } from '../db/entities.ts';
+import { type EntityRow, find_entity, list_entities } from '../db/entities.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { createEntity, updateEntity } from '../domain/entities.ts';
 import type { Entity, EntityRequest } from '../../contract/shapes/entity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
-import { requireRole } from '../http/guard.ts';
+import { requireDepartmentAdmin, requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 
@@ -46,10 +49,14 @@ const entityBody = z.object({
 export const adminEntityRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin']), jsonBodyLimit)
   .get('/', async (c) => {
-    const entities = await list_entities(c.var.deps.sql);
+    const { sql } = c.var.deps;
+    const actor = actorFrom(c.var.session, c.var.clientAddress);
+    const entities = actor.departmentAdmin
+      ? await list_entities(sql)
+      : [await find_entity(sql, actor.entityId)].filter((e): e is EntityRow => e !== undefined);
     return c.json({ success: true, entities: entities.map(toEntity) });
   })
-  .post('/', valid('json', entityBody), async (c) => {
+  .post('/', requireDepartmentAdmin, valid('json', entityBody), async (c) => {
     const result = await createEntity(
       c.var.deps.sql,
       c.req.valid('json'),

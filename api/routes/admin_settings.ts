@@ -1,4 +1,7 @@
-/** /api/admin/settings: the typed system settings and their edits (admins only). */
+/**
+ * /api/admin/settings: the typed system settings and their edits. Every setting is the installation's (the CJIS
+ * floors, the password and PIN rules, retention…), so only the department's administrators read or change them.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { list_settings, type SettingRow } from '../db/settings.ts';
@@ -30,7 +33,7 @@ const settingBody = z.object({
 }, { error: VALUE_SHAPE }) satisfies z.ZodType<SettingRequest>;
 
 export const adminSettingRoutes = new Hono<AppEnv>()
-  .use(requireRole(['admin']), jsonBodyLimit)
+  .use(requireRole(['admin'], { departmentOnly: true }), jsonBodyLimit)
   .get('/', async (c) => {
     const settings = await list_settings(c.var.deps.sql);
     return c.json({ success: true, data: { settings: settings.map(toSetting) } });

@@ -1,6 +1,6 @@
 /**
  * /api/admin/users: every user or a searched page of them, activation and deactivation, and a user's recent
- * activity (admins only).
+ * activity (admins only, each reaching only their own entity's users: another entity's user answers 404).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -68,12 +68,17 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { sql } = c.var.deps;
     // Without page parameters: every user, as the screen has always loaded them.
     if (!PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
-      const users = await list_users_for_admin(sql);
+      const users = await list_users_for_admin(sql, c.var.session.entity_id);
       return c.json({ success: true, users: users.map(toAdminUser) });
     }
     const query = c.req.valid('query');
     const limit = query.limit ?? USER_PAGE_SIZE;
-    const filter = { search: query.q, role: query.role, status: query.status };
+    const filter = {
+      entityId: c.var.session.entity_id,
+      search: query.q,
+      role: query.role,
+      status: query.status,
+    };
     // One more row than asked tells whether another page exists; the total is counted apart, for the screen's
     // 'Showing X of Y users' (the page alone cannot say how many match).
     const [rows, total] = await Promise.all([
@@ -104,7 +109,9 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get('/:id/activity', valid('param', idParam), async (c) => {
     const { sql } = c.var.deps;
     const { id } = c.req.valid('param');
-    if (!await find_user_by_id(sql, id)) throw refusal('user_not_found');
+    // Another entity's user is as missing as an unknown one.
+    const user = await find_user_by_id(sql, id);
+    if (!user || user.entity_id !== c.var.session.entity_id) throw refusal('user_not_found');
     const events = await list_user_activity(sql, id, ACTIVITY_LIMIT);
     // An admin reading someone's activity is a read of the audit log: audited like the log screen.
     await insert_audit_event(sql, {

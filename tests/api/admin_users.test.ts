@@ -23,7 +23,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'the user list has every user of every entity, newest first, without secrets',
+  name:
+    "the user list has every user of the admin's own entity and none of another's, newest first, without secrets",
   ...DB_TEST,
   fn: async () => {
     const [other] = await t.deps.sql<{ id: string }[]>`
@@ -37,8 +38,10 @@ Deno.test({
     assert.equal(r.body.success, true);
     const users = r.body.users as any[];
     assert.equal(users[0].id, newest.id);
-    const eve = users.find((u) => u.id === elsewhere.id);
-    assert.equal(eve.entity_name, 'Other Facility');
+    // An admin manages their own entity: another entity's user is not listed.
+    assert.equal(users.find((u) => u.id === elsewhere.id), undefined);
+    const [own] = await t.deps.sql<{ name: string }[]>`select name from entities where slug = 'default'`;
+    assert.ok(users.every((u) => u.entity_name === own.name));
     assert.deepEqual(Object.keys(users[0]).sort(), [
       'created_at',
       'doc_number',

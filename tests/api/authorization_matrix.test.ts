@@ -1,10 +1,12 @@
 /**
- * Every API route × every role and no token: no or bad token 401, wrong role
+ * Every API route × every role of two entities and no token: no or bad token 401, wrong role
  * 403, an allowed role gets past the guard. A route missing from POLICY fails
- * the test, so no new route can slip by unguarded.
+ * the test, so no new route can slip by unguarded. The second entity's admin is refused what is the
+ * department's (403) and finds the installation's own rows missing (404), as any other role does.
  */
 import assert from 'node:assert/strict';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+import { makeUser } from '../support/factories.ts';
 
 type Role = 'offender' | 'attorney' | 'representative' | 'admin' | 'approver';
 const ROLES: Role[] = ['offender', 'attorney', 'representative', 'admin', 'approver'];
@@ -85,9 +87,61 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/attorney/representatives/:id/remove': ['attorney'],
 };
 
+/**
+ * The department's own: entities (creating one), the installation-wide settings and the outbox. Only the admins of
+ * the installation's first entity pass; another entity's admin gets 403.
+ */
+const DEPARTMENT_ONLY = new Set([
+  'GET /api/admin/email-outbox',
+  'GET /api/admin/settings',
+  'PUT /api/admin/settings/:key',
+  'POST /api/admin/entities',
+]);
+
+/**
+ * What a second entity's admin gets from each admin route aimed at the installation's own entity's rows: a 404 as
+ * for a missing row (its user, offender, range, the entity itself), a list of their own (200), a refusal of the
+ * department's routes (403), or their own body's check (400). An admin route missing here fails the test.
+ */
+const ACROSS_ENTITIES: Record<string, number> = {
+  'GET /api/admin/audit-logs': 200,
+  'GET /api/admin/audit-logs/export.csv': 200,
+  'GET /api/admin/email-outbox': 403,
+  'GET /api/admin/users': 200,
+  'GET /api/admin/users/:id/activity': 404,
+  'PUT /api/admin/users/:id/status': 404,
+  'POST /api/admin/offenders': 400,
+  'PUT /api/admin/offenders/:id/pin': 404,
+  'POST /api/admin/offenders/import': 400,
+  'GET /api/admin/entities': 200,
+  'POST /api/admin/entities': 403,
+  'PUT /api/admin/entities/:id': 404,
+  'GET /api/admin/settings': 403,
+  'PUT /api/admin/settings/:key': 403,
+  'GET /api/admin/ip-whitelist': 200,
+  'POST /api/admin/ip-whitelist': 400,
+  'PUT /api/admin/ip-whitelist/:id': 404,
+  'DELETE /api/admin/ip-whitelist/:id': 404,
+};
+
+type Entity = 'default' | 'north';
 let t: TestApp;
 const tokens = new Map<Role, string>();
+const northTokens = new Map<Role, string>();
+const northUsers = new Map<Role, { username: string; secret: string }>();
+let northSlug: string;
 const signInRole = async (role: Role) => tokens.set(role, await signIn(t, DEMO[role][0], DEMO[role][1]));
+const signInNorth = async (role: Role) => {
+  const user = northUsers.get(role)!;
+  const r = await call(t, 'POST', '/api/auth/login', {
+    body: { username: user.username, password: user.secret, entity: northSlug },
+  });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  northTokens.set(role, r.body.token);
+};
+const tokenOf = (entity: Entity, role: Role) => (entity === 'default' ? tokens : northTokens).get(role);
+const signInAgain = (entity: Entity, role: Role) =>
+  entity === 'default' ? signInRole(role) : signInNorth(role);
 
 /** The concrete API routes of the app (method and path), without middleware-only entries. */
 function apiRoutes(): string[] {
@@ -112,6 +166,13 @@ Deno.test({
   fn: async () => {
     t = await createTestApp();
     for (const role of ROLES) await signInRole(role);
+    northSlug = `north-${crypto.randomUUID().slice(0, 8)}`;
+    const [{ id: entityId }] = await t.deps.sql<{ id: string }[]>`
+      insert into entities (name, slug, status) values ('North facility', ${northSlug}, 'active') returning id`;
+    for (const role of ROLES) {
+      northUsers.set(role, await makeUser(t, { entityId, role }));
+      await signInNorth(role);
+    }
   },
 });
 
@@ -125,7 +186,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'no token, a bad token, a wrong role and an allowed role, for every route',
+  name: 'no token, a bad token, a wrong role and an allowed role, for every route, in both entities',
   ...DB_TEST,
   fn: async () => {
     for (const route of apiRoutes()) {
@@ -139,19 +200,85 @@ Deno.test({
       assert.equal(anonymous.body.success, false);
       const forged = await call(t, method, path, { body, token: 'eyJhbGciOiJIUzI1NiJ9.e30.xxxx' });
       assert.equal(forged.status, 401, `${route} with a bad token`);
-      for (const role of ROLES) {
-        const r = await call(t, method, path, { body, token: tokens.get(role) });
-        if (policy.includes(role)) {
-          assert.ok(
-            ![401, 403].includes(r.status),
-            `${route} as ${role} should pass the guard, got ${r.status}`,
-          );
-          if (pattern === '/api/auth/logout' || pattern === '/api/auth/lock') await signInRole(role);
-        } else {
-          assert.equal(r.status, 403, `${route} as ${role} should be 403, got ${r.status}`);
-          assert.equal(r.body.success, false);
+      for (const entity of ['default', 'north'] as const) {
+        for (const role of ROLES) {
+          const r = await call(t, method, path, { body, token: tokenOf(entity, role) });
+          const who = `${route} as ${entity}'s ${role}`;
+          if (policy.includes(role) && entity === 'north' && DEPARTMENT_ONLY.has(route)) {
+            assert.equal(r.status, 403, `${who} is the department's, got ${r.status}`);
+            assert.equal(r.body.code, 'department_admin_only');
+          } else if (policy.includes(role)) {
+            assert.ok(![401, 403].includes(r.status), `${who} should pass the guard, got ${r.status}`);
+            if (pattern === '/api/auth/logout' || pattern === '/api/auth/lock') {
+              await signInAgain(entity, role);
+            }
+          } else {
+            assert.equal(r.status, 403, `${who} should be 403, got ${r.status}`);
+            assert.equal(r.body.success, false);
+          }
         }
       }
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a second entity's admin reaches none of the installation's own rows: 404 as missing, 403 for the department's",
+  ...DB_TEST,
+  fn: async () => {
+    const admin = northTokens.get('admin')!;
+    const [{ id: offenderId, entity_id: entityId }] = await t.deps.sql<{ id: string; entity_id: string }[]>`
+      select id, entity_id from users where doc_number = ${DEMO.offender[0]}`;
+    const defaultAdmin = tokens.get('admin')!;
+    const range = await call(t, 'POST', '/api/admin/ip-whitelist', {
+      token: defaultAdmin,
+      body: { ipRange: '127.0.0.0/8', description: 'This host' },
+    });
+    assert.equal(range.status, 201, JSON.stringify(range.body));
+    const rangeId = range.body.data.ipRange.id;
+    const ids: Record<string, string> = {
+      '/api/admin/users/:id': offenderId,
+      '/api/admin/offenders/:id': offenderId,
+      '/api/admin/entities/:id': entityId,
+      '/api/admin/ip-whitelist/:id': rangeId,
+    };
+    const BODIES: Record<string, unknown> = {
+      'PUT /api/admin/users/:id/status': { status: 'deactivated' },
+      'PUT /api/admin/offenders/:id/pin': { pin: '987654' },
+      'PUT /api/admin/entities/:id': { name: 'Default', slug: 'default', status: 'inactive' },
+      'PUT /api/admin/ip-whitelist/:id': { isActive: false },
+      'PUT /api/admin/settings/:key': { value: { type: 'number', value: 3 } },
+      'POST /api/admin/entities': { name: 'South', status: 'active' },
+    };
+    const adminRoutes = apiRoutes().filter((route) => route.split(' ')[1].startsWith('/api/admin/'));
+    assert.deepEqual(
+      adminRoutes.filter((route) => !(route in ACROSS_ENTITIES)),
+      [],
+      'admin routes not in the table',
+    );
+    try {
+      for (const route of adminRoutes) {
+        const [method, pattern] = route.split(' ');
+        const prefix = Object.keys(ids).find((p) => pattern.startsWith(p));
+        const path = prefix ? pattern.replace(':id', ids[prefix]) : concrete(pattern);
+        const body = BODIES[route] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
+        const r = await call(t, method, path, { body, token: admin });
+        assert.equal(r.status, ACROSS_ENTITIES[route], `${route}: ${JSON.stringify(r.body).slice(0, 200)}`);
+      }
+      // Nothing of the installation's own changed, and its admin still reaches it all.
+      const [{ status }] = await t.deps.sql<
+        { status: string }[]
+      >`select status from entities where id = ${entityId}`;
+      assert.equal(status, 'active');
+      const [{ active }] = await t.deps.sql<{ active: boolean }[]>`
+        select is_active as active from ip_ranges where id = ${rangeId}`;
+      assert.equal(active, true);
+      await signIn(t, DEMO.offender[0], DEMO.offender[1]);
+      const seen = await call(t, 'GET', `/api/admin/users/${offenderId}/activity`, { token: defaultAdmin });
+      assert.equal(seen.status, 200);
+    } finally {
+      await call(t, 'DELETE', `/api/admin/ip-whitelist/${rangeId}`, { token: defaultAdmin });
     }
   },
 });

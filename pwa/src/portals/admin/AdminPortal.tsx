@@ -24,7 +24,8 @@ import { EntitiesScreen } from './entities/EntitiesScreen.tsx';
 import { SettingsSection } from './settings/SettingsSection.tsx';
 import { IpWhitelistScreen } from './ipWhitelist/IpWhitelistScreen.tsx';
 import { UsersScreen } from './users/UsersScreen.tsx';
-import { ADMIN_SECTIONS, type AdminSectionKey, sectionForPath } from './sections.ts';
+import { signedInAsDepartmentAdmin } from './departmentAdmin.ts';
+import { type AdminSectionKey, sectionForPath, sectionsFor } from './sections.ts';
 
 const ICONS: Record<AdminSectionKey, ReactNode> = {
   users: <TeamOutlined />,
@@ -50,9 +51,10 @@ export function AdminPortal() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const selected = sectionForPath(pathname) ?? DASHBOARD_KEY;
+  const sections = sectionsFor(signedInAsDepartmentAdmin());
   const items = [
     { key: DASHBOARD_KEY, icon: <DashboardOutlined />, label: 'Dashboard' },
-    ...ADMIN_SECTIONS.map((section) => ({
+    ...sections.map((section) => ({
       key: section.key,
       icon: ICONS[section.key],
       label: section.label,
@@ -76,7 +78,7 @@ export function AdminPortal() {
         <Layout.Content className='admin-content'>
           <Routes>
             <Route index element={<AdminDashboard />} />
-            {ADMIN_SECTIONS.map((section) => (
+            {sections.map((section) => (
               <Route
                 key={section.key}
                 path={`${section.key}/*`}

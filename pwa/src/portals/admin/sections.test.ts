@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ADMIN_SECTIONS, sectionForPath } from './sections.ts';
+import { ADMIN_SECTIONS, sectionForPath, sectionsFor } from './sections.ts';
 
 Deno.test('the admin sidebar lists Users, Entities, Audit Logs, Settings, IP Whitelist in that order', () => {
   assert.deepEqual(ADMIN_SECTIONS.map((s) => s.label), [
@@ -17,4 +17,14 @@ Deno.test('the selected sidebar section follows the path, the dashboard being th
   assert.equal(sectionForPath('/portal/admin/audit-logs'), 'audit-logs');
   assert.equal(sectionForPath('/portal/admin/users/42'), 'users');
   assert.equal(sectionForPath('/portal/admin/unknown'), null);
+});
+
+Deno.test("an entity's own admin sees no Settings: the installation's settings are the department's", () => {
+  assert.deepEqual(sectionsFor(true).map((s) => s.key), ADMIN_SECTIONS.map((s) => s.key));
+  assert.deepEqual(sectionsFor(false).map((s) => s.label), [
+    'Users',
+    'Entities',
+    'Audit Logs',
+    'IP Whitelist',
+  ]);
 });

@@ -1,13 +1,21 @@
-/** The admin sidebar (spec section 2): label and sub-path of each section, in menu order. */
+/**
+ * The admin sidebar (spec section 2): label and sub-path of each section, in menu order. Settings (with the
+ * e-mail outbox) are the installation's: only the department's administrators see them.
+ */
 export const ADMIN_SECTIONS = [
-  { key: 'users', label: 'Users' },
-  { key: 'entities', label: 'Entities' },
-  { key: 'audit-logs', label: 'Audit Logs' },
-  { key: 'settings', label: 'Settings' },
-  { key: 'ip-whitelist', label: 'IP Whitelist' },
+  { key: 'users', label: 'Users', departmentOnly: false },
+  { key: 'entities', label: 'Entities', departmentOnly: false },
+  { key: 'audit-logs', label: 'Audit Logs', departmentOnly: false },
+  { key: 'settings', label: 'Settings', departmentOnly: true },
+  { key: 'ip-whitelist', label: 'IP Whitelist', departmentOnly: false },
 ] as const;
 
 export type AdminSectionKey = (typeof ADMIN_SECTIONS)[number]['key'];
+
+/** The sections an admin sees: every one for a department administrator, their own entity's otherwise. */
+export function sectionsFor(departmentAdmin: boolean) {
+  return ADMIN_SECTIONS.filter((section) => departmentAdmin || !section.departmentOnly);
+}
 
 /** The section a path under /portal/admin belongs to, or null for the dashboard. */
 export function sectionForPath(pathname: string): AdminSectionKey | null {

@@ -15,6 +15,7 @@ import { EntityDetailsModal, EntityStatusTag } from './EntityDetailsModal.tsx';
 import { EntityFormModal } from './EntityFormModal.tsx';
 import { ENTITY_TEXTS } from './entityForm.ts';
 import { useLoaded } from '../../../lib/useLoaded.ts';
+import { signedInAsDepartmentAdmin } from '../departmentAdmin.ts';
 
 /** The form modal: closed, creating, or editing one entity. */
 type Editing = { open: false } | { open: true; entity: Entity | null };
@@ -105,13 +106,16 @@ export function EntitiesScreen() {
       title={ENTITY_TEXTS.title}
       load={{ loading, error: loadError, reload: load }}
       actions={
-        <Button
-          type='primary'
-          icon={<PlusOutlined />}
-          onClick={() => setEditing({ open: true, entity: null })}
-        >
-          Create New Entity
-        </Button>
+        // Only the department's administrators create entities; any other admin sees and edits their own.
+        signedInAsDepartmentAdmin() && (
+          <Button
+            type='primary'
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ open: true, entity: null })}
+          >
+            Create New Entity
+          </Button>
+        )
       }
       modals={
         <>
