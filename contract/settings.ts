@@ -70,7 +70,8 @@ export const SETTINGS = {
     description: 'How long a locked account stays locked',
   },
   // 10 in 30 minutes: a PIN sprayed across many DOC numbers never trips the per-account lock, so one address
-  // gets about two accounts' worth of failures before it must wait.
+  // gets about two accounts' worth of failures before it must wait. A facility's own address (inside an active
+  // range of the sign-in's entity) has no such budget: its usernames are slowed one by one instead.
   login_address_failure_limit: {
     type: 'number',
     default: 10,
@@ -80,19 +81,6 @@ export const SETTINGS = {
     category: 'security',
     label: 'Sign-in failures per address',
     description: 'Failed sign-ins one client address may make within the window before it gets 429',
-  },
-  // 200: a facility's tablets share one NAT address; a housing unit mistyping PINs at shift change must not lock
-  // the whole facility out. The per-account lock stays the defence there.
-  login_address_failure_limit_whitelisted: {
-    type: 'number',
-    default: 200,
-    unit: 'attempts',
-    min: 10,
-    max: 5000,
-    category: 'security',
-    label: 'Sign-in failures per whitelisted address',
-    description:
-      'The same budget for an address inside an active IP whitelist range (a facility NAT address)',
   },
   login_address_failure_window_minutes: {
     type: 'number',

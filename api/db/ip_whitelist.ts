@@ -45,12 +45,6 @@ export async function find_entity_whitelist(sql: Tx, entityId: string): Promise<
   return { configured: row?.configured ?? false, activeRanges: row?.active_ranges ?? [] };
 }
 
-/** Every entity's active ranges' texts (the sign-in throttle's "facility address" question). */
-export async function list_all_active_ip_ranges(sql: Tx): Promise<string[]> {
-  const rows = await sql<{ ip_range: string }[]>`select distinct ip_range from ip_ranges where is_active`;
-  return rows.map((r) => r.ip_range);
-}
-
 /** One of the entity's ranges, locked for the rest of the transaction (an update or a delete follows). */
 export async function find_ip_range_for_update(
   sql: Tx,

@@ -54,9 +54,10 @@ export interface LoginAttempt {
 }
 
 /**
- * Fails for 'throttled' (the address's failure budget), 'sign_in_busy' (too many at once from the address) or
- * 'bad_credentials' (every other refusal looks like it: unknown entity or user, wrong secret, locked, inactive
- * entity or account, an offender outside the IP whitelist).
+ * Fails for 'throttled' (the address's failure budget), 'sign_in_wait' (a facility address's delay for this
+ * username), 'sign_in_busy' (too many at once from the address), 'sign_in_network_not_allowed' (a DOC number
+ * from a network its entity does not admit) or 'bad_credentials' (every other refusal looks like it: unknown
+ * entity or user, wrong secret, locked, inactive entity or account).
  */
 export type LoginResult = Outcome<{ token: string; user: PublicUser } | { secondFactor: MfaStep }>;
 
@@ -87,6 +88,13 @@ async function checkLogin(
       eventData,
     });
 
+  if (!options.inFlightSlot) {
+    // Refused before any look-up or hashing, and counted nowhere: it checked no secret, so it tells nothing and
+    // needs no budget, while counting it let one burst use up a facility's whole address budget for everyone.
+    await audit('login_throttled', null, { username, reason: 'in_flight' });
+    return fail('sign_in_busy');
+  }
+
   const entity = await find_entity_by_slug(sql, attempt.entity);
   // An unknown entity still counts against the address (key without an entity), so naming a made-up entity
   // is no way around the budget.
@@ -95,7 +103,14 @@ async function checkLogin(
     username: username.toLowerCase(),
     ipAddress: attempt.ipAddress,
   };
-  const admission = await admitAttempt(sql, key);
+  // A DOC number (staff sign in with an e-mail address, which a DOC number cannot hold) from a network its
+  // entity does not admit: no offender can sign in from here, whoever the number is and whatever the PIN, so
+  // it is refused before any look-up or hashing with a refusal that says why, and never counts toward the
+  // account's lock (five right PINs from a network not yet whitelisted used to lock the offender out). The
+  // address budget still counts it.
+  const outsideNetwork = entity !== undefined && !username.includes('@') &&
+    !(await offenderAddressAllowed(sql, entity.id, attempt.ipAddress));
+  const admission = await admitAttempt(sql, key, { addressOnly: outsideNetwork });
   if (!admission.admitted && admission.refusal === 'address_budget') {
     await audit('login_throttled', null, {
       username,
@@ -104,33 +119,34 @@ async function checkLogin(
     });
     return fail('throttled');
   }
+  if (!admission.admitted && admission.refusal === 'wait') {
+    await audit('login_throttled', null, {
+      username,
+      reason: 'facility_delay',
+      waitSeconds: admission.waitSeconds,
+    });
+    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+  }
+  if (outsideNetwork) {
+    await audit('login_blocked_ip', null, { username, reason: 'ip_not_allowed' });
+    return fail('sign_in_network_not_allowed');
+  }
+  const limits = admission.limits;
   const candidate = entity ? await find_login_candidate(sql, entity.id, username) : undefined;
 
   /** Keeps the attempt counted (locking the account at the limit) and answers the generic refusal. */
   const refuse = async (reason: string, eventType = 'login_failed'): Promise<LoginResult> => {
-    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    const { lockedNow } = await recordFailure(sql, key, limits);
     if (lockedNow) {
       await audit('account_locked', candidate?.id ?? null, {
         username,
-        minutes: admission.limits.lockMinutes,
+        minutes: limits.lockMinutes,
       });
     }
     await audit(eventType, candidate?.id ?? null, { username, reason });
     return fail('bad_credentials');
   };
 
-  if (!options.inFlightSlot) {
-    // Refused before any hashing, but counted like any failure: a burst cannot slip past the lock this way.
-    const { lockedNow } = await recordFailure(sql, key, admission.limits);
-    if (lockedNow) {
-      await audit('account_locked', candidate?.id ?? null, {
-        username,
-        minutes: admission.limits.lockMinutes,
-      });
-    }
-    await audit('login_throttled', candidate?.id ?? null, { username, reason: 'in_flight' });
-    return fail('sign_in_busy');
-  }
   if (!admission.admitted) return await refuse('locked');
 
   // One full-cost check, against a dummy hash for an unknown user, so an unknown user and a known one take the
@@ -152,9 +168,6 @@ async function checkLogin(
   if (!secretOk) return await refuse('bad_secret');
   if (entity.status !== 'active') return await refuse('entity_inactive');
   if (candidate.status !== 'active') return await refuse(candidate.status);
-  if (candidate.role === 'offender' && !(await offenderAddressAllowed(sql, entity.id, attempt.ipAddress))) {
-    return await refuse('ip_not_allowed', 'login_blocked_ip');
-  }
 
   const usedTemporary = !passwordOk;
   // A PIN hashed before the pepper existed is re-hashed under it now that the PIN is known.

@@ -14,7 +14,6 @@ import {
   find_ip_range_for_update,
   insert_ip_range,
   type IpRangeRow,
-  list_all_active_ip_ranges,
   list_ip_ranges,
   mark_ip_ranges_configured,
   update_ip_range,
@@ -239,11 +238,13 @@ function whitelistAdmits(whitelist: SessionWhitelist, ipAddress: string): boolea
 }
 
 /**
- * Whether `ipAddress` lies inside any active range of any entity: a facility's NAT address, which many
- * offenders share, so the sign-in throttle gives it a larger budget.
+ * Whether `ipAddress` lies inside an active range of `entityId`: one of that entity's facility NAT addresses,
+ * which many of its offenders share, so the sign-in throttle slows each username there rather than the address.
+ * Only the entity's own ranges count: another entity's whitelist lifts nothing for it.
  */
-export async function addressInActiveRanges(sql: Tx, ipAddress: string): Promise<boolean> {
-  return inActiveRanges(await list_all_active_ip_ranges(sql), ipAddress);
+export async function addressInEntityRanges(sql: Tx, entityId: string, ipAddress: string): Promise<boolean> {
+  const { activeRanges } = await find_entity_whitelist(sql, entityId);
+  return inActiveRanges(activeRanges, ipAddress);
 }
 
 /**

@@ -5,15 +5,16 @@
  *
  * Two budgets: the per-account lock (the `failed_login_limit` and `lockout_minutes` settings, CJIS floors), the
  * main defence; and failures per client address within a window, against a PIN sprayed across many DOC numbers.
- * A facility's tablets share one NAT address (the one its IP whitelist names), so an address inside any active
- * range gets the larger `login_address_failure_limit_whitelisted` budget: a housing unit mistyping PINs at shift
- * change must not lock the whole facility out.
+ * A facility's tablets share one NAT address (the one its IP whitelist names), so at an address inside an active
+ * range of the attempt's own entity there is no address-wide budget, which one burst or one housing unit
+ * mistyping PINs at shift change would use up for everyone: each username is slowed there by growing delays of
+ * its own (api/db/login_throttle.ts facilityDelaySeconds). Another entity's ranges give an address nothing.
  */
 import type { Sql, Tx } from '../db/client.ts';
 import * as throttle from '../db/login_throttle.ts';
 import { get_setting } from '../db/settings.ts';
 import { InFlightLimiter } from './in_flight.ts';
-import { addressInActiveRanges } from './ip_whitelist.ts';
+import { addressInEntityRanges } from './ip_whitelist.ts';
 
 /**
  * Sign-ins in flight at once from one client address, in this process; more get 429 before any hashing. Each
@@ -58,27 +59,38 @@ export interface AccountLimits {
 export type Admission =
   | { admitted: true; failureId: string; limits: AccountLimits }
   | { admitted: false; refusal: 'address_budget'; addressFailures: number }
+  /** A facility address's growing delay for this username: try again in `waitSeconds`. */
+  | { admitted: false; refusal: 'wait'; waitSeconds: number }
   | { admitted: false; refusal: 'locked'; limits: AccountLimits };
 
-/** Counts the attempt against the account and the address, and says whether its secret may be checked. */
-export async function admitAttempt(sql: Sql, key: AttemptKey): Promise<Admission> {
-  const [whitelisted, limit, lockMinutes, addressLimit, windowMinutes] = await Promise.all([
-    addressInActiveRanges(sql, key.ipAddress),
+/**
+ * Counts the attempt against the account and the address, and says whether its secret may be checked.
+ * `addressOnly`: count it against the address alone (an attempt that cannot succeed from where it comes).
+ */
+export async function admitAttempt(
+  sql: Sql,
+  key: AttemptKey,
+  options: { addressOnly?: boolean } = {},
+): Promise<Admission> {
+  const [facility, limit, lockMinutes, addressLimit, windowMinutes] = await Promise.all([
+    key.entityId ? addressInEntityRanges(sql, key.entityId, key.ipAddress) : false,
     get_setting(sql, 'failed_login_limit'),
     get_setting(sql, 'lockout_minutes'),
     get_setting(sql, 'login_address_failure_limit'),
     get_setting(sql, 'login_address_failure_window_minutes'),
   ]);
-  const budget = whitelisted
-    ? await get_setting(sql, 'login_address_failure_limit_whitelisted')
-    : addressLimit;
   const reservation = await throttle.reserve_login_attempt(sql, {
     ...key,
-    addressLimit: budget,
+    facility,
+    countAccount: !options.addressOnly,
+    addressLimit,
     windowMinutes,
   });
   if (reservation.addressThrottled) {
     return { admitted: false, refusal: 'address_budget', addressFailures: reservation.addressFailures };
+  }
+  if (reservation.waitSeconds !== undefined) {
+    return { admitted: false, refusal: 'wait', waitSeconds: reservation.waitSeconds };
   }
   const limits = { limit, lockMinutes };
   // Over the limit: the attempts before this one already had every check the lock allows.
@@ -116,6 +128,11 @@ export async function confirmSuccess(
   failureId: string,
 ): Promise<boolean> {
   if (await throttle.lock_in_force(tx, key.entityId, key.username)) return false;
-  await throttle.forgive_login_attempt(tx, { failureId, entityId: key.entityId, username: key.username });
+  await throttle.forgive_login_attempt(tx, {
+    failureId,
+    entityId: key.entityId,
+    username: key.username,
+    ipAddress: key.ipAddress,
+  });
   return true;
 }

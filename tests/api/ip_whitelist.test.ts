@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { createApp } from '../../api/app.ts';
 import { loadConfig } from '../../api/config.ts';
 import { migrate, readMigrations } from '../../api/db/migrate.ts';
-import { addressInActiveRanges, offenderAddressAllowed } from '../../api/domain/ip_whitelist.ts';
+import { addressInEntityRanges, offenderAddressAllowed } from '../../api/domain/ip_whitelist.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { makeUser } from '../support/factories.ts';
 
 const BLOCKED = 'Access from this network is not allowed. Please use a facility tablet.';
+const NETWORK_REFUSED =
+  'Signing in with a DOC number is not allowed from this network. Please use a facility tablet, or ask staff to check the IP whitelist.';
 
 let t: TestApp;
 /** The same database behind a proxy: 10.9.0.0/16 (a CIDR block) and 192.0.2.7 (an exact address) are trusted. */
@@ -102,14 +104,15 @@ function assertBlocked(r: { status: number; body: any }, what: string) {
 }
 
 /**
- * A sign-in refused for its address: exactly the answer of a wrong PIN (401, the generic message), so an
- * outsider cannot tell that a guess was right; the audit log keeps the real reason (login_blocked_ip).
+ * A sign-in refused for its address: 403 saying so, the same whoever the DOC number is and whatever the PIN (it is
+ * refused before any look-up or hashing), so an outsider learns nothing about the account and the person in front
+ * of the screen, or the admin fixing the whitelist, sees why; audited as login_blocked_ip.
  */
 function assertRefused(r: { status: number; body: any }, what: string) {
-  assert.equal(r.status, 401, `${what}: ${JSON.stringify(r.body)}`);
+  assert.equal(r.status, 403, `${what}: ${JSON.stringify(r.body)}`);
   assert.deepEqual(
     r.body,
-    { success: false, message: 'Please check your login credentials.', code: 'bad_credentials' },
+    { success: false, message: NETWORK_REFUSED, code: 'sign_in_network_not_allowed' },
     what,
   );
 }
@@ -413,7 +416,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'a refused sign-in reveals nothing without the PIN, and is audited when the PIN was right',
+  name:
+    'a sign-in from outside reveals nothing about the account: a wrong PIN, an unknown number and the right PIN alike',
   ...DB_TEST,
   fn: async () => {
     await withRanges(['192.0.2.0/24'], async () => {
@@ -425,18 +429,15 @@ Deno.test({
         body: { username: '999999', password: '000000', entity: 'default' },
         ip: '203.0.113.60',
       });
-      for (const r of [wrongPin, unknown]) {
-        assert.equal(r.status, 401);
-        assert.equal(r.body.message, 'Please check your login credentials.');
-      }
+      assertRefused(wrongPin, 'a wrong PIN from outside');
+      assertRefused(unknown, 'an unknown DOC number from outside');
       assertRefused(await offenderLogin('203.0.113.61'), 'the right PIN from outside');
-      const [event] = await t.deps.sql<{ user_id: string; ip_address: string }[]>`
-      select user_id, ip_address from audit_logs where event_type = 'login_blocked_ip' order by id desc limit 1`;
+      const [event] = await t.deps.sql<{ user_id: string | null; ip_address: string; username: string }[]>`
+      select user_id, ip_address, event_data->>'username' as username from audit_logs
+      where event_type = 'login_blocked_ip' order by id desc limit 1`;
       assert.equal(event.ip_address, '203.0.113.61');
-      const [offender] = await t.deps.sql<{ id: string }[]>`select id from users where doc_number = ${
-        DEMO.offender[0]
-      }`;
-      assert.equal(event.user_id, offender.id);
+      assert.equal(event.username, DEMO.offender[0]);
+      assert.equal(event.user_id, null, 'refused before the DOC number was looked up');
       const sessions = await t.deps.sql`select 1 from sessions where ip_address = '203.0.113.61'`;
       assert.equal(sessions.length, 0, 'no session is opened');
     });
@@ -632,11 +633,16 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'addressInActiveRanges: inside an active range of any entity, never an inactive one',
+  name:
+    "addressInEntityRanges: inside an active range of that entity only, never another's or an inactive one",
   ...DB_TEST,
   fn: async () => {
     const north = await otherEntity();
-    assert.equal(await addressInActiveRanges(t.deps.sql, '192.0.2.1'), false, 'no range at all');
+    assert.equal(
+      await addressInEntityRanges(t.deps.sql, north.entityId, '192.0.2.1'),
+      false,
+      'no range at all',
+    );
     await withRanges(['192.0.2.0/24'], async () => {
       await call(t, 'POST', '/api/admin/ip-whitelist', {
         token: north.admin,
@@ -650,11 +656,12 @@ Deno.test({
         token: north.admin,
         body: { isActive: false },
       });
-      for (const ip of ['192.0.2.1', '::ffff:192.0.2.200', '2001:db8::5']) {
-        assert.equal(await addressInActiveRanges(t.deps.sql, ip), true, ip);
+      for (const ip of ['2001:db8::5', '2001:db8::ffff']) {
+        assert.equal(await addressInEntityRanges(t.deps.sql, north.entityId, ip), true, ip);
       }
-      for (const ip of ['198.51.100.1', '203.0.113.1', '2001:db9::1', 'unknown', '']) {
-        assert.equal(await addressInActiveRanges(t.deps.sql, ip), false, ip);
+      // 192.0.2.0/24 is the default entity's range: it makes nothing a facility address of north.
+      for (const ip of ['192.0.2.1', '198.51.100.1', '203.0.113.1', '2001:db9::1', 'unknown', '']) {
+        assert.equal(await addressInEntityRanges(t.deps.sql, north.entityId, ip), false, ip);
       }
     });
     await t.deps.sql`delete from ip_ranges where entity_id = ${north.entityId}`;
