@@ -33,8 +33,11 @@ async function policy(text: string) {
 }
 
 const CLOSED = 'No active range: offenders of this entity are refused from every address.';
-/** Refused for its address: the same generic 401 as a wrong PIN, so a right guess is not told apart. */
-const refused = (status: number) => status === 401;
+/**
+ * Refused for its address: 403 saying the network is not allowed, before the DOC number is looked up, so a right
+ * PIN is not told apart from a wrong one.
+ */
+const refused = (status: number) => status === 403;
 
 const dialog = () => page.getByRole('dialog');
 const row = (range: string) => page.locator('.ant-table-tbody tr.ant-table-row', { hasText: range });
