@@ -92,7 +92,7 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     await next();
   });
   // The API reference names the roles of each route from here (api/http/route_docs.ts).
-  return documented(guard, { roles });
+  return documented(guard, { roles, departmentOnly: options.departmentOnly });
 }
 
 /** Any signed-in user. */
@@ -111,7 +111,10 @@ async function refuseUnlessDepartmentAdmin(c: Context<AppEnv>): Promise<void> {
 }
 
 /** After requireRole: the route is a department-wide administrator's only (GuardOptions.departmentOnly). */
-export const requireDepartmentAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  await refuseUnlessDepartmentAdmin(c);
-  await next();
-});
+export const requireDepartmentAdmin = documented(
+  createMiddleware<AppEnv>(async (c, next) => {
+    await refuseUnlessDepartmentAdmin(c);
+    await next();
+  }),
+  { departmentOnly: true },
+);

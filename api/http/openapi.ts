@@ -101,6 +101,7 @@ interface Collected {
   honoPath: string;
   inputs: ValidatedInput[];
   roles?: readonly string[];
+  departmentOnly?: boolean;
 }
 
 /** The routes under /api, one per method and path, with what their middleware registered. */
@@ -115,14 +116,16 @@ export function collectOperations(routes: readonly RouteEntry[]): Collected[] {
       operation = { method: route.method, honoPath: route.path, inputs: [] };
       // A sub-app's `.use(requireRole(...))` is registered once for its whole prefix.
       for (const use of middleware) {
-        const roles = middlewareDoc(use.handler)?.roles;
-        if (roles && covers(use.path, route.path)) operation.roles = roles;
+        const doc = middlewareDoc(use.handler);
+        if (doc?.roles && covers(use.path, route.path)) operation.roles = doc.roles;
+        if (doc?.departmentOnly && covers(use.path, route.path)) operation.departmentOnly = true;
       }
       operations.set(key, operation);
     }
     const doc = middlewareDoc(route.handler);
     if (doc?.input) operation.inputs.push(doc.input);
     if (doc?.roles) operation.roles = doc.roles;
+    if (doc?.departmentOnly) operation.departmentOnly = true;
   }
   return [...operations.values()];
 }
@@ -149,7 +152,11 @@ function operationOf(collected: Collected): { path: string; operation: Json } {
     operationId: operationId(collected.method, path),
     summary: `${collected.method} ${path}`,
     description: roles
-      ? `Signed in as ${everyone ? 'any role' : roles.join(', ')}.`
+      ? `Signed in as ${everyone ? 'any role' : roles.join(', ')}${
+        collected.departmentOnly
+          ? ", and only the department's administrators (admins of the first entity)"
+          : ''
+      }.`
       : 'Open to anyone: no sign-in.',
     ...(parameters.length ? { parameters } : {}),
     ...(body

@@ -17,6 +17,8 @@ export interface MiddlewareDoc {
   input?: ValidatedInput;
   /** The roles a guard admits. */
   roles?: readonly Role[];
+  /** The guard admits only the department's administrators (contract/rules/admin_scope.ts). */
+  departmentOnly?: boolean;
 }
 
 // Keyed by the middleware function itself, so nothing is kept alive that the app does not hold.
