@@ -3,9 +3,9 @@
  * queueing. Sign-in uses it: each attempt costs two full PBKDF2 derivations, so a burst from one address would
  * otherwise take every core while the database counters are still being written.
  *
- * It lives in the domain, not in an HTTP middleware, because a refused attempt is still a sign-in attempt: the
- * use case records it against the account and the address before answering (auth.ts). Per process on purpose:
- * it bounds this process's CPU; the database counters are what every instance shares.
+ * It lives in the domain, not in an HTTP middleware, because the use case decides what a refused attempt is worth
+ * and audits it (auth.ts: a sign-in refused here checked no secret, so it counts toward no budget). Per process on
+ * purpose: it bounds this process's CPU; the database counters are what every instance shares.
  */
 
 /** Counts in-flight work per key; `tryAcquire` answers a release function, or undefined when the key is full. */
