@@ -380,6 +380,9 @@ export async function verifySecondFactor(
 
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted && admission.refusal === 'wait') {
+    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+  }
   if (!admission.admitted) {
     await recordFailure(sql, key, admission.limits);
     await audit(sql, 'mfa_failed', { method: request.method, reason: 'locked' });
@@ -408,6 +411,7 @@ export async function verifySecondFactor(
       failureId: challenge.password_failure_id,
       entityId: key.entityId,
       username: key.username,
+      ipAddress: key.ipAddress,
     });
     let recoveryCodes: string[] | undefined;
     if (checked.method === 'totp' && enrolling) {
@@ -485,6 +489,9 @@ async function proveAgain(
     });
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted && admission.refusal === 'wait') {
+    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+  }
   if (!admission.admitted) {
     await audit(sql, 'locked');
     return fail('mfa_locked');
@@ -629,7 +636,8 @@ export async function resetFactors(
   if (admin.id === target.userId) return fail('mfa_self_reset');
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await find_user_by_id(tx, target.userId);
-    if (!user) return fail('user_not_found');
+    // Another entity's user is as missing as an unknown one: an admin manages their own entity only.
+    if (!user || user.entity_id !== admin.entity_id) return fail('user_not_found');
     const removed = await db.delete_all_factors(tx, user.id);
     await insert_audit_event(tx, {
       userId: admin.id,

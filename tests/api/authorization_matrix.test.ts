@@ -110,6 +110,7 @@ const ACROSS_ENTITIES: Record<string, number> = {
   'GET /api/admin/users': 200,
   'GET /api/admin/users/:id/activity': 404,
   'PUT /api/admin/users/:id/status': 404,
+  'POST /api/admin/users/:id/mfa/reset': 404,
   'POST /api/admin/offenders': 400,
   'PUT /api/admin/offenders/:id/pin': 404,
   'POST /api/admin/offenders/import': 400,
