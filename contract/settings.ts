@@ -80,7 +80,8 @@ export const SETTINGS = {
     max: 100,
     category: 'security',
     label: 'Sign-in failures per address',
-    description: 'Failed sign-ins one client address may make within the window before it gets 429',
+    description:
+      'Failed sign-ins one network address may make within the window before its sign-ins are refused for a while',
   },
   login_address_failure_window_minutes: {
     type: 'number',
@@ -170,7 +171,7 @@ export const SETTINGS = {
     max: 1000,
     category: 'security',
     label: 'Registrations per address per hour',
-    description: 'Registrations one client address may submit in an hour before it is refused (429)',
+    description: 'Registrations one network address may submit in an hour before more are refused',
   },
   department_abbreviation: {
     type: 'text',

@@ -335,11 +335,11 @@ Deno.test({
   },
 });
 
-/** Edits one setting through its row: `set` fills the editor, then Save, then the toast. */
-async function editSetting(key: string, set: () => Promise<void>) {
-  await page.getByRole('button', { name: `Edit ${key}`, exact: true }).click();
+/** Edits one setting through its row, named by its label: `set` fills the editor, then Save. */
+async function editSetting(label: string, set: () => Promise<void>) {
+  await page.getByRole('button', { name: `Edit ${label}`, exact: true }).click();
   await set();
-  await page.getByRole('button', { name: `Save ${key}` }).click();
+  await page.getByRole('button', { name: `Save ${label}` }).click();
 }
 
 const settingRow = (key: string) => page.locator(`[data-setting="${key}"]`);
@@ -350,27 +350,34 @@ Deno.test({
   fn: async () => {
     await openSection('Settings', 'System Settings');
     await settingRow('session_idle_minutes').waitFor();
+    // Each setting reads by its label and a plain description: no key, no HTTP status.
+    await settingRow('login_address_failure_limit').getByText('Sign-in failures per address', { exact: true })
+      .waitFor();
+    const shown = await page.locator('[data-setting]').allInnerTexts();
+    assert.ok(shown.every((text) => !/\b[a-z]+_[a-z_]+\b|\b429\b/.test(text)), shown.join('\n'));
+    // The search box keeps the settings whose label or description has the words typed.
+    await page.getByLabel('Search settings').fill('lock');
+    await settingRow('lockout_minutes').waitFor();
+    assert.equal(await settingRow('department_abbreviation').count(), 0);
+    await page.getByLabel('Search settings').fill('');
+    await settingRow('department_abbreviation').waitFor();
 
-    await editSetting('session_idle_minutes', () => page.getByLabel(/^Value of /).fill('25'));
+    await editSetting('Session idle minutes', () => page.getByLabel(/^Value of /).fill('25'));
     await toast('Setting updated successfully');
     await settingRow('session_idle_minutes').getByText('25 minutes').waitFor();
 
-    await editSetting(
-      'smtp_enabled',
-      () =>
-        choose('Value of Send e-mail to registrants (messages wait in the outbox while disabled)', 'Enabled'),
-    );
+    await editSetting('SMTP enabled', () => choose('Value of SMTP enabled', 'Enabled'));
     await settingRow('smtp_enabled').getByText('Enabled', { exact: true }).waitFor();
 
-    await editSetting('department_abbreviation', () => page.getByLabel(/^Value of /).fill('WADOC'));
+    await editSetting('Department abbreviation', () => page.getByLabel(/^Value of /).fill('WADOC'));
     await settingRow('department_abbreviation').getByText('WADOC', { exact: true }).waitFor();
 
     // A value out of range is refused in the API's words (its rules are shared) and the editor stays open.
-    await editSetting('max_upload_mb', () => page.getByLabel(/^Value of /).fill('-3'));
+    await editSetting('Maximum upload size in MB', () => page.getByLabel(/^Value of /).fill('-3'));
     await settingRow('max_upload_mb').getByRole('alert').getByText(
       'Maximum upload size in MB must be a whole number from 1 to 100.',
     ).waitFor();
-    await page.getByRole('button', { name: 'Cancel editing max_upload_mb' }).click();
+    await page.getByRole('button', { name: 'Cancel editing Maximum upload size in MB' }).click();
 
     await page.reload();
     await settingRow('session_idle_minutes').getByText('25 minutes').waitFor();

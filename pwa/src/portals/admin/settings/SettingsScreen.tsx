@@ -8,7 +8,16 @@ import { LoadFailed } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { listSettings, type Setting, updateSetting } from './settingsApi.ts';
-import { draftOf, formatSettingValue, groupSettings, parseDraft, SETTINGS_TEXTS } from './settingsLogic.ts';
+import {
+  draftOf,
+  formatSettingValue,
+  groupSettings,
+  matchesSearch,
+  parseDraft,
+  settingDescription,
+  settingLabel,
+  SETTINGS_TEXTS,
+} from './settingsLogic.ts';
 import { useLoaded } from '../../../lib/useLoaded.ts';
 
 export function SettingsScreen() {
@@ -16,6 +25,7 @@ export function SettingsScreen() {
   const [editing, setEditing] = useState<{ key: string; draft: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const [draftError, setDraftError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
 
   const { data: settings, setData: setSettings, loading, error: loadError, reload: load } = useLoaded<
     Setting[]
@@ -51,7 +61,7 @@ export function SettingsScreen() {
 
   function editor(setting: Setting, draft: string) {
     const id = `setting-${setting.key}`;
-    const label = `Value of ${setting.description}`;
+    const label = `Value of ${settingLabel(setting)}`;
     const change = (next: string) => {
       setEditing({ key: setting.key, draft: next });
       setDraftError(null);
@@ -97,8 +107,8 @@ export function SettingsScreen() {
         style={{ padding: '12px 0', borderTop: index > 0 ? '1px solid #f0f0f0' : undefined }}
       >
         <Space orientation='vertical' size={4} style={{ width: '100%' }}>
-          <Typography.Text strong>{setting.description}</Typography.Text>
-          <Typography.Text type='secondary' code>{setting.key}</Typography.Text>
+          <Typography.Text strong>{settingLabel(setting)}</Typography.Text>
+          <Typography.Text type='secondary'>{settingDescription(setting)}</Typography.Text>
           <Space wrap align='center'>
             {isEditing ? editor(setting, editing.draft) : <span>{formatSettingValue(setting.value)}</span>}
             {isEditing
@@ -108,7 +118,7 @@ export function SettingsScreen() {
                     type='primary'
                     size='small'
                     loading={saving}
-                    aria-label={`Save ${setting.key}`}
+                    aria-label={`Save ${settingLabel(setting)}`}
                     onClick={() => void save(setting)}
                   >
                     Save
@@ -116,7 +126,7 @@ export function SettingsScreen() {
                   <Button
                     size='small'
                     disabled={saving}
-                    aria-label={`Cancel editing ${setting.key}`}
+                    aria-label={`Cancel editing ${settingLabel(setting)}`}
                     onClick={() => setEditing(null)}
                   >
                     Cancel
@@ -127,7 +137,7 @@ export function SettingsScreen() {
                 <Button
                   size='small'
                   disabled={editing !== null}
-                  aria-label={`Edit ${setting.key}`}
+                  aria-label={`Edit ${settingLabel(setting)}`}
                   onClick={() => startEdit(setting)}
                 >
                   Edit
@@ -145,11 +155,21 @@ export function SettingsScreen() {
   if (loadError) {
     return <LoadFailed message={loadError} onRetry={load} />;
   }
-  const groups = groupSettings(settings);
+  const groups = groupSettings(settings.filter((setting) => matchesSearch(setting, query)));
   return (
     <Spin spinning={loading}>
       <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
-        {!loading && groups.length === 0 && <Empty description={SETTINGS_TEXTS.empty} />}
+        <Input.Search
+          allowClear
+          aria-label={SETTINGS_TEXTS.search}
+          placeholder={SETTINGS_TEXTS.search}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          style={{ maxWidth: 360 }}
+        />
+        {!loading && groups.length === 0 && (
+          <Empty description={settings.length === 0 ? SETTINGS_TEXTS.empty : SETTINGS_TEXTS.noMatch} />
+        )}
         {groups.map((group) => (
           <Card key={group.key} title={group.label} data-category={group.key}>
             {group.settings.map(row)}

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Setting } from './settingsApi.ts';
-import { draftOf, formatSettingValue, groupSettings, parseDraft } from './settingsLogic.ts';
+import {
+  draftOf,
+  formatSettingValue,
+  groupSettings,
+  matchesSearch,
+  parseDraft,
+  settingDescription,
+  settingLabel,
+} from './settingsLogic.ts';
 
 function setting(key: string, category: Setting['category'], value: Setting['value']): Setting {
   return { key, category, description: key, value, updated_at: '2026-01-05T00:00:00Z' };
@@ -60,4 +68,14 @@ Deno.test('a boolean is chosen as Enabled or Disabled; text is trimmed', () => {
     ok: true,
     value: { type: 'text', value: 'WADOC' },
   });
+});
+
+Deno.test('a setting reads by its label and plain description, and the search finds it by their words', () => {
+  const lockout = { key: 'lockout_minutes', description: 'stored before it was reworded' };
+  assert.equal(settingLabel(lockout), 'Lockout minutes');
+  assert.equal(settingDescription(lockout), 'How long a locked account stays locked');
+  assert.ok(matchesSearch(lockout, 'LOCKED account'));
+  assert.ok(matchesSearch(lockout, '  '));
+  assert.equal(matchesSearch(lockout, 'smtp'), false);
+  assert.equal(settingLabel({ key: 'from_a_newer_api' }), 'from_a_newer_api');
 });

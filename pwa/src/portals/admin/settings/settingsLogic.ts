@@ -1,6 +1,6 @@
 /** The Settings screen's rules (spec sections 2, 4, 8, 9), kept free of React so they can be unit-tested. */
 import { checkSettingValue } from '../../../../../contract/rules/settings.ts';
-import { isSettingKey, type SettingCategory } from '../../../../../contract/settings.ts';
+import { isSettingKey, type SettingCategory, SETTINGS } from '../../../../../contract/settings.ts';
 import type { Setting, SettingValue } from './settingsApi.ts';
 
 export const SETTINGS_TEXTS = {
@@ -12,7 +12,26 @@ export const SETTINGS_TEXTS = {
   loadError: 'Error loading settings',
   numberRequired: 'Please enter a whole number',
   empty: 'No settings configured',
+  search: 'Search settings',
+  noMatch: 'No setting matches the search',
 } as const;
+
+/** A setting's name on screen: the catalogue's label ('Lockout minutes'), never its key. */
+export function settingLabel(setting: Pick<Setting, 'key'>): string {
+  return isSettingKey(setting.key) ? SETTINGS[setting.key].label : setting.key;
+}
+
+/** The line under it: the catalogue's plain description (a row stored before it was reworded keeps its own). */
+export function settingDescription(setting: Pick<Setting, 'key' | 'description'>): string {
+  return isSettingKey(setting.key) ? SETTINGS[setting.key].description : setting.description;
+}
+
+/** The search box: any of the words typed in the label or the description (or the key, for the manual). */
+export function matchesSearch(setting: Pick<Setting, 'key' | 'description'>, query: string): boolean {
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const text = `${settingLabel(setting)} ${settingDescription(setting)} ${setting.key}`.toLowerCase();
+  return words.every((word) => text.includes(word));
+}
 
 /** Spec section 9: the categories, in screen order. */
 export const SETTING_CATEGORIES = [
