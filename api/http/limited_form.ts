@@ -1,13 +1,26 @@
 /**
- * Reads a multipart body under a byte limit and two deadlines: the declared Content-Length is checked first,
+ * Reads a multipart body under a byte limit and two deadlines, its file part spooled to disk as it arrives: the declared Content-Length is checked first,
  * then the body is counted as it streams and the read fails the moment it passes the limit, so an oversized
  * upload is refused without reading the rest; and a body whose next bytes do not come within `idleMs`, or that
  * has not all come within `deadlineMs`, is dropped (Deno.serve has no body timeout of its own: a client that
  * stops sending would hold its request, and what it sent, for ever).
  */
 import { AppError } from './errors.ts';
+import { multipartBoundary, MultipartError, readMultipart } from './multipart.ts';
 
-/** Parses the request's form; throws `tooLarge()` past `limitBytes`, 400 `malformed` on a broken body. */
+/** A form as received: its text fields, and its one file part (read back from disk once the body is complete). */
+export interface ReceivedForm {
+  get(name: string): string | undefined;
+  getAll(name: string): string[];
+  file?: File;
+}
+
+/**
+ * Reads the request's form; throws `tooLarge()` past `limitBytes`, 400 `malformed` on a broken body. The file
+ * part is written to a temporary file under `tempDir` as it arrives (so a slow or stalled upload holds a file on
+ * disk, not its bytes in memory) and read back only once the whole body is in; the temporary file is removed
+ * before this returns or throws. Text parts together may take `textBytes`.
+ */
 export async function readLimitedForm(
   request: Request,
   options: {
@@ -18,11 +31,17 @@ export async function readLimitedForm(
     idleMs: number;
     deadlineMs: number;
     timedOut: () => AppError;
+    /** Where the file part is spooled (created 0700 when missing); unwritable: the part is held in memory. */
+    tempDir: string;
+    textBytes: number;
+    /** The most parts a form may have. */
+    maxParts: number;
   },
-): Promise<FormData> {
+): Promise<ReceivedForm> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > options.limitBytes) throw options.tooLarge();
-  if (!request.body) throw new AppError(400, options.malformed, 'invalid');
+  const boundary = multipartBoundary(request.headers.get('content-type'));
+  if (!request.body || !boundary) throw new AppError(400, options.malformed, 'invalid');
   let seen = 0;
   let exceeded = false;
   const deadlines = { timedOut: false };
@@ -39,19 +58,105 @@ export async function readLimitedForm(
       },
     }),
   );
-  const copy = new Request(request.url, {
-    method: 'POST',
-    headers: { 'content-type': request.headers.get('content-type') ?? '' },
-    body: counted,
-    duplex: 'half',
-  } as RequestInit);
+  const fields = new Map<string, string[]>();
+  let textBytes = 0;
+  let spool: Spool | undefined;
+  let fileName = '';
   try {
-    return await copy.formData();
-  } catch {
+    await readMultipart(counted, boundary, {
+      maxHeaderBytes: 4096,
+      maxParts: options.maxParts,
+      onPart: async (part) => {
+        if (part.filename !== undefined) {
+          // Only the form's `file` part is kept; another file part is read past and forgotten.
+          if (part.name !== 'file') return { write() {} };
+          if (spool) throw new MultipartError('a second file');
+          fileName = part.filename;
+          spool = await Spool.open(options.tempDir);
+          return spool;
+        }
+        const chunks: Uint8Array[] = [];
+        const values = fields.get(part.name) ?? [];
+        fields.set(part.name, values);
+        values.push('');
+        const index = values.length - 1;
+        return {
+          write(chunk: Uint8Array) {
+            textBytes += chunk.length;
+            if (textBytes > options.textBytes) throw new MultipartError('text fields too long');
+            chunks.push(chunk.slice());
+            values[index] = new TextDecoder().decode(concat(chunks));
+          },
+        };
+      },
+    });
+    const file = spool ? new File([await spool.bytes() as BlobPart], fileName) : undefined;
+    return {
+      get: (name) => fields.get(name)?.[0],
+      getAll: (name) => fields.get(name) ?? [],
+      file,
+    };
+  } catch (error) {
     if (exceeded) throw options.tooLarge();
     if (deadlines.timedOut) throw options.timedOut();
+    if (error instanceof AppError) throw error;
     // Not multipart, a broken body, or a client that went away: nothing was stored.
     throw new AppError(400, options.malformed, 'invalid');
+  } finally {
+    await spool?.remove();
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+/** A file part on its way in: a temporary file (mode 0600), or memory where no file can be made. */
+class Spool {
+  private chunks: Uint8Array[] = [];
+  private constructor(private file: Deno.FsFile | undefined, private path: string | undefined) {}
+
+  static async open(dir: string): Promise<Spool> {
+    try {
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      const path = `${dir}/${crypto.randomUUID()}`;
+      const file = await Deno.open(path, { write: true, read: true, createNew: true, mode: 0o600 });
+      return new Spool(file, path);
+    } catch {
+      // A host without a writable disk (Deno Deploy): the part is held in memory, as every part once was.
+      return new Spool(undefined, undefined);
+    }
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    if (!this.file) {
+      this.chunks.push(chunk.slice());
+      return;
+    }
+    for (let done = 0; done < chunk.length;) done += await this.file.write(chunk.subarray(done));
+  }
+
+  /** The whole part, once the body is complete. */
+  async bytes(): Promise<Uint8Array> {
+    if (!this.file) return concat(this.chunks);
+    this.file.close();
+    this.file = undefined;
+    return await Deno.readFile(this.path!);
+  }
+
+  async remove(): Promise<void> {
+    this.chunks = [];
+    try {
+      this.file?.close();
+    } catch { /* closed */ }
+    this.file = undefined;
+    if (this.path) await Deno.remove(this.path).catch(() => {});
   }
 }
 

@@ -72,9 +72,13 @@ async function receiveUpload(c: Context<AppEnv>, limits: UploadLimits) {
     idleMs: limits.idleMs,
     deadlineMs: limits.deadlineMs,
     timedOut: () => refusal('upload_timed_out'),
+    tempDir: `${deps.config.dataDir}/upload-spool`,
+    textBytes: FORM_OVERHEAD_BYTES,
+    // Each recipient a part, and the title, description, time-sensitive, respond-by and file parts, and a few more.
+    maxParts: MAX_RECIPIENTS + 10,
   });
   const fields = uploadForm.safeParse({
-    file: form.get('file') ?? undefined,
+    file: form.file,
     recipient_doc_number: form.getAll('recipient_doc_number'),
     title: form.get('title') ?? undefined,
     description: form.get('description') || undefined,

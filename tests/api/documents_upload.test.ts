@@ -194,8 +194,16 @@ Deno.test({
   ...DB_TEST,
   fn: async () => {
     let sent = 0;
+    // A well-formed opening and file part, then zeros: only the byte limit can stop it.
+    const head = new TextEncoder().encode(
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n%PDF-1.7\n',
+    );
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
+        if (sent === 0) {
+          sent += head.length;
+          return controller.enqueue(head);
+        }
         sent += 65536;
         if (sent > 100 * 1024 * 1024) return controller.close();
         controller.enqueue(new Uint8Array(65536));
