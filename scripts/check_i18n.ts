@@ -97,7 +97,6 @@ export const PENDING_FILES: ReadonlySet<string> = new Set([
   'pwa/src/portals/admin/users/UserDetailsModal.tsx',
   'pwa/src/portals/admin/users/UsersScreen.tsx',
   'pwa/src/portals/admin/users/usersLogic.ts',
-  'pwa/src/viewer/Toolbar.tsx',
 ]);
 
 /** Catalogue sections whose keys the code builds from a value (a refusal's `code`, lib/api.ts codeText). */

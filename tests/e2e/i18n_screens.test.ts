@@ -133,7 +133,7 @@ Deno.test({
       });
 
       await t.step(
-        'the viewer: Imprimir with its page choice, and the properties with Spanish labels',
+        'the viewer: its toolbar, Imprimir with its page choice, and the properties with Spanish labels',
         async () => {
           const context = await browser.newContext(SCREENS.desktop);
           try {
@@ -157,10 +157,10 @@ Deno.test({
             await page.keyboard.press('Escape');
             await print.waitFor({ state: 'hidden' });
 
-            await page.getByRole('toolbar').getByRole('button', {
-              name: /^(Document properties|Propiedades)/,
-            })
-              .click();
+            const toolbar = page.getByRole('toolbar', { name: es.viewerTools.tools });
+            await toolbar.getByRole('button', { name: es.viewerTools.next }).waitFor();
+            await toolbar.getByRole('combobox', { name: es.viewerTools.zoom }).waitFor();
+            await toolbar.getByRole('button', { name: es.viewerTools.properties }).click();
             const properties = page.getByRole('dialog', { name: es.properties.title });
             await properties.getByText(es.properties.fileName).waitFor();
             await properties.getByText(es.properties.pageCount).waitFor();

@@ -51,10 +51,13 @@ function Tip({ title, children }: { title: string; children: ReactNode }) {
   return touch ? children : <Tooltip title={title}>{children}</Tooltip>;
 }
 
-const ZOOM_OPTIONS = [
-  ...ZOOM_LEVELS.map((level) => ({ value: String(level), label: zoomLabel(level) })),
-  ...ZOOM_PRESETS.map((preset) => ({ value: preset.value, label: preset.label })),
-];
+/** The zoom select's options; the presets' names are read in the language shown, so made at each render. */
+function zoomOptions(): { value: string; label: string; disabled?: boolean }[] {
+  return [
+    ...ZOOM_LEVELS.map((level) => ({ value: String(level), label: zoomLabel(level) })),
+    ...ZOOM_PRESETS.map((preset) => ({ value: preset.value, label: preset.label })),
+  ];
+}
 
 function ToolButton(
   props: { label: string; icon: ReactNode; onClick(): void; disabled?: boolean; pressed?: boolean },
@@ -107,6 +110,7 @@ function Choice<T extends string>(
 
 /** The page number field: typed freely, applied on Enter or when leaving it. */
 function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) {
+  const { t } = useTranslation();
   const [typed, setTyped] = useState<number | null>(view.page);
   useEffect(() => setTyped(view.page), [view.page]);
   const apply = () => {
@@ -115,9 +119,9 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
   };
   return (
     <Space size={6} align='center'>
-      <Tip title='Page number'>
+      <Tip title={t('viewerTools.pageNumber')}>
         <InputNumber
-          aria-label='Page number'
+          aria-label={t('viewerTools.pageNumber')}
           className='viewer-page-input'
           min={1}
           max={Math.max(1, view.pageCount)}
@@ -129,7 +133,7 @@ function PageField({ view, commands }: Pick<ToolbarProps, 'view' | 'commands'>) 
           onBlur={apply}
         />
       </Tip>
-      <Typography.Text aria-label='Page count' data-testid='page-count'>
+      <Typography.Text aria-label={t('viewerTools.pageCount')} data-testid='page-count'>
         / {view.pageCount}
       </Typography.Text>
       <PageAnnouncer page={view.page} pageCount={view.pageCount} />
@@ -161,13 +165,13 @@ export function Toolbar({ view, commands, onProperties, onPrint, readAloud, clos
   const touch = useMediaQuery('(pointer: coarse)');
   const zoomValue = zoomSelectValue(view.scale, view.preset);
   const options = zoomValue === null
-    ? [...ZOOM_OPTIONS, { value: 'custom', label: zoomLabel(view.scale), disabled: true }]
-    : ZOOM_OPTIONS;
+    ? [...zoomOptions(), { value: 'custom', label: zoomLabel(view.scale), disabled: true }]
+    : zoomOptions();
   return (
     <Touch.Provider value={touch}>
       <Flex
         role='toolbar'
-        aria-label='Document tools'
+        aria-label={t('viewerTools.tools')}
         className={touch ? 'viewer-toolbar viewer-toolbar-touch' : 'viewer-toolbar'}
         wrap
         gap={8}
@@ -175,13 +179,13 @@ export function Toolbar({ view, commands, onProperties, onPrint, readAloud, clos
       >
         <Space.Compact>
           <ToolButton
-            label='Previous page'
+            label={t('viewerTools.previous')}
             icon={<LeftOutlined />}
             onClick={commands.previousPage}
             disabled={view.page <= 1}
           />
           <ToolButton
-            label='Next page'
+            label={t('viewerTools.next')}
             icon={<RightOutlined />}
             onClick={commands.nextPage}
             disabled={view.page >= view.pageCount}
@@ -191,19 +195,19 @@ export function Toolbar({ view, commands, onProperties, onPrint, readAloud, clos
         <Divider orientation='vertical' />
         <Space.Compact>
           <ToolButton
-            label='Zoom out'
+            label={t('viewerTools.zoomOut')}
             icon={<ZoomOutOutlined />}
             onClick={() => commands.zoomBy(-1)}
           />
           <ToolButton
-            label='Zoom in'
+            label={t('viewerTools.zoomIn')}
             icon={<ZoomInOutlined />}
             onClick={() => commands.zoomBy(1)}
           />
         </Space.Compact>
-        <Tip title='Zoom'>
+        <Tip title={t('viewerTools.zoom')}>
           <Select
-            aria-label='Zoom'
+            aria-label={t('viewerTools.zoom')}
             className='viewer-zoom'
             value={zoomValue ?? 'custom'}
             options={options}
@@ -216,53 +220,78 @@ export function Toolbar({ view, commands, onProperties, onPrint, readAloud, clos
         <Divider orientation='vertical' />
         <Space.Compact>
           <ToolButton
-            label='Rotate counterclockwise'
+            label={t('viewerTools.rotateLeft')}
             icon={<RotateLeftOutlined />}
             onClick={() => commands.rotateBy(-90)}
           />
           <ToolButton
-            label='Rotate clockwise'
+            label={t('viewerTools.rotateRight')}
             icon={<RotateRightOutlined />}
             onClick={() => commands.rotateBy(90)}
           />
         </Space.Compact>
         <Divider orientation='vertical' />
         <Choice
-          label='Scroll mode'
+          label={t('viewerTools.scrollMode')}
           value={view.layout.scroll}
           onChange={commands.setScroll}
           options={[
             {
               value: 'vertical',
-              label: 'Vertical',
-              tip: 'Vertical scrolling',
+              label: t('viewerTools.vertical'),
+              tip: t('viewerTools.verticalTip'),
               icon: <ColumnHeightOutlined />,
             },
             {
               value: 'horizontal',
-              label: 'Horizontal',
-              tip: 'Horizontal scrolling',
+              label: t('viewerTools.horizontal'),
+              tip: t('viewerTools.horizontalTip'),
               icon: <ColumnWidthOutlined />,
             },
-            { value: 'wrapped', label: 'Wrapped', tip: 'Wrapped scrolling', icon: <TableOutlined /> },
+            {
+              value: 'wrapped',
+              label: t('viewerTools.wrapped'),
+              tip: t('viewerTools.wrappedTip'),
+              icon: <TableOutlined />,
+            },
           ]}
         />
         <Choice
-          label='View mode'
+          label={t('viewerTools.viewMode')}
           value={view.layout.view}
           onChange={commands.setView}
           options={[
-            { value: 'single', label: 'Single', tip: 'Single page view', icon: <FileOutlined /> },
-            { value: 'dual', label: 'Dual', tip: 'Dual page view', icon: <ReadOutlined /> },
+            {
+              value: 'single',
+              label: t('viewerTools.single'),
+              tip: t('viewerTools.singleTip'),
+              icon: <FileOutlined />,
+            },
+            {
+              value: 'dual',
+              label: t('viewerTools.dual'),
+              tip: t('viewerTools.dualTip'),
+              icon: <ReadOutlined />,
+            },
           ]}
         />
         <Choice
-          label='Selection mode'
+          label={t('viewerTools.selectionMode')}
           value={view.tool}
           onChange={commands.setTool}
           options={[
-            { value: 'text', label: 'Text', tip: 'Text selection tool', icon: <FontSizeOutlined /> },
-            { value: 'hand', label: 'Hand', tip: 'Hand tool (drag to move)', icon: <DragOutlined /> },
+            {
+              value: 'text',
+              label: t('viewerTools.text'),
+              tip: t('viewerTools.textTip'),
+              icon: <FontSizeOutlined />,
+            },
+            {
+              value: 'hand',
+              label: t('viewerTools.hand'),
+              tip: t('viewerTools.handTip'),
+              icon: <DragOutlined />,
+            },
           ]}
         />
         <Divider orientation='vertical' />
@@ -272,8 +301,12 @@ export function Toolbar({ view, commands, onProperties, onPrint, readAloud, clos
           onClick={readAloud.toggle}
           pressed={readAloud.open}
         />
-        <ToolButton label='Document properties' icon={<InfoCircleOutlined />} onClick={onProperties} />
-        <ToolButton label='Print' icon={<PrinterOutlined />} onClick={onPrint} />
+        <ToolButton
+          label={t('viewerTools.properties')}
+          icon={<InfoCircleOutlined />}
+          onClick={onProperties}
+        />
+        <ToolButton label={t('viewerTools.print')} icon={<PrinterOutlined />} onClick={onPrint} />
         <Divider orientation='vertical' />
         {closeButton}
       </Flex>
