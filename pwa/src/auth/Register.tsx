@@ -61,6 +61,13 @@ export function Register() {
   const toast = useToast();
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+  // A refused field takes the focus once the form is enabled again (a disabled field takes none).
+  const [refocus, setRefocus] = useState<TextField | null>(null);
+  useEffect(() => {
+    if (refocus === null || loading) return;
+    focusField(refocus);
+    setRefocus(null);
+  }, [refocus, loading]);
 
   const { values, errors } = form;
 
@@ -130,8 +137,7 @@ export function Register() {
       const field = refusedField(error instanceof ApiError ? error.code : null);
       if (field) {
         setForm((current) => ({ ...current, errors: { ...current.errors, [field]: message } }));
-        // After the form is enabled again: a disabled field takes no focus.
-        window.setTimeout(() => focusField(field), 0);
+        setRefocus(field);
       }
     }
   }
