@@ -83,10 +83,16 @@ async function signIn(
   return { context, page };
 }
 
-/** Waits for a screen to settle: no spinner, no toast (toasts fade; their contrast is checked where they show). */
+/** Waits for a screen to settle: no spinner, nothing loading, no animation under way. */
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(
     () => !document.querySelector('.ant-spin-spinning, .spinner, [aria-busy="true"]'),
+    null,
+    { polling: 100 },
+  );
+  // A modal fading in is half transparent: its colours are measured once every animation has ended.
+  await page.waitForFunction(
+    () => document.getAnimations().every((animation) => animation.playState !== 'running'),
     null,
     { polling: 100 },
   );
@@ -167,7 +173,8 @@ Deno.test({
           }
           await page.goto(`${server.url}/portal/admin/users`);
           await page.locator('.ant-table-row').first().waitFor();
-          await page.locator('.ant-table-row').first().getByRole('button').nth(1).click();
+          // View Details of the first user (the users screen is not translated yet: its names are English).
+          await page.locator('.ant-table-row button[aria-label^="View details of"]').first().click();
           await page.getByRole('dialog').waitFor();
           await check(page, `${language} user details`);
           await context.close();
