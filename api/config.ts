@@ -29,6 +29,11 @@ const envSchema = z.object({
   MFA_SECRET_KEY: secret('MFA_SECRET_KEY'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
+  // Where people open the portal (https://mail.example.gov): the set-password e-mails link to it. Unset, they
+  // carry the code to type on the portal's "Set a new password" page instead.
+  PORTAL_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^?#\s]+$/.test(v), {
+    message: 'PORTAL_URL must be an http:// or https:// address (https://mail.example.gov)',
+  }),
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres', 's3'], { error: "BLOB_STORE must be 'fs', 'postgres' or 's3'" })
     .default('fs'),
@@ -127,6 +132,8 @@ export interface SmtpConfig {
 }
 
 export interface Config {
+  /** PORTAL_URL without a trailing slash: the set-password e-mails' links start with it. */
+  portalUrl?: string;
   port: number;
   host: string;
   /** Unset: the embedded Postgres (PGlite) under dataDir. */
@@ -190,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     mfaSecretKey: e.MFA_SECRET_KEY,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
+    portalUrl: e.PORTAL_URL?.replace(/\/+$/, ''),
     trustedProxies: e.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
     pwaDist: e.PWA_DIST,
     blobStore: e.BLOB_STORE,

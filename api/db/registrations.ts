@@ -46,8 +46,15 @@ export async function open_registration_exists(sql: Tx, entityId: string, email:
   return row !== undefined;
 }
 
-/** What registration_throttle counts: registrations per client address, duplicate notices per e-mail. */
-export type RegistrationThrottleKind = 'address' | 'duplicate_notice';
+/**
+ * What registration_throttle counts: registrations per client address, duplicate notices per e-mail, and the
+ * forgotten-password form's requests per client address and links per account (api/domain/password_reset.ts).
+ */
+export type RegistrationThrottleKind =
+  | 'address'
+  | 'duplicate_notice'
+  | 'password_reset_address'
+  | 'password_reset_email';
 
 /** Deletes the counts whose window has ended, so the table holds only the last `windowMinutes`. */
 export async function sweep_registration_throttle(sql: Tx, windowMinutes: number): Promise<void> {

@@ -16,14 +16,16 @@ export interface NewSession {
   mustChangePassword: boolean;
   ipAddress: string;
   userAgent: string | null;
+  /** Opened with a PIN this admin reset: every read in the session is audited with them. */
+  pinResetBy?: string | null;
 }
 
 /** Opens a session; returns its id and absolute expiry. */
 export async function insert_session(sql: Tx, s: NewSession): Promise<{ id: string; expires_at: Date }> {
   const [row] = await sql<{ id: string; expires_at: Date }[]>`
-    insert into sessions (user_id, expires_at, must_change_password, ip_address, user_agent)
+    insert into sessions (user_id, expires_at, must_change_password, ip_address, user_agent, pin_reset_by)
     values (${s.userId}, now() + make_interval(hours => ${s.maxHours}), ${s.mustChangePassword},
-            ${s.ipAddress}, ${s.userAgent?.slice(0, 400) ?? null})
+            ${s.ipAddress}, ${s.userAgent?.slice(0, 400) ?? null}, ${s.pinResetBy ?? null})
     returning id, expires_at`;
   return row;
 }
@@ -48,6 +50,8 @@ export interface ActiveSession extends UserRow {
    * and logout until the right PIN clears it. Absent where a session is built without the guard's statement.
    */
   locked?: boolean;
+  /** The session was opened with a PIN this admin reset (null otherwise; absent outside the guard's statement). */
+  pin_reset_by?: string | null;
   /** Offenders only (null for staff; absent where a session is built without the guard's statement). */
   whitelist?: SessionWhitelist | null;
 }
@@ -88,7 +92,7 @@ export async function find_active_session(
 ): Promise<(ActiveSession & { stale: boolean; alongside?: unknown }) | undefined> {
   const [row] = await sql<(ActiveSession & { stale: boolean; alongside?: unknown })[]>`
     with idle as (${idleMinutes(sql)})
-    select s.id as session_id, s.must_change_password, s.locked_at is not null as locked,
+    select s.id as session_id, s.must_change_password, s.locked_at is not null as locked, s.pin_reset_by,
            ${lastSeenStale(sql)} as stale,
            u.id, u.entity_id, e.slug as entity_slug, u.role,
            u.status, u.email, u.doc_number, u.first_name, u.last_name,

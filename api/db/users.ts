@@ -21,13 +21,19 @@ export interface LoginCandidate extends UserRow {
   temp_password_hash: string | null;
   temp_password_expires_at: Date | null;
   temp_password_used_at: Date | null;
+  /** The admin who last reset this offender's PIN, and when (null: never). */
+  pin_reset_by: string | null;
+  pin_reset_at: Date | null;
+  /** The offender has not yet been told, at a sign-in with their own PIN, of the last reset. */
+  pin_reset_notice_pending: boolean;
 }
 
 const USER_COLUMNS =
   'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
 /** A LoginCandidate's columns (users u join entities e). */
 const LOGIN_COLUMNS =
-  `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at`;
+  `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at,
+   u.pin_reset_by, u.pin_reset_at, u.pin_reset_notice_pending`;
 
 /**
  * The sign-in's user again, inside the transaction that opens its session: the user's row locked and the
@@ -393,5 +399,36 @@ export async function set_offender_custody(
     from old
     where u.id = old.id and old.status <> ${status} and old.status in ('active', 'released', 'transferred')
     returning old.status as from, u.status as to`;
+  return row;
+}
+
+/**
+ * An admin's PIN reset: the one-time PIN becomes the only way in (the PIN before it stops working, since it may
+ * be why the reset was asked for), good for `hours` and for one sign-in that may only choose a new PIN.
+ */
+export async function set_reset_pin(
+  sql: Tx,
+  r: { userId: string; unusableHash: string; oneTimeHash: string; hours: number; adminId: string | null },
+): Promise<void> {
+  await sql`update users set password_hash = ${r.unusableHash}, temp_password_hash = ${r.oneTimeHash},
+              temp_password_expires_at = now() + make_interval(hours => ${r.hours}), temp_password_used_at = null,
+              pin_reset_at = now(), pin_reset_by = ${r.adminId}, pin_reset_notice_pending = true, updated_at = now()
+            where id = ${r.userId}`;
+}
+
+/** The offender has been told of their PIN's reset (a sign-in with the PIN they chose). */
+export async function clear_pin_reset_notice(sql: Tx, userId: string): Promise<void> {
+  await sql`update users set pin_reset_notice_pending = false where id = ${userId} and pin_reset_notice_pending`;
+}
+
+/** The staff member with this e-mail address in this entity (any status), for the forgotten-password form. */
+export async function find_staff_by_email(
+  sql: Tx,
+  entityId: string,
+  email: string,
+): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    select ${sql.unsafe(USER_COLUMNS)} from users u join entities e on e.id = u.entity_id
+    where u.entity_id = ${entityId} and u.email = ${email.toLowerCase()} and u.role <> 'offender'`;
   return row;
 }

@@ -19,6 +19,7 @@ import {
 import type { ActiveSession } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
 import {
+  clear_pin_reset_notice,
   clear_temporary_password,
   find_login_candidate,
   find_password_hashes,
@@ -30,6 +31,8 @@ import {
 import { offenderAddressAllowed } from './ip_whitelist.ts';
 import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
+import { pinProblem } from '../../contract/rules/roster.ts';
+import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import { dummySecretHash, hashPin, hashSecret, isPeppered, verifySecret } from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
@@ -157,7 +160,9 @@ async function checkLogin(
     candidate.temp_password_expires_at !== null && candidate.temp_password_expires_at > new Date();
   const [passwordOk, tempOk] = await Promise.all([
     verifySecret(attempt.password, candidate?.password_hash ?? dummy, { pepper: deps.pinPepper }),
-    tempUsable ? verifySecret(attempt.password, candidate!.temp_password_hash!) : false,
+    tempUsable
+      ? verifySecret(attempt.password, candidate!.temp_password_hash!, { pepper: deps.pinPepper })
+      : false,
   ]);
   const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
 
@@ -170,6 +175,12 @@ async function checkLogin(
   if (candidate.status !== 'active') return await refuse(candidate.status);
 
   const usedTemporary = !passwordOk;
+  // A PIN an admin reset (api/domain/pin_reset.ts): the session may only choose a new PIN, and carries the admin.
+  const pinResetBy = usedTemporary && candidate.role === 'offender' ? candidate.pin_reset_by : null;
+  // Told once at a sign-in with their own PIN (and on the new-PIN screen of the reset PIN's session).
+  const pinResetAt = candidate.role === 'offender' && candidate.pin_reset_notice_pending
+    ? candidate.pin_reset_at
+    : null;
   // A PIN hashed before the pepper existed is re-hashed under it now that the PIN is known.
   const rehashed = passwordOk && candidate.role === 'offender' && !isPeppered(candidate.password_hash)
     ? await hashPin(attempt.password, { pepper: deps.pinPepper })
@@ -203,9 +214,11 @@ async function checkLogin(
       if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
       else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
       if (rehashed) await rehash_password(tx, candidate.id, rehashed);
+      if (pinResetAt && !usedTemporary) await clear_pin_reset_notice(tx, candidate.id);
       const opened = await insert_session(tx, {
         userId: candidate.id,
         maxHours,
+        pinResetBy,
         mustChangePassword: usedTemporary,
         ipAddress: attempt.ipAddress,
         userAgent: attempt.userAgent,
@@ -219,6 +232,7 @@ async function checkLogin(
         eventData: {
           role: candidate.role,
           temporaryPassword: usedTemporary,
+          ...(pinResetBy ? { pinResetBy } : {}),
           ...(!usedTemporary && candidate.temp_password_hash ? { temporaryPasswordRetired: true } : {}),
         },
       });
@@ -234,7 +248,8 @@ async function checkLogin(
     userId: candidate.id,
     expiresAt: session.expires_at,
   });
-  return { ok: true, token, user: toPublicUser(candidate, usedTemporary) };
+  const user = toPublicUser(candidate, usedTemporary);
+  return { ok: true, token, user: pinResetAt ? { ...user, pinResetAt: pinResetAt.toISOString() } : user };
 }
 
 /** Ends the session at once. */
@@ -288,7 +303,7 @@ export async function changePassword(
   const [currentOk, tempOk] = await Promise.all([
     verifySecret(change.currentPassword, hashes.password_hash, { pepper: deps.pinPepper }),
     session.must_change_password && hashes.temp_password_hash
-      ? verifySecret(change.currentPassword, hashes.temp_password_hash)
+      ? verifySecret(change.currentPassword, hashes.temp_password_hash, { pepper: deps.pinPepper })
       : Promise.resolve(false),
   ]);
   if (!currentOk && !tempOk) {
@@ -315,12 +330,21 @@ export async function changePassword(
     return fail('password_change_locked');
   }
   if (change.newPassword === change.currentPassword) return fail('password_unchanged');
-  const strength = checkPasswordStrength(change.newPassword, {
-    email: session.email,
-    firstName: session.first_name,
-    lastName: session.last_name,
-  });
-  if (!strength.ok) return strength;
+  if (session.role === 'offender') {
+    // An offender signs in with a PIN, so a new one follows the PIN rule, never the password rules.
+    const problem = pinProblem(change.newPassword, await get_setting(sql, 'pin_min_length'));
+    if (problem) return fail('invalid_input', problem);
+  } else {
+    if (change.newPassword.length < PASSWORD_MIN_LENGTH) {
+      return fail('invalid_input', REGISTRATION_MESSAGES.passwordLength);
+    }
+    const strength = checkPasswordStrength(change.newPassword, {
+      email: session.email,
+      firstName: session.first_name,
+      lastName: session.last_name,
+    });
+    if (!strength.ok) return strength;
+  }
   const newHash = session.role === 'offender'
     ? await hashPin(change.newPassword, { pepper: deps.pinPepper })
     : await hashSecret(change.newPassword);

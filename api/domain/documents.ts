@@ -2,6 +2,7 @@
  * Documents as their readers see them: who may read one (the wall: any other reader finds nothing), the list shapes
  * of spec section 3, and the audit of every reading.
  */
+import { pinResetAudit } from './pin_reset.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import type { Carried } from '../db/sessions.ts';
@@ -151,7 +152,7 @@ export const receivedDocumentsAlongside = documents_received_in_session_json;
  */
 export async function recordReading(
   deps: Pick<AppDeps, 'sql'>,
-  reader: Reader & { session_id: string },
+  reader: Reader & { session_id: string; pin_reset_by?: string | null },
   doc: DocumentToRead,
   options: { kind: 'view' | 'print'; ipAddress: string; range?: { start: number; end: number } },
 ): Promise<boolean> {
@@ -180,6 +181,7 @@ export async function recordReading(
         title: doc.title,
         sha256: doc.sha256,
         range: options.range ? `${options.range.start}-${options.range.end}` : null,
+        ...pinResetAudit(reader),
       },
     });
     return true;

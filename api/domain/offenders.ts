@@ -14,10 +14,11 @@ import {
   insert_user,
   lock_user,
   set_offender_custody,
-  update_password,
+  set_reset_pin,
   upsert_offender,
 } from '../db/users.ts';
 import { hashPin } from './passwords.ts';
+import { ONE_TIME_PIN_HOURS } from './pin_reset.ts';
 import { fail, type Failure, type Outcome } from './outcome.ts';
 import {
   type OffenderFields,
@@ -92,7 +93,10 @@ export async function addOffender(
   });
 }
 
-/** Sets a new PIN, ends the offender's sessions and lifts any sign-in lock on the DOC number. */
+/**
+ * Sets a one-time PIN (api/domain/pin_reset.ts): the PIN before it stops working, the offender's sessions end and
+ * any sign-in lock on the DOC number lifts. The one-time PIN opens one session that may only choose a new PIN.
+ */
 export async function resetOffenderPin(
   deps: RosterDeps,
   change: { userId: string; pin: string },
@@ -102,14 +106,24 @@ export async function resetOffenderPin(
   const pin = change.pin.trim();
   const problem = pinProblem(pin, await get_setting(sql, 'pin_min_length'));
   if (problem) return fail('invalid_input', problem);
-  const passwordHash = await hashPin(pin, { pepper: deps.pinPepper });
+  const [oneTimeHash, unusableHash] = await Promise.all([
+    hashPin(pin, { pepper: deps.pinPepper }),
+    // Nobody knows this secret: until the one-time PIN is used, it is the only way in.
+    hashPin(crypto.randomUUID(), { pepper: deps.pinPepper }),
+  ]);
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
     // Another entity's offender is as missing as an unknown one: an admin manages their own entity only.
     if (!user || user.role !== 'offender' || !user.doc_number || user.entity_id !== actor.entityId) {
       return fail('offender_not_found');
     }
-    await update_password(tx, user.id, passwordHash);
+    await set_reset_pin(tx, {
+      userId: user.id,
+      oneTimeHash,
+      unusableHash,
+      hours: ONE_TIME_PIN_HOURS,
+      adminId: actor.userId,
+    });
     await revoke_user_sessions(tx, user.id);
     // The lock is kept per lower-cased username (api/domain/auth.ts).
     await reset_login_failures(tx, user.entity_id, user.doc_number.toLowerCase());
@@ -119,7 +133,7 @@ export async function resetOffenderPin(
       resourceType: 'user',
       resourceId: user.id,
       ipAddress: actor.ipAddress,
-      eventData: { change: 'pin_reset', docNumber: user.doc_number },
+      eventData: { change: 'pin_reset', docNumber: user.doc_number, oneTimeHours: ONE_TIME_PIN_HOURS },
     });
     return { ok: true };
   });

@@ -15,6 +15,7 @@
  * readings it has still to send) must not end for someone else's guesses. Once the account lock is in force the
  * lock screen is refused for now, and the session stays locked until the right PIN or its own end.
  */
+import { pinResetAudit } from './pin_reset.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { claim_document_read_audit, type DocumentToRead, mark_document_prefetched } from '../db/documents.ts';
@@ -279,7 +280,7 @@ export async function recordPrefetch(
       resourceType: 'document',
       resourceId: doc.id,
       ipAddress: options.ipAddress,
-      eventData: { title: doc.title, sha256: doc.sha256 },
+      eventData: { title: doc.title, sha256: doc.sha256, ...pinResetAudit(reader) },
     });
     return true;
   });
@@ -447,6 +448,7 @@ async function takeReading(
       clientEventId: event.id,
       title: doc.title,
       sha256: doc.sha256,
+      ...pinResetAudit(session),
     },
   });
   return 'recorded';

@@ -42,6 +42,13 @@ export const REASONS = [
   'mfa_factor_not_found',
   /** An admin may reset other users' second factors, never their own. */
   'mfa_self_reset',
+  /** A session opened with a PIN an admin reset may only choose a new PIN (pin_reset.ts). */
+  'pin_change_required',
+  // Staff passwords set through an e-mailed link (password_reset.ts).
+  /** Too many forgotten-password requests from one client address. */
+  'password_reset_throttled',
+  /** A set-password link that is unknown, used or expired. */
+  'reset_link_invalid',
   // The offender tablet's offline reading (offline.ts).
   /** The session ended between the guard and the use case: the tablet signs out and wipes. */
   'session_ended',

@@ -101,3 +101,32 @@ export function documentOpenedEmail(
       SIGNATURE,
   };
 }
+
+/** The page of the portal that sets a new password from a link's code (pwa: PATHS.resetPassword). */
+export const RESET_PASSWORD_PATH = '/reset-password';
+
+/**
+ * The set-password link of a forgotten password or an admin's reset. It carries nothing anyone typed: the form
+ * asks only for an address, and the message goes to that address alone when it is a staff account's. With
+ * PORTAL_URL set the link opens the page; without, the message says where to type the code.
+ */
+export function setPasswordEmail(
+  r: { to: string; token: string; portalUrl?: string; minutes: number; cause: 'forgotten' | 'admin_reset' },
+): OutgoingEmail {
+  const why = r.cause === 'forgotten'
+    ? 'Someone, perhaps you, asked to set a new password for the account of this e-mail address on the secure ' +
+      'legal-mail portal. If it was not you, there is nothing to do: your password has not changed.'
+    : 'An administrator of the secure legal-mail portal has reset the password of the account of this e-mail ' +
+      'address. Your previous password no longer works.';
+  const lifetime = r.minutes >= 120 ? `${Math.round(r.minutes / 60)} hours` : `${r.minutes} minutes`;
+  const how = r.portalUrl
+    ? `To choose a new password, open this link within ${lifetime}:\n\n${r.portalUrl}${RESET_PASSWORD_PATH}#${r.token}`
+    : `To choose a new password within ${lifetime}, open the portal, choose "Forgot password?" on the sign-in ` +
+      `page, then "I have a code", and enter this code:\n\n${r.token}`;
+  return {
+    kind: r.cause === 'forgotten' ? 'password_reset_requested' : 'password_reset_by_admin',
+    to: r.to,
+    subject: r.cause === 'forgotten' ? 'Set a new password' : 'Your password was reset',
+    body: `${GREETING}\n\n${why}\n\n${how}\n\nThe link works once.` + SIGNATURE,
+  };
+}

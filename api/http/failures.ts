@@ -54,6 +54,16 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'Too many wrong passwords. Please try again later.',
   },
   password_unchanged: { status: 400, message: 'The new password must be different from the current one.' },
+  pin_change_required: { status: 403, message: 'Please choose a new PIN before continuing.' },
+  password_reset_throttled: {
+    status: 429,
+    message: 'Too many requests from this device. Please try again later.',
+    retryAfterSeconds: 3600,
+  },
+  reset_link_invalid: {
+    status: 400,
+    message: 'This link is not valid any more. Please ask for a new one.',
+  },
   password_too_weak: {
     status: 400,
     message: 'This password is too common or easy to guess. Please choose a longer, less predictable one.',

@@ -76,6 +76,8 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
     }
     if (session.locked && !options.whileLocked) throw refusal('session_locked');
     if (session.must_change_password && !options.duringPasswordChange) {
+      // A session opened with a PIN an admin reset may only choose a new PIN (api/domain/pin_reset.ts).
+      if (session.role === 'offender') throw refusal('pin_change_required');
       throw new AppError(403, MESSAGES.passwordChangeRequired, 'password_change_required');
     }
     if (!roles.includes(session.role)) {

@@ -12,6 +12,7 @@ import {
   list_users_page_for_admin,
 } from '../db/users.ts';
 import { actorFrom } from '../domain/actor.ts';
+import { adminResetStaffPassword } from '../domain/password_reset.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
 import type { AdminUserPage, UserStatusRequest } from '../../contract/shapes/admin_user.ts';
 import { ROLES, USER_STATUSES } from '../../contract/shapes/user.ts';
@@ -105,6 +106,16 @@ export const adminUserRoutes = new Hono<AppEnv>()
       success: true,
       message: STATUS_MESSAGES[status],
     });
+  })
+  // A staff member's password: the old one stops working and the owner is e-mailed a link to set a new one.
+  .post('/:id/password-reset', valid('param', idParam), async (c) => {
+    const result = await adminResetStaffPassword(
+      c.var.deps,
+      c.req.valid('param').id,
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.staffPasswordReset });
   })
   .get('/:id/activity', valid('param', idParam), async (c) => {
     const { sql } = c.var.deps;

@@ -7,9 +7,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/auth.ts';
 import { lockSession, offlineKey, unlock } from '../domain/offline.ts';
+import { completePasswordReset, requestPasswordReset, signOutEverywhere } from '../domain/password_reset.ts';
 import { toPublicUser } from '../domain/public_user.ts';
 import { submitRegistration } from '../domain/registration.ts';
-import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
+import { REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
 import type { UnlockRequest } from '../../contract/shapes/offline.ts';
 import type { LoginRequest, PasswordChangeRequest } from '../../contract/shapes/user.ts';
@@ -81,10 +82,29 @@ const passwordBody = z.object({
     'Please provide your current password.',
   )
     .max(NEW_PASSWORD_LIMITS.max),
+  // The length rule depends on who changes it (a password or a PIN): api/domain/auth.ts applies it.
   newPassword: z.string({ error: 'Please provide a new password.' })
-    .min(PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES.passwordLength)
+    .min(1, 'Please provide a new password.')
     .max(NEW_PASSWORD_LIMITS.max, 'Password is too long.'),
 }) satisfies z.ZodType<PasswordChangeRequest>;
+
+const forgotBody = z.object({
+  email: z.string({ error: 'Please provide your e-mail address.' }).trim().min(
+    1,
+    'Please provide your e-mail address.',
+  )
+    .max(TEXT_MAX, 'E-mail address is too long.'),
+  entity: z.string().max(100).default('default'),
+});
+
+const resetBody = z.object({
+  token: z.string({ error: 'Please provide the code.' }).trim().min(1, 'Please provide the code.').max(
+    TEXT_MAX,
+    'The code is too long.',
+  ),
+  newPassword: z.string({ error: 'Please provide a new password.' }).min(1, 'Please provide a new password.')
+    .max(NEW_PASSWORD_LIMITS.max, 'Password is too long.'),
+});
 
 const unlockBody = z.object({
   pin: z.string({ error: 'Please enter your PIN.' }).refine((v) => v.trim() !== '', 'Please enter your PIN.')
@@ -118,6 +138,33 @@ export const authRoutes = new Hono<AppEnv>()
       return c.json({ success: true, message: SUCCESS.loggedOut });
     },
   )
+  // Every session of the user ends, on every device, this one included.
+  .post(
+    '/logout-all',
+    requireSignedIn({ duringPasswordChange: true, fromAnyNetwork: true, whileLocked: true }),
+    async (c) => {
+      await signOutEverywhere(c.var.deps, c.var.session, c.var.clientAddress);
+      c.header('Clear-Site-Data', '"cache"');
+      return c.json({ success: true, message: SUCCESS.signedOutEverywhere });
+    },
+  )
+  // Staff only (offenders' PINs are reset by an admin): the same answer whether the address has an account or not.
+  .post('/forgot-password', valid('json', forgotBody), async (c) => {
+    const result = await requestPasswordReset(c.var.deps, {
+      ...c.req.valid('json'),
+      ipAddress: c.var.clientAddress,
+    });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.resetLinkSent });
+  })
+  .post('/reset-password', valid('json', resetBody), async (c) => {
+    const result = await completePasswordReset(c.var.deps, {
+      ...c.req.valid('json'),
+      ipAddress: c.var.clientAddress,
+    });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.passwordSet });
+  })
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
     const { session } = c.var;
     return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });

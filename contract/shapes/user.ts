@@ -20,6 +20,11 @@ export interface PublicUser {
   /** The entity's slug. */
   entity: string;
   mustChangePassword: boolean;
+  /**
+   * Offenders, in a sign-in's answer only: staff reset the PIN at this time (ISO 8601) and the offender has not
+   * yet been told at a sign-in with their own PIN. The tablet says so.
+   */
+  pinResetAt?: string;
 }
 
 /** POST /api/auth/login body. */

@@ -25,7 +25,10 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   // The API reference: what the API accepts, never what it holds, like the PWA's own code.
   'GET /api/openapi.json': PUBLIC,
   'GET /api/docs': PUBLIC,
+  'POST /api/auth/forgot-password': PUBLIC,
+  'POST /api/auth/reset-password': PUBLIC,
   'POST /api/auth/logout': ANY,
+  'POST /api/auth/logout-all': ANY,
   'GET /api/auth/me': ANY,
   'POST /api/auth/password': ANY,
   // The tablet's offline reading: only offenders cache mail; every other portal caches nothing.
@@ -51,6 +54,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/admin/users': ['admin'],
   'GET /api/admin/users/:id/activity': ['admin'],
   'PUT /api/admin/users/:id/status': ['admin'],
+  'POST /api/admin/users/:id/password-reset': ['admin'],
   'POST /api/admin/offenders': ['admin'],
   'PUT /api/admin/offenders/:id/pin': ['admin'],
   'POST /api/admin/offenders/import': ['admin'],
@@ -110,6 +114,7 @@ const ACROSS_ENTITIES: Record<string, number> = {
   'GET /api/admin/users': 200,
   'GET /api/admin/users/:id/activity': 404,
   'PUT /api/admin/users/:id/status': 404,
+  'POST /api/admin/users/:id/password-reset': 404,
   'POST /api/admin/users/:id/mfa/reset': 404,
   'POST /api/admin/offenders': 400,
   'PUT /api/admin/offenders/:id/pin': 404,
@@ -210,7 +215,7 @@ Deno.test({
             assert.equal(r.body.code, 'department_admin_only');
           } else if (policy.includes(role)) {
             assert.ok(![401, 403].includes(r.status), `${who} should pass the guard, got ${r.status}`);
-            if (pattern === '/api/auth/logout' || pattern === '/api/auth/lock') {
+            if (['/api/auth/logout', '/api/auth/logout-all', '/api/auth/lock'].includes(pattern)) {
               await signInAgain(entity, role);
             }
           } else {

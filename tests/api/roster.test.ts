@@ -147,7 +147,11 @@ Deno.test({
     assert.equal(await loginStatus(DEMO.offender[0], '975310'), 200);
     const [audit] = await t.deps.sql<{ event_data: any }[]>`
     select event_data from audit_logs where event_type = 'user_updated' and resource_id = ${id}`;
-    assert.deepEqual(audit.event_data, { change: 'pin_reset', docNumber: DEMO.offender[0] });
+    assert.deepEqual(audit.event_data, {
+      change: 'pin_reset',
+      docNumber: DEMO.offender[0],
+      oneTimeHours: 72,
+    });
   },
 });
 

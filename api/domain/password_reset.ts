@@ -1,0 +1,223 @@
+/**
+ * Staff passwords set again through an e-mailed link: the forgotten-password form, and an admin's reset of a
+ * staff member's password. Also "Sign out of all sessions", for every user.
+ *
+ * The link is single-use and short-lived (FORGOTTEN_LINK_MINUTES; ADMIN_LINK_MINUTES for an admin's reset, which
+ * the owner may read only the next working day). Only the SHA-256 of its token is stored. The form answers the
+ * same whether the address has an account or not, and is throttled per client address (a 429 that tells nothing
+ * about any address) and per account (further requests are answered alike and send nothing).
+ */
+import type { AppDeps } from '../deps.ts';
+import { insert_audit_event } from '../db/audit.ts';
+import type { Tx } from '../db/client.ts';
+import { enqueue_email } from '../db/email_outbox.ts';
+import { find_entity_by_slug } from '../db/entities.ts';
+import { reset_login_failures } from '../db/login_throttle.ts';
+import {
+  consume_password_reset,
+  insert_password_reset,
+  type PasswordResetPurpose,
+} from '../db/password_resets.ts';
+import { count_registration_attempt, sweep_registration_throttle } from '../db/registrations.ts';
+import { revoke_user_sessions } from '../db/sessions.ts';
+import type { ActiveSession } from '../db/sessions.ts';
+import { find_staff_by_email, lock_user, update_password, type UserRow } from '../db/users.ts';
+import { setPasswordEmail } from '../email/messages.ts';
+import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
+import type { Actor } from './actor.ts';
+import { fail, type Outcome } from './outcome.ts';
+import { checkPasswordStrength } from './password_strength.ts';
+import { hashSecret } from './passwords.ts';
+
+export const FORGOTTEN_LINK_MINUTES = 30;
+export const ADMIN_LINK_MINUTES = 24 * 60;
+/** Forgotten-password requests one client address may send an hour. */
+export const RESET_REQUESTS_PER_ADDRESS = 5;
+/** Links one account may be sent an hour through the form: the rest are answered alike and send nothing. */
+export const RESET_EMAILS_PER_ACCOUNT = 3;
+const WINDOW_MINUTES = 60;
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export async function tokenHash(token: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Stores a new link for `user` and queues its e-mail, in the caller's transaction. */
+async function sendLink(
+  tx: Tx,
+  deps: Pick<AppDeps, 'config'>,
+  user: UserRow & { email: string },
+  r: { purpose: PasswordResetPurpose; createdBy: string | null; minutes: number },
+): Promise<void> {
+  const token = newToken();
+  await insert_password_reset(tx, { tokenHash: await tokenHash(token), userId: user.id, ...r });
+  await enqueue_email(
+    tx,
+    setPasswordEmail({
+      to: user.email,
+      token,
+      portalUrl: deps.config.portalUrl,
+      minutes: r.minutes,
+      cause: r.purpose,
+    }),
+  );
+}
+
+/**
+ * The forgotten-password form: an active staff account of `entity` with this address is e-mailed a link. Fails
+ * only for 'password_reset_throttled' (too many requests from the client address); every other request is
+ * answered alike, whether an e-mail went out or not.
+ */
+export async function requestPasswordReset(
+  deps: Pick<AppDeps, 'sql' | 'config'>,
+  r: { email: string; entity: string; ipAddress: string },
+): Promise<Outcome> {
+  return await deps.sql.begin(async (tx): Promise<Outcome> => {
+    await sweep_registration_throttle(tx, WINDOW_MINUTES);
+    const fromAddress = await count_registration_attempt(tx, {
+      kind: 'password_reset_address',
+      subject: r.ipAddress,
+      windowMinutes: WINDOW_MINUTES,
+    });
+    if (fromAddress > RESET_REQUESTS_PER_ADDRESS) return fail('password_reset_throttled');
+    const entity = await find_entity_by_slug(tx, r.entity);
+    const user = entity && entity.status === 'active'
+      ? await find_staff_by_email(tx, entity.id, r.email.trim())
+      : undefined;
+    let sent = false;
+    if (user?.email && user.status === 'active') {
+      const toAccount = await count_registration_attempt(tx, {
+        kind: 'password_reset_email',
+        subject: user.id,
+        windowMinutes: WINDOW_MINUTES,
+      });
+      if (toAccount <= RESET_EMAILS_PER_ACCOUNT) {
+        await sendLink(tx, deps, { ...user, email: user.email }, {
+          purpose: 'forgotten',
+          createdBy: null,
+          minutes: FORGOTTEN_LINK_MINUTES,
+        });
+        sent = true;
+      }
+    }
+    // The address typed is not kept: it may be anyone's.
+    await insert_audit_event(tx, {
+      userId: user?.id ?? null,
+      eventType: 'password_reset_requested',
+      resourceType: 'user',
+      resourceId: user?.id ?? null,
+      ipAddress: r.ipAddress,
+      eventData: { knownAccount: user !== undefined, sent },
+    });
+    return { ok: true };
+  });
+}
+
+/**
+ * Sets a new password from a link: once, within its lifetime, for an active staff account. The owner's other
+ * sessions end and any sign-in lock lifts. 'reset_link_invalid' for a used, expired or unknown link.
+ */
+export async function completePasswordReset(
+  deps: Pick<AppDeps, 'sql'>,
+  r: { token: string; newPassword: string; ipAddress: string },
+): Promise<Outcome> {
+  if (r.newPassword.length < PASSWORD_MIN_LENGTH) {
+    return fail('invalid_input', REGISTRATION_MESSAGES.passwordLength);
+  }
+  const hash = await tokenHash(r.token.trim());
+  const newHash = await hashSecret(r.newPassword);
+  class Refused extends Error {
+    constructor(readonly outcome: Outcome) {
+      super('refused');
+    }
+  }
+  try {
+    return await deps.sql.begin(async (tx): Promise<Outcome> => {
+      const link = await consume_password_reset(tx, hash);
+      if (!link) return fail('reset_link_invalid');
+      const user = await lock_user(tx, link.user_id);
+      if (!user) return fail('reset_link_invalid');
+      const strength = checkPasswordStrength(r.newPassword, {
+        email: user.email,
+        firstName: user.first_name,
+        lastName: user.last_name,
+      });
+      // The link stays usable for a better password: the transaction (and its use of the link) is undone.
+      if (!strength.ok) throw new Refused(strength);
+      await update_password(tx, user.id, newHash);
+      await revoke_user_sessions(tx, user.id);
+      if (user.email) await reset_login_failures(tx, user.entity_id, user.email.toLowerCase());
+      await insert_audit_event(tx, {
+        userId: user.id,
+        eventType: 'password_reset_completed',
+        resourceType: 'user',
+        resourceId: user.id,
+        ipAddress: r.ipAddress,
+        eventData: { purpose: link.purpose, ...(link.created_by ? { resetBy: link.created_by } : {}) },
+      });
+      return { ok: true };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.outcome;
+    throw error;
+  }
+}
+
+/**
+ * An admin resets a staff member's password: of their own entity only (any other is 'user_not_found', as for
+ * every admin route), never an offender's (their PIN has its own reset). The old password stops working, every
+ * session of the owner ends, and the owner is e-mailed a link to set a new one. Audited with the admin.
+ */
+export async function adminResetStaffPassword(
+  deps: Pick<AppDeps, 'sql' | 'config'>,
+  userId: string,
+  actor: Actor,
+): Promise<Outcome> {
+  // Nobody knows this secret: until the owner uses the link, nothing signs in.
+  const unusableHash = await hashSecret(newToken());
+  return await deps.sql.begin(async (tx): Promise<Outcome> => {
+    const user = await lock_user(tx, userId);
+    if (!user || user.entity_id !== actor.entityId || user.role === 'offender' || !user.email) {
+      return fail('user_not_found');
+    }
+    await update_password(tx, user.id, unusableHash);
+    await revoke_user_sessions(tx, user.id);
+    await sendLink(tx, deps, { ...user, email: user.email }, {
+      purpose: 'admin_reset',
+      createdBy: actor.userId,
+      minutes: ADMIN_LINK_MINUTES,
+    });
+    await insert_audit_event(tx, {
+      userId: actor.userId,
+      eventType: 'user_updated',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: actor.ipAddress,
+      eventData: { change: 'password_reset', email: user.email, role: user.role },
+    });
+    return { ok: true };
+  });
+}
+
+/** "Sign out of all sessions": every session of the user ends, this one included. */
+export async function signOutEverywhere(
+  deps: Pick<AppDeps, 'sql'>,
+  session: ActiveSession,
+  ipAddress: string,
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    await revoke_user_sessions(tx, session.id);
+    await insert_audit_event(tx, {
+      userId: session.id,
+      eventType: 'logout_all',
+      resourceType: 'session',
+      resourceId: session.session_id,
+      ipAddress,
+    });
+  });
+}
