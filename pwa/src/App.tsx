@@ -63,6 +63,12 @@ const AntdShell = lazy(() => {
   if (screen) void SCREENS[screen]().catch(() => {});
   return import('./components/AntdShell.tsx');
 });
+const ForgotPassword = lazy(() =>
+  import('./auth/PasswordReset.tsx').then((m) => ({ default: m.ForgotPassword }))
+);
+const ResetPassword = lazy(() =>
+  import('./auth/PasswordReset.tsx').then((m) => ({ default: m.ResetPassword }))
+);
 const Register = lazy(() => SCREENS.register().then((m) => ({ default: m.Register })));
 const Unauthorized = lazy(() => SCREENS.unauthorized().then((m) => ({ default: m.Unauthorized })));
 const SetPassword = lazy(() => SCREENS.setPassword().then((m) => ({ default: m.SetPassword })));
@@ -83,6 +89,8 @@ export function App() {
                 <Route path={PATHS.root} element={<Navigate to={PATHS.login} replace />} />
                 <Route path={PATHS.login} element={<Login />} />
                 <Route path={PATHS.logout} element={<Logout />} />
+                <Route path={PATHS.forgotPassword} element={<ForgotPassword />} />
+                <Route path={PATHS.resetPassword} element={<ResetPassword />} />
                 <Route element={<RequireAuth roles={['offender']} />}>
                   <Route path='/portal/offender/*' element={<OffenderPortal />} />
                 </Route>

@@ -85,7 +85,10 @@ export function Login() {
       }
       // The offender's tablet: the session's data key, kept wrapped under the PIN just typed, so the
       // lock screen can reopen the saved mail without the network.
-      if (result.user.role === 'offender') await keepKeyAfterSignIn(values.password);
+      // A PIN staff reset opens a session that may only choose a new PIN: the key waits for that PIN.
+      if (result.user.role === 'offender' && !result.user.mustChangePassword) {
+        await keepKeyAfterSignIn(values.password);
+      }
       await showSessionLanguage(user.language);
       toast.success(t('login.success'));
       navigate(afterLogin(result.user), { replace: true });
@@ -143,6 +146,9 @@ export function Login() {
       <p className='auth-hint'>{t('login.staffHint')}</p>
       <p className='auth-link'>
         <Link to={PATHS.register}>{t('login.register')}</Link>
+      </p>
+      <p className='auth-link'>
+        <Link to={PATHS.forgotPassword}>{t('passwordReset.forgotLink')}</Link>
       </p>
     </AuthCard>
   );

@@ -4,7 +4,11 @@
  * then). Same length rule and strength label as registration.
  */
 import { Button, Form, Input, Typography } from 'antd';
-import { type ChangeEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TextField } from '../components/TextField.tsx';
+import { resetDate } from './pinReset.ts';
+import { keepKeyAfterSignIn } from '../offline/tabletSession.ts';
 import { useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
@@ -36,6 +40,88 @@ const AUTOCOMPLETE: Record<NewPasswordField, string> = {
 };
 
 export function SetPassword() {
+  const stored = storage.readUser();
+  return stored.ok && stored.user.role === 'offender'
+    ? <SetPin pinResetAt={stored.user.pinResetAt} />
+    : <SetStaffPassword />;
+}
+
+/**
+ * An offender signed in with a PIN staff reset: the session may only choose a new PIN (the API refuses
+ * everything else), and the screen says that staff reset it, and when. Plain words in the session's language.
+ */
+function SetPin({ pinResetAt }: { pinResetAt?: string }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [values, setValues] = useState({ current: '', pin: '', again: '' });
+  const [error, setError] = useState<string | undefined>();
+  const [loading, setLoading] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (loading) return;
+    if (!values.current.trim()) return setError(t('pinReset.required'));
+    if (!/^\d{6,12}$/.test(values.pin)) return setError(t('pinReset.rule'));
+    if (values.pin !== values.again) return setError(t('pinReset.mismatch'));
+    setLoading(true);
+    try {
+      const result = await changePassword(values.current, values.pin);
+      const stored = storage.readUser();
+      const user = result.user ?? (stored.ok ? { ...stored.user, mustChangePassword: false } : null);
+      if (user) {
+        const { pinResetAt: _told, ...rest } = user;
+        storage.saveUser(rest);
+      }
+      // The tablet's offline key, kept under the PIN just chosen (the lock screen asks for it).
+      await keepKeyAfterSignIn(values.pin);
+      navigate(PATHS.portal, { replace: true });
+    } catch (failure) {
+      toast.error(failureMessage(failure, { failed: SET_PASSWORD_TEXTS.failed }));
+      setLoading(false);
+    }
+  }
+
+  const field = (name: keyof typeof values, label: string) => (
+    <TextField
+      id={`pin_${name}`}
+      type='password'
+      inputMode='numeric'
+      label={label}
+      autoComplete='off'
+      value={values[name]}
+      onChange={(event) => {
+        const value = event.target.value;
+        setValues((current) => ({ ...current, [name]: value }));
+        setError(undefined);
+      }}
+    />
+  );
+
+  return (
+    <AuthCard title={t('pinReset.title')}>
+      <p className='alert alert-warning' role='status'>
+        {t('pinReset.intro', { date: resetDate(pinResetAt, i18n.language) })}
+      </p>
+      <form name='set-pin' noValidate onSubmit={submit} aria-busy={loading}>
+        <fieldset className='form-fields' disabled={loading}>
+          {field('current', t('pinReset.current'))}
+          {field('pin', t('pinReset.new'))}
+          {field('again', t('pinReset.confirm'))}
+          {error && <div className='field-error' role='alert'>{error}</div>}
+          <button type='submit' className='btn btn-primary btn-block'>{t('pinReset.submit')}</button>
+        </fieldset>
+      </form>
+      <p className='auth-link'>
+        <button type='button' className='btn' onClick={() => navigate(PATHS.logout)}>
+          {t('common.logOff')}
+        </button>
+      </p>
+    </AuthCard>
+  );
+}
+
+function SetStaffPassword() {
   const [values, setValues] = useState<NewPasswordValues>({
     currentPassword: '',
     newPassword: '',

@@ -92,3 +92,32 @@ export async function changePassword(
   });
   return { user: parseUser(body.user), message: body.message ?? null };
 }
+
+/** POST /api/auth/logout-all: every session of the signed-in user ends, on every device. Never throws. */
+export async function signOutEverywhere(): Promise<boolean> {
+  try {
+    await apiRequest('/auth/logout-all', {
+      method: 'POST',
+      quiet: true,
+      signal: AbortSignal.timeout(LOGOUT_WAIT_MS),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** POST /api/auth/forgot-password; resolves with the server's message (the same for any address). */
+export async function forgotPassword(email: string): Promise<string | null> {
+  const body = await apiRequest('/auth/forgot-password', {
+    body: { email, entity: LOGIN_ENTITY },
+    auth: false,
+  });
+  return body.message ?? null;
+}
+
+/** POST /api/auth/reset-password with the e-mailed link's code; resolves with the server's message. */
+export async function resetPassword(token: string, newPassword: string): Promise<string | null> {
+  const body = await apiRequest('/auth/reset-password', { body: { token, newPassword }, auth: false });
+  return body.message ?? null;
+}

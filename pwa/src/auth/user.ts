@@ -49,6 +49,7 @@ export function parseUser(value: unknown): User | null {
     docNumber: nullableText(record.docNumber),
     entity: text(record.entity) || 'default',
     mustChangePassword: record.mustChangePassword === true,
+    ...(typeof record.pinResetAt === 'string' ? { pinResetAt: record.pinResetAt } : {}),
     language: isLanguage(record.language) ? record.language : null,
   };
 }

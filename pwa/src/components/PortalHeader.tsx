@@ -7,6 +7,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import portalLogo from '../assets/portal-logo.svg';
+import { signOutEverywhere } from '../auth/authApi.ts';
 import { portalTitle } from '../lib/config.ts';
 import { useAppConfig } from './AppConfigProvider.tsx';
 import { InlineIcon } from './InlineIcon.tsx';
@@ -40,6 +41,17 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
         </div>
         <div className='portal-header-actions'>
           {actions}
+          <button
+            type='button'
+            className='btn'
+            onClick={async () => {
+              // Every session ends on the server first (other devices included); then this one wipes as usual.
+              await signOutEverywhere();
+              onLogOff();
+            }}
+          >
+            <span>{t('common.signOutEverywhere')}</span>
+          </button>
           <button type='button' className='btn' onClick={onLogOff}>
             <InlineIcon path={LOG_OFF_PATH} />
             <span>{t('common.logOff')}</span>

@@ -11,6 +11,8 @@ export const PATHS = {
   register: '/register',
   logout: '/logout',
   setPassword: '/set-password',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   files: '/files',
   portal: '/portal',
   unauthorized: '/unauthorized',

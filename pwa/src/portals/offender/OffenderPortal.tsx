@@ -7,7 +7,8 @@
  * Everything in it is sized for the tablet it runs on: 44 px controls
  * (`.tablet` in offender.css, TABLET_THEME in the viewer).
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { resetDate } from '../../auth/pinReset.ts';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
@@ -28,6 +29,34 @@ function OffenderViewer() {
     <Suspense fallback={<Spinner />}>
       <TabletViewer />
     </Suspense>
+  );
+}
+
+/**
+ * Told at the first sign-in with the offender's own PIN after staff reset it (the API's `pinResetAt`): a reset
+ * PIN opens a session, so the offender must hear of it, in plain words, until they say they have read it.
+ */
+function PinResetNotice() {
+  const { t, i18n } = useTranslation();
+  const [stored, setStored] = useState(() => storage.readUser());
+  if (!stored.ok || !stored.user.pinResetAt || stored.user.mustChangePassword) return null;
+  const { pinResetAt, ...rest } = stored.user;
+  return (
+    <div className='alert alert-warning' role='alert'>
+      <span className='alert-title'>
+        {t('pinReset.notice', { date: resetDate(pinResetAt, i18n.language) })}
+      </span>
+      <button
+        type='button'
+        className='btn'
+        onClick={() => {
+          storage.saveUser(rest);
+          setStored(storage.readUser());
+        }}
+      >
+        {t('pinReset.dismiss')}
+      </button>
+    </div>
   );
 }
 
@@ -63,7 +92,10 @@ export function OffenderPortal() {
   }
   return (
     <div className='tablet'>
-      <PortalLayout header={header}>{content}</PortalLayout>
+      <PortalLayout header={header}>
+        {tablet.phase !== 'locked' && <PinResetNotice />}
+        {content}
+      </PortalLayout>
     </div>
   );
 }

@@ -1,0 +1,5 @@
+/** The day staff reset a PIN, in the reader's language, in plain words ("26 November 2026"). */
+export function resetDate(iso: string | undefined, language: string): string {
+  const at = iso ? new Date(iso) : new Date();
+  return at.toLocaleDateString(language, { day: 'numeric', month: 'long', year: 'numeric' });
+}
