@@ -14,7 +14,8 @@ import { Spinner } from '../components/Spinner.tsx';
 import { requiredError, TextField } from '../components/TextField.tsx';
 import { useToast } from '../components/useToast.ts';
 import { ApiError, failureMessage } from '../lib/api.ts';
-import { login, logout, sendUnsentLogouts } from './authApi.ts';
+import { login, type LoginResult, logout, sendUnsentLogouts } from './authApi.ts';
+import { SecondFactorStep } from './SecondFactorStep.tsx';
 import { afterLogin, PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 import { browserState, clearSession } from '../lib/state/browserState.ts';
@@ -41,6 +42,7 @@ export function Login() {
   const [loading, setLoading] = useState(false);
   const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
   const [errors, setErrors] = useState<LoginErrors>({});
+  const [step, setStep] = useState<(LoginResult & { ok: 'second-factor' }) | null>(null);
   const navigate = useNavigate();
   const toast = useToast();
   const online = useOnline();
@@ -69,29 +71,12 @@ export function Login() {
         setLoading(false);
         return;
       }
-      // The session this tablet held before (someone else's, or an older one of this person's) ends on the server
-      // first, its offline key with it; then its state here is wiped before this one is stored.
-      const previous = storage.getGuid();
-      if (previous && previous !== result.token) await logout(previous);
-      await browserState.beginSession(result.user.id);
-      // The session's language: the saved preference, else the one chosen here (i18n/language.ts).
-      const user = { ...result.user, language: sessionLanguage(result.user.language) };
-      const saved = storage.saveSession({ token: result.token, user, docId: username });
-      if (!saved.ok) {
-        await clearSession();
-        toast.error(t('login.storageFailed'));
+      if (result.ok === 'second-factor') {
+        setStep(result);
         setLoading(false);
         return;
       }
-      // The offender's tablet: the session's data key, kept wrapped under the PIN just typed, so the
-      // lock screen can reopen the saved mail without the network.
-      // A PIN staff reset opens a session that may only choose a new PIN: the key waits for that PIN.
-      if (result.user.role === 'offender' && !result.user.mustChangePassword) {
-        await keepKeyAfterSignIn(values.password);
-      }
-      await showSessionLanguage(user.language);
-      toast.success(t('login.success'));
-      navigate(afterLogin(result.user), { replace: true });
+      await keepSession(result);
     } catch (error) {
       const unreachable = error instanceof ApiError && error.status === 0;
       toast.error(
@@ -99,6 +84,51 @@ export function Login() {
       );
       setLoading(false);
     }
+  }
+
+  /** Keeps the session a sign-in opened (after the password, or after the second factor) and opens the portal. */
+  async function keepSession(result: LoginResult & { ok: true }) {
+    const username = values.username.trim();
+    // The session this tablet held before (someone else's, or an older one of this person's) ends on the server
+    // first, its offline key with it; then its state here is wiped before this one is stored.
+    const previous = storage.getGuid();
+    if (previous && previous !== result.token) await logout(previous);
+    await browserState.beginSession(result.user.id);
+    // The session's language: the saved preference, else the one chosen here (i18n/language.ts).
+    const user = { ...result.user, language: sessionLanguage(result.user.language) };
+    const saved = storage.saveSession({ token: result.token, user, docId: username });
+    if (!saved.ok) {
+      await clearSession();
+      toast.error(t('login.storageFailed'));
+      setLoading(false);
+      return;
+    }
+    // The offender's tablet: the session's data key, kept wrapped under the PIN just typed, so the
+    // lock screen can reopen the saved mail without the network.
+    // A PIN staff reset opens a session that may only choose a new PIN: the key waits for that PIN.
+    if (result.user.role === 'offender' && !result.user.mustChangePassword) {
+      await keepKeyAfterSignIn(values.password);
+    }
+    await showSessionLanguage(user.language);
+    toast.success(t('login.success'));
+    navigate(afterLogin(result.user), { replace: true });
+  }
+
+  if (step) {
+    return (
+      <AuthCard title={t('login.heading')}>
+        <SecondFactorStep
+          mfaToken={step.mfaToken}
+          methods={step.methods}
+          enrol={step.enrol}
+          onSignedIn={keepSession}
+          onCancel={() => {
+            setStep(null);
+            setValues({ ...values, password: '' });
+          }}
+        />
+      </AuthCard>
+    );
   }
 
   return (

@@ -3,29 +3,79 @@ import { ApiError, apiRequest } from '../lib/api.ts';
 import { parseUser, type User } from './user.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 import type { LoginRequest, PasswordChangeRequest } from '../../../contract/shapes/user.ts';
+import type { MfaAuthenticatorEnrolment, MfaMethod, MfaVerifyRequest } from '../../../contract/shapes/mfa.ts';
 
 /** Spec section 3: the entity is fixed to 'default'. */
 export const LOGIN_ENTITY = 'default';
 
-export type LoginResult = { ok: true; token: string; user: User; message: string } | {
-  ok: false;
-  message: string | null;
-};
+export type LoginResult =
+  | { ok: true; token: string; user: User; message: string; recoveryCodes?: string[] }
+  | { ok: false; message: string | null }
+  /** The password was right; the second factor is asked next (or, for an account that must, enrolled). */
+  | { ok: 'second-factor'; mfaToken: string; methods: MfaMethod[]; enrol: boolean };
 
 /**
  * POST /api/auth/login. A 200 with `success: false` (or without a usable
  * token and user) is a refused sign-in; error statuses throw ApiError.
  */
 export async function login(username: string, password: string): Promise<LoginResult> {
-  const body = await apiRequest<{ token?: unknown; user?: unknown }>('/auth/login', {
+  const body = await apiRequest<
+    {
+      token?: unknown;
+      user?: unknown;
+      mfaToken?: unknown;
+      methods?: unknown;
+      mfaEnrollmentRequired?: unknown;
+    }
+  >('/auth/login', {
     body: { username, password, entity: LOGIN_ENTITY } satisfies LoginRequest,
     auth: false,
   });
+  if (body.success !== false && typeof body.mfaToken === 'string') {
+    return {
+      ok: 'second-factor',
+      mfaToken: body.mfaToken,
+      methods: Array.isArray(body.methods) ? body.methods as MfaMethod[] : [],
+      enrol: body.mfaEnrollmentRequired === true,
+    };
+  }
+  return signedIn(body);
+}
+
+function signedIn(
+  body: { success?: boolean; message?: string; token?: unknown; user?: unknown; recoveryCodes?: unknown },
+): LoginResult {
   const user = parseUser(body.user);
   if (body.success === false || typeof body.token !== 'string' || !body.token || !user) {
     return { ok: false, message: body.message ?? null };
   }
-  return { ok: true, token: body.token, user, message: body.message ?? '' };
+  const recoveryCodes = Array.isArray(body.recoveryCodes) ? body.recoveryCodes as string[] : undefined;
+  return {
+    ok: true,
+    token: body.token,
+    user,
+    message: body.message ?? '',
+    ...(recoveryCodes ? { recoveryCodes } : {}),
+  };
+}
+
+/** POST /api/auth/mfa/verify: the sign-in's second step with an authenticator's code or a recovery code. */
+export async function verifySecondFactor(request: MfaVerifyRequest): Promise<LoginResult> {
+  return signedIn(
+    await apiRequest<{ token?: unknown; user?: unknown; recoveryCodes?: unknown }>('/auth/mfa/verify', {
+      body: request,
+      auth: false,
+    }),
+  );
+}
+
+/** POST /api/auth/mfa/enroll/totp: an account that must enrol starts an authenticator app with its step token. */
+export async function startStepEnrolment(mfaToken: string): Promise<MfaAuthenticatorEnrolment> {
+  const body = await apiRequest<{ data: MfaAuthenticatorEnrolment }>('/auth/mfa/enroll/totp', {
+    body: { mfaToken },
+    auth: false,
+  });
+  return body.data;
 }
 
 /**
