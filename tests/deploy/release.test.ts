@@ -153,7 +153,10 @@ Deno.test({
       );
     } finally {
       if (unitServer) {
-        unitServer.kill('SIGTERM');
+        // A server that already stopped must not hide the failure that stopped it behind this one.
+        try {
+          unitServer.kill('SIGTERM');
+        } catch { /* already gone */ }
         await unitServer.status;
         await unitServer.stderr.cancel().catch(() => {});
       }
