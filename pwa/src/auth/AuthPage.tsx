@@ -1,12 +1,14 @@
 /** The frame of the signed-out pages (sign-in, registration, password change, log-off, unauthorized). */
 import type { ReactNode } from 'react';
 import { Footer } from '../components/Footer.tsx';
+import { MAIN_ID, SkipLink } from '../components/SkipLink.tsx';
 
 /** The page centred above the footer. */
 export function AuthPage({ children }: { children: ReactNode }) {
   return (
     <div className='app-page page-centered'>
-      <main className='page-main'>{children}</main>
+      <SkipLink />
+      <main id={MAIN_ID} className='page-main' tabIndex={-1}>{children}</main>
       <Footer />
     </div>
   );

@@ -1,12 +1,14 @@
-/** Page frame of a signed-in screen: header, main content, footer. */
+/** Page frame of a signed-in screen: 'Skip to content', header, main content, footer. */
 import type { ReactNode } from 'react';
 import { Footer } from './Footer.tsx';
+import { MAIN_ID, SkipLink } from './SkipLink.tsx';
 
 export function PortalLayout({ header, children }: { header: ReactNode; children: ReactNode }) {
   return (
     <div className='app-page page-portal'>
+      <SkipLink />
       {header}
-      <main className='page-main'>{children}</main>
+      <main id={MAIN_ID} className='page-main' tabIndex={-1}>{children}</main>
       <Footer />
     </div>
   );
