@@ -182,3 +182,102 @@ Deno.test({
     }
   },
 });
+
+/** The shipped site's limits on slow clients (client_*_timeout, send_timeout, keepalive_timeout), as written. */
+async function shippedTimeouts(): Promise<string[]> {
+  const lines = (await Deno.readTextFile(SITE)).split('\n').map((line) => line.trim());
+  return lines.filter((line) =>
+    /^(client_header_timeout|client_body_timeout|send_timeout|keepalive_timeout) /.test(line)
+  );
+}
+
+/** Reads until the peer closes the connection (or `limitMs` passes): what arrived, and whether it closed. */
+async function readToClose(conn: Deno.Conn, limitMs: number): Promise<{ closed: boolean; text: string }> {
+  const chunks: Uint8Array[] = [];
+  const deadline = setTimeout(() => conn.close(), limitMs);
+  let closed = false;
+  try {
+    const buffer = new Uint8Array(4096);
+    for (;;) {
+      const n = await conn.read(buffer);
+      if (n === null) {
+        closed = true;
+        break;
+      }
+      chunks.push(buffer.slice(0, n));
+    }
+  } catch {
+    // Closed here at the deadline: the server held the connection.
+  } finally {
+    clearTimeout(deadline);
+  }
+  const text = new TextDecoder().decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk])));
+  try {
+    conn.close();
+  } catch { /* already closed */ }
+  return { closed, text };
+}
+
+Deno.test({
+  name: 'nginx: the shipped site drops a client that sends its headers or its upload too slowly',
+  ignore: !(await have('nginx')),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const timeouts = await shippedTimeouts();
+    const seconds = (name: string) =>
+      Number(/(\d+)s;$/.exec(timeouts.find((t) => t.startsWith(name)) ?? '')?.[1]);
+    assert.ok(
+      seconds('client_header_timeout') > 0 && seconds('client_header_timeout') <= 15,
+      timeouts.join(' '),
+    );
+    assert.ok(seconds('client_body_timeout') > 0 && seconds('client_body_timeout') <= 30, timeouts.join(' '));
+    const api = await startTestServer();
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-slow-' });
+    const port = freePort();
+    await Deno.copyFile(PROXY, `${dir}/portal-proxy.conf`);
+    const nginx = await startNginx(
+      dir,
+      port,
+      `    access_log off;
+    server {
+        listen 127.0.0.1:${port};
+        ${timeouts.join('\n        ')}
+        location / {
+            include ${dir}/portal-proxy.conf;
+            proxy_pass http://127.0.0.1:${new URL(api.url).port};
+        }
+    }`,
+    );
+    try {
+      // Far more than either limit: a connection still open then is one the front would hold for ever.
+      const limitMs = (seconds('client_body_timeout') + 15) * 1000;
+      const encoder = new TextEncoder();
+      const slowHeader = await Deno.connect({ hostname: '127.0.0.1', port });
+      await slowHeader.write(encoder.encode('GET /api/config HTTP/1.1\r\nHost: portal\r\n'));
+      const slowBody = await Deno.connect({ hostname: '127.0.0.1', port });
+      await slowBody.write(encoder.encode(
+        'POST /api/auth/login HTTP/1.1\r\nHost: portal\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"username":',
+      ));
+      const [header, body] = await Promise.all([
+        readToClose(slowHeader, limitMs),
+        readToClose(slowBody, limitMs),
+      ]);
+      assert.ok(header.closed, 'a request whose headers never end is dropped');
+      assert.equal(header.text, '', 'and nothing reaches the API or comes back');
+      assert.ok(body.closed, 'a body that stops arriving is dropped');
+      // nginx logs a 408; with the body streamed to the API (proxy_request_buffering off) it may close at once.
+      assert.ok(
+        body.text === '' || /^HTTP\/1\.1 408 /.test(body.text),
+        `nothing but a 408 comes back: ${body.text}`,
+      );
+      // The front still serves everyone else.
+      const fine = await rawRequest(nginx.url, 'GET', '/api/config');
+      assert.equal(fine.status, 200);
+    } finally {
+      await nginx.stop();
+      await api.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
