@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
+import { SESSION_DATABASE, storedSession } from '../support/offline_pages.ts';
 
 const OFFENDER = { username: '100001', password: '246810' };
 const DATABASE = 'legal-mail-offline';
@@ -75,7 +76,7 @@ function databases(page: Page): Promise<string[]> {
 }
 
 function storedUserId(page: Page): Promise<string> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').id as string);
+  return storedSession(page).then((stored) => JSON.parse(stored.user ?? '{}').id as string);
 }
 
 const options = { sanitizeResources: false, sanitizeOps: false };
@@ -94,7 +95,7 @@ Deno.test({
         page.setDefaultTimeout(15_000);
         await signIn(page, server.url);
         await plantCache(page, await storedUserId(page));
-        assert.deepEqual(await databases(page), [DATABASE]);
+        assert.deepEqual((await databases(page)).sort(), [DATABASE, SESSION_DATABASE].sort());
         // The client's wipe is the guarantee, not the logout answer's Clear-Site-Data: take that header away.
         await page.route('**/api/auth/logout', async (route) => {
           const response = await route.fetch();
@@ -105,7 +106,7 @@ Deno.test({
         await page.getByRole('button', { name: 'Log Off' }).click();
         await page.waitForURL(/\/login$/);
         assert.deepEqual(await databases(page), []);
-        assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
+        assert.equal((await storedSession(page)).guid, null);
         await context.close();
       });
 
@@ -114,7 +115,7 @@ Deno.test({
         page.setDefaultTimeout(15_000);
         await signIn(page, server.url);
         await plantCache(page, await storedUserId(page));
-        const guid = await page.evaluate(() => localStorage.getItem('guid'));
+        const guid = (await storedSession(page)).guid;
         const out = await fetch(`${server.url}/api/auth/logout`, {
           method: 'POST',
           headers: { authorization: `Bearer ${guid}` },
@@ -148,7 +149,7 @@ Deno.test({
         const userId = await storedUserId(page);
         await plantCache(page, userId);
         await signIn(page, server.url);
-        assert.deepEqual(await databases(page), [DATABASE]);
+        assert.deepEqual((await databases(page)).sort(), [DATABASE, SESSION_DATABASE].sort());
         await context.close();
       });
     } finally {

@@ -14,6 +14,7 @@ import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support
 import { encryptPdf, makePdf, sha256Hex } from '../support/pdfs.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { replaceStoredToken } from '../support/offline_pages.ts';
 
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const REPRESENTATIVE = { username: 'representative@demo.test', password: 'Demo-Rep-2026!' };
@@ -463,7 +464,7 @@ Deno.test({
           await briefRow.getByRole('button', { name: 'Print Appeal brief' }).click();
           await page.getByText('Failed to open print preview. Please check your popup blocker.').waitFor();
           // A session the server no longer knows: the spec's message, then /logout.
-          await page.evaluate(() => localStorage.setItem('guid', 'no-such-session'));
+          await replaceStoredToken(page, 'no-such-session');
           await page.reload();
           await page.getByText('Authentication failed - please login again').waitFor();
           await page.waitForURL(/\/logout$|\/login$|\/$/);

@@ -17,8 +17,10 @@ import { apiToken } from '../support/api_client.ts';
 import {
   cachedUrls,
   databases,
+  SESSION_DATABASE,
   setNumberSettingByApi,
   signInThroughForm,
+  storedSession,
   tabletPage,
 } from '../support/offline_pages.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
@@ -53,7 +55,7 @@ async function assertWiped(page: Page): Promise<void> {
   await page.waitForURL(/\/login$/);
   await page.waitForFunction(async () => (await indexedDB.databases()).length === 0);
   assert.deepEqual(await databases(page), []);
-  assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
+  assert.equal((await storedSession(page)).guid, null);
 }
 
 const options = { sanitizeResources: false, sanitizeOps: false };
@@ -108,8 +110,8 @@ Deno.test({
           await page.getByLabel('PIN').fill(OFFENDER.password);
           await page.getByRole('button', { name: 'Unlock' }).click();
           await page.getByText('This tablet cannot be unlocked without the network').waitFor();
-          assert.deepEqual(await databases(page), [DATABASE]);
-          assert.ok(await page.evaluate(() => localStorage.getItem('guid')), 'the session stays');
+          assert.deepEqual((await databases(page)).sort(), [DATABASE, SESSION_DATABASE].sort());
+          assert.ok((await storedSession(page)).guid, 'the session stays');
           // With the network the server checks the owner's PIN and the same session goes on.
           await context.setOffline(false);
           await page.getByLabel('PIN').fill(OFFENDER.password);
@@ -126,7 +128,7 @@ Deno.test({
           await offenderReady(page, server.url, NEIGHBOUR);
           await page.clock.fastForward('01:05');
           await page.getByRole('heading', { name: 'This tablet is locked' }).waitFor();
-          const token = await page.evaluate(() => localStorage.getItem('guid'));
+          const token = (await storedSession(page)).guid;
           // The lock reached the server: the token alone opens neither the list nor the key.
           for (let tries = 0;; tries++) {
             const key = await fetch(`${server.url}/api/auth/offline-key`, {
@@ -148,7 +150,7 @@ Deno.test({
           await page.getByText('Too many wrong PINs').first().waitFor();
           // Still this session's lock screen, not the sign-in screen; the session lives on the server, locked.
           await page.getByRole('heading', { name: 'This tablet is locked' }).waitFor();
-          assert.deepEqual(await databases(page), [DATABASE]);
+          assert.deepEqual((await databases(page)).sort(), [DATABASE, SESSION_DATABASE].sort());
           const me = await fetch(`${server.url}/api/auth/me`, {
             headers: { Authorization: `Bearer ${token}` },
           });
@@ -197,10 +199,13 @@ Deno.test({
         async () => {
           const { context, page } = await tabletPage(browser);
           await offenderReady(page, server.url);
-          const token = await page.evaluate(() => localStorage.getItem('guid'));
+          const token = (await storedSession(page)).guid;
           await context.setOffline(true);
           await page.getByRole('button', { name: 'Log Off' }).click();
-          await page.waitForFunction(() => localStorage.getItem('guid') === null);
+          await page.waitForURL(/\/login$/);
+          await page.waitForFunction(async () => (await indexedDB.databases()).length === 0, undefined, {
+            polling: 100,
+          });
           const before = await fetch(`${server.url}/api/auth/me`, {
             headers: { Authorization: `Bearer ${token}` },
           });

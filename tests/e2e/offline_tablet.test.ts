@@ -22,12 +22,26 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromiumAvailable, launchBrowser, launchPersistent } from '../support/browser.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { makePdf } from '../support/pdfs.ts';
-import { cachedUrls, databases, setNumberSettingByApi, signInThroughForm } from '../support/offline_pages.ts';
+import {
+  cachedUrls,
+  databases,
+  setNumberSettingByApi,
+  signInThroughForm,
+  storedSession,
+} from '../support/offline_pages.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
 
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
-const FIRST = { username: '100001', password: '246810' };
+/**
+ * Added for this run with a DOC number of twelve random digits: a demo number such as 100001 also occurs by
+ * chance in the app's own files (pdf.js's CSS has a z-index of 100001), and the scan must find only the session.
+ */
+const FIRST = {
+  username: String(crypto.getRandomValues(new Uint32Array(2)).reduce((a, b) => a * 4294967296 + b, 0))
+    .padStart(12, '7').slice(-12),
+  password: '582914',
+};
 const SECOND = { username: '100002', password: '135790' };
 const DATABASE = 'legal-mail-offline';
 
@@ -91,6 +105,11 @@ function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
     if (match) return true;
   }
   return false;
+}
+
+/** A DOC number as the browser would store it (UTF-8, or V8's two-byte strings): digits only, so no hex form. */
+function plainRuns(text: string): Uint8Array[] {
+  return [encoder.encode(text), utf16le(text)];
 }
 
 /** The files under `dir` that hold any of `texts` in any encoding of needles(), or any of the `raw` byte runs. */
@@ -229,6 +248,17 @@ Deno.test({
     let context: BrowserContext | null = null;
     try {
       const admin = await apiToken(server, ADMIN);
+      const added = await fetch(`${server.url}/api/admin/offenders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          docNumber: FIRST.username,
+          firstName: 'Tablet',
+          lastName: 'Reader',
+          pin: FIRST.password,
+        }),
+      });
+      assert.equal(added.status, 201, await added.text());
       // One document fetched ahead: C, the newest unread one; B stays on the server only.
       await setNumberSettingByApi(server, admin, 'offline_prefetch_count', 1);
       const attorney = await apiToken(server, ATTORNEY);
@@ -359,12 +389,29 @@ Deno.test({
       );
 
       let sealed: Uint8Array[] = [];
+      let token = '';
       await t.step('3. nothing in the clear on disk while signed in', async () => {
         const leaks = await scanProfile(profile, [TITLES.a, MARKER]);
         assert.deepEqual(leaks, [], `found in the clear in ${leaks.join(', ')}`);
         sealed = await sealedRuns(page);
         assert.ok(sealed.length >= 3, `the list and the PDFs are sealed on the tablet (${sealed.length})`);
         assert.ok((await scanProfile(profile, [], sealed)).length > 0, 'the scan sees the sealed records');
+        // The session itself (token, DOC number) is on disk while signed in, so that a reload keeps it: the scan
+        // finds it, which shows that it would find a leftover after the logout.
+        const stored = await storedSession(page);
+        assert.equal(
+          await page.evaluate(() => localStorage.length),
+          0,
+          "an offender's session is not in localStorage",
+        );
+        assert.equal(stored.docId, FIRST.username);
+        token = stored.guid ?? '';
+        assert.ok(token, 'the session is stored');
+        assert.ok((await scanProfile(profile, [token])).length > 0, 'the scan sees the stored token');
+        assert.ok(
+          (await scanProfile(profile, [], plainRuns(FIRST.username))).length > 0,
+          'the scan sees the stored DOC number',
+        );
       });
 
       await t.step(
@@ -380,6 +427,12 @@ Deno.test({
           assert.deepEqual(leaks, [], `found in the clear in ${leaks.join(', ')}`);
           const left = await scanProfile(profile, [], sealed);
           assert.deepEqual(left, [], `a sealed record outlived the logout in ${left.join(', ')}`);
+          const session = await scanProfile(profile, [token], plainRuns(FIRST.username));
+          assert.deepEqual(
+            session,
+            [],
+            `the token or the DOC number outlived the logout in ${session.join(', ')}`,
+          );
         },
       );
 
@@ -406,7 +459,7 @@ Deno.test({
         );
         await page.waitForTimeout(1000);
         const firstSealed = await sealedRuns(page);
-        const firstToken = await page.evaluate(() => localStorage.getItem('guid'));
+        const firstToken = (await storedSession(page)).guid;
         assert.ok(firstToken);
         // Offline, the second cannot sign in, and nothing of the first shows.
         await context!.setOffline(true);
@@ -439,8 +492,7 @@ Deno.test({
           const observer = new MutationObserver(() => {
             if (!document.querySelector('[aria-labelledby="offender-documents"]')) return;
             observer.disconnect();
-            const user = JSON.parse(localStorage.getItem('user') ?? '{}').id as string;
-            w.__atFirstList = ownerNow().then((owner) => ({ owner, user }));
+            w.__atFirstList = ownerNow().then((owner) => ({ owner, user: '' }));
           });
           observer.observe(document.body, { childList: true, subtree: true });
         }, DATABASE);
@@ -453,6 +505,7 @@ Deno.test({
             .__atFirstList
         );
         assert.ok(atFirstList, 'the list rendered under observation');
+        atFirstList.user = JSON.parse((await storedSession(page)).user ?? '{}').id as string;
         assert.ok(
           atFirstList.owner === null || atFirstList.owner === atFirstList.user,
           JSON.stringify(atFirstList),
@@ -477,6 +530,12 @@ Deno.test({
           left,
           [],
           `the first's sealed records outlived the second's sign-in in ${left.join(', ')}`,
+        );
+        const session = await scanProfile(profile, [firstToken!], plainRuns(FIRST.username));
+        assert.deepEqual(
+          session,
+          [],
+          `the first's token or DOC number outlived the second's sign-in in ${session.join(', ')}`,
         );
       });
     } finally {

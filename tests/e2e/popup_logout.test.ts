@@ -10,6 +10,7 @@ import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support
 import { makePdf } from '../support/pdfs.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
+import { storedSession } from '../support/offline_pages.ts';
 
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const OFFENDER = { username: '100001', password: '246810' };
@@ -88,7 +89,7 @@ Deno.test({
         await signIn(page, server.url);
         const viewer = await openInViewer(page, 'Privileged letter');
         // The session ends elsewhere (an admin, the idle timeout): the server answers the next call with 401.
-        const guid = await page.evaluate(() => localStorage.getItem('guid'));
+        const guid = (await storedSession(page)).guid;
         const out = await fetch(`${server.url}/api/auth/logout`, {
           method: 'POST',
           headers: { authorization: `Bearer ${guid}` },

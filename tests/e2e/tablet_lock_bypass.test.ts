@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
-import { setNumberSettingByApi, signInThroughForm, tabletPage } from '../support/offline_pages.ts';
+import {
+  databases,
+  setNumberSettingByApi,
+  signInThroughForm,
+  storedSession,
+  tabletPage,
+} from '../support/offline_pages.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 
@@ -106,7 +112,11 @@ Deno.test({
         await page.clock.fastForward('05:05');
         await page.waitForURL(/\/login$/);
         await page.getByText('Your session ended after a time without use').first().waitFor();
-        assert.equal(await page.evaluate(() => localStorage.getItem('guid')), null);
+        assert.equal((await storedSession(page)).guid, null);
+        await page.waitForFunction(async () => (await indexedDB.databases()).length === 0, undefined, {
+          polling: 100,
+        });
+        assert.deepEqual(await databases(page), []);
         await context.close();
       });
 

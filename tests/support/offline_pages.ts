@@ -17,6 +17,78 @@ export function databases(page: Page): Promise<string[]> {
   return page.evaluate(async () => (await indexedDB.databases()).map((entry) => entry.name ?? ''));
 }
 
+/** The IndexedDB database of an offender's session (pwa/src/lib/state/tabletSessionStore.ts). */
+export const SESSION_DATABASE = 'legal-mail-tablet-session';
+
+/** The session the page keeps (spec section 3's keys); an offender's is in the tablet's own store, not localStorage. */
+export interface StoredSession {
+  guid: string | null;
+  user: string | null;
+  docId: string | null;
+}
+
+/** The stored session as the app reads it: localStorage (staff) or the tablet's session database (an offender). */
+export function storedSession(page: Page): Promise<StoredSession> {
+  return page.evaluate(async () => {
+    const fromLocal = {
+      guid: localStorage.getItem('guid'),
+      user: localStorage.getItem('user'),
+      docId: localStorage.getItem('docId'),
+    };
+    if (fromLocal.guid) return fromLocal;
+    const name = 'legal-mail-tablet-session'; // SESSION_DATABASE, inside the page
+    if (!(await indexedDB.databases()).some((db) => db.name === name)) return fromLocal;
+    const entries = await new Promise<[string, string][]>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const db = request.result;
+        const get = db.transaction('session').objectStore('session').get('current');
+        get.onsuccess = () => {
+          db.close();
+          resolve(get.result?.entries ?? []);
+        };
+        get.onerror = () => reject(get.error);
+      };
+    });
+    const found = new Map(entries);
+    return {
+      guid: found.get('guid') ?? null,
+      user: found.get('user') ?? null,
+      docId: found.get('docId') ?? null,
+    };
+  });
+}
+
+/** Puts `token` in place of the stored session token, wherever the session is kept (a session the server ends). */
+export function replaceStoredToken(page: Page, token: string): Promise<void> {
+  return page.evaluate(async (token) => {
+    if (localStorage.getItem('guid')) return localStorage.setItem('guid', token);
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open('legal-mail-tablet-session');
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const db = request.result;
+        const tx = db.transaction('session', 'readwrite');
+        const store = tx.objectStore('session');
+        const get = store.get('current');
+        get.onsuccess = () => {
+          const record = get.result;
+          record.entries = record.entries.map(([key, value]: [string, string]) =>
+            key === 'guid' ? [key, token] : [key, value]
+          );
+          store.put(record);
+        };
+        tx.oncomplete = () => {
+          db.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+  }, token);
+}
+
 /** Every URL in the origin's Cache Storage (the service worker's precache). */
 export function cachedUrls(page: Page): Promise<string[]> {
   return page.evaluate(async () => {

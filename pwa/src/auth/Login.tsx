@@ -155,7 +155,9 @@ export function Login() {
           {
             /*
              * One form serves offenders (PIN) and staff (password), and a facility tablet is shared: nothing
-             * may invite the browser to save the secret typed here, so 'off' rather than 'current-password'.
+             * may invite the browser to save the secret typed here. Chromium's password manager ignores 'off'
+             * and keeps the DOC number of every sign-in it offered to save in its own files; it leaves a
+             * 'one-time-code' field alone.
              */
           }
           <TextField
@@ -163,7 +165,7 @@ export function Login() {
             type='password'
             label={t('login.password')}
             placeholder={t('login.passwordPlaceholder')}
-            autoComplete='off'
+            autoComplete='one-time-code'
             value={values.password}
             error={errors.password}
             onChange={(event) => change('password', event.target.value)}

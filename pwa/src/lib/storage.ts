@@ -1,12 +1,14 @@
 /**
- * The localStorage part of the PWA's browser state (state/browserState.ts owns the whole: this file, the
- * IndexedDB cache and the memory; the keys of all three are in state/keys.ts). localStorage can be missing
+ * The session part of the PWA's browser state (state/browserState.ts owns the whole: this file, the IndexedDB
+ * cache and the memory; the keys of all three are in state/keys.ts): the spec's keys guid, user and docId, in
+ * localStorage for staff and in the tablet's own store for an offender (below). localStorage can be missing
  * (disabled cookies), full (quota) or hold garbage from another version: every function reports that as a
  * result instead of throwing, so a screen can still decide where to go.
  */
 import { parseUser, type User } from '../auth/user.ts';
 import { browserSessionChannel } from './sessionChannel.ts';
 import { STATE_KEYS } from './state/keys.ts';
+import { createTabletSessionBackend } from './state/tabletSessionStore.ts';
 
 /** The localStorage keys of spec section 3 (their names are part of the contract); declared in state/keys.ts. */
 export const STORAGE_KEYS = STATE_KEYS.localStorage;
@@ -41,6 +43,8 @@ export interface SessionStorage {
   saveUser(user: User): WriteResult;
   /** Removes every key of STORAGE_KEYS; keys that could not be removed are listed. */
   clearAll(): WriteResult;
+  /** Resolves when what was written or removed has reached the disk (the offender's record, below). */
+  settled?(): Promise<void>;
 }
 
 /**
@@ -108,6 +112,31 @@ function browserLocalStorage(): StorageBackend | null {
 
 const local = createSessionStorage(browserLocalStorage);
 
+function browserIndexedDB(): IDBFactory | null {
+  return typeof indexedDB === 'undefined' ? null : indexedDB;
+}
+
+/**
+ * The offender's session: memory and one padded IndexedDB record (state/tabletSessionStore.ts), never
+ * localStorage, whose disk keeps removed values: the next person on the tablet, or a copy of its disk, must find
+ * neither the token nor the DOC number after Log Off.
+ */
+const tabletBackend = createTabletSessionBackend(browserIndexedDB);
+const tablet = createSessionStorage(() => tabletBackend);
+
+/** Reads an offender's stored session into memory: awaited once at start, before the first screen. */
+export const loadStoredSession: () => Promise<void> = () => tabletBackend.load();
+
+/** The store that holds the current session: the tablet's while an offender is signed in here. */
+function current(): SessionStorage {
+  return tablet.getGuid() ? tablet : local;
+}
+
+function merged(...results: WriteResult[]): WriteResult {
+  const failed = results.flatMap((result) => (result.ok ? [] : result.failed));
+  return failed.length ? { ok: false, failed } : { ok: true };
+}
+
 /** Every other window of the app hears of a cleared session (sessionChannel.ts). */
 export const sessionChannel = browserSessionChannel(STORAGE_KEYS.guid);
 
@@ -129,14 +158,28 @@ export function signedInAsOffender(): boolean {
 }
 
 /**
- * The PWA's storage: the browser's localStorage. Every way out ends the session through state/browserState.ts's
+ * The PWA's storage: the browser's localStorage for staff, the tablet's store for an offender. Every way out ends the session through state/browserState.ts's
  * clearSession(), which clears it here, so this stays the one place that announces the end to the other windows
  * (the viewer pop-ups close). Call clearSession(), not clearAll(), from a screen.
  */
 export const storage: SessionStorage = {
-  ...local,
+  getGuid: () => current().getGuid(),
+  getDocId: () => current().getDocId(),
+  readUser: () => current().readUser(),
+  saveSession(session) {
+    // One session per browser: the store that does not take this one is emptied (what it cannot remove, it
+    // never held).
+    if (session.user.role === 'offender') {
+      local.clearAll();
+      return tablet.saveSession(session);
+    }
+    tablet.clearAll();
+    return local.saveSession(session);
+  },
+  saveUser: (user) => current().saveUser(user),
+  settled: () => tabletBackend.settled(),
   clearAll() {
-    const result = local.clearAll();
+    const result = merged(tablet.clearAll(), local.clearAll());
     sessionChannel.announce();
     for (const listener of clearedListeners) listener();
     return result;

@@ -286,7 +286,8 @@ export function createBrowserState(options: BrowserStateOptions) {
     dropMemory('logout');
     const local = options.storage.clearAll();
     const failed = local.ok ? [] : local.failed.map((key) => `localStorage:${key}`);
-    return wipeCache().then((cache) => {
+    const stored = options.storage.settled?.() ?? Promise.resolve();
+    return Promise.all([wipeCache(), stored]).then(([cache]) => {
       const all = [...failed, ...(cache.ok ? [] : cache.failed)];
       return all.length ? { ok: false, failed: all } : { ok: true };
     });

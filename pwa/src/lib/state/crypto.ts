@@ -38,7 +38,7 @@ export interface SealedRecord {
 export const SEALED_MIN_BYTES = 80 * 1024;
 
 /** Random bytes, in the 64 KiB pieces getRandomValues allows. */
-function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(length);
   for (let at = 0; at < length; at += 65536) crypto.getRandomValues(bytes.subarray(at, at + 65536));
   return bytes;

@@ -16,7 +16,10 @@ export const OFFLINE_DATABASE_VERSION = 1;
 export const SINGLE_RECORD_ID = 'current';
 
 export const STATE_KEYS = {
-  /** localStorage, spec section 3 (the names are part of the contract). */
+  /**
+   * The session's keys, spec section 3 (the names are part of the contract): in localStorage for staff, in the
+   * tablet's own store for an offender (tabletSessionStore.ts), whose removed values no copy of the disk keeps.
+   */
   localStorage: {
     /** The session token, sent as the bearer credential. */
     guid: 'guid',
