@@ -5,10 +5,13 @@
  * sibling antd draws a radio's or checkbox's mark with), a modal closed with Escape or its buttons must give the
  * focus back to the control that opened it, and Tab must go round each page and come back to its first stop
  * ('Skip to content'): focus is never trapped. The offender signs in, opens a letter, turns to the next page,
- * opens and closes the print dialog, closes the viewer, opens Info and logs off. Build the PWA first
- * (npm run build).
+ * opens and closes the print dialog, closes the viewer, opens Info and logs off; an attorney registers; the
+ * approver approves that registration; an attorney uploads a PDF (the file picker is opened with the keyboard,
+ * the test stands in for the system's file dialog); the admin edits a setting and adds an IP range. Build the
+ * PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
@@ -17,6 +20,9 @@ import { assertPwaBuilt, startTestServer, type TestServer } from '../support/ser
 import { DEMO_ATTORNEY, DEMO_OFFENDER } from '../support/viewer_pages.ts';
 
 const options = { sanitizeResources: false, sanitizeOps: false };
+
+const DEMO_ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
+const DEMO_APPROVER = { username: 'approver@demo.test', password: 'Demo-Approver-2026!' };
 
 /** What has the keyboard's focus, as a person sees it. */
 interface Focused {
@@ -154,6 +160,58 @@ async function assertSkipLink(page: Page, where: string): Promise<void> {
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main-content');
 }
 
+/** Waits until an open antd modal holds the focus, and checks that it shows. */
+async function focusInModal(page: Page, where: string): Promise<void> {
+  await page.getByRole('dialog').last().waitFor();
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.ant-modal-wrap')].some((wrap) => wrap.contains(document.activeElement)),
+    null,
+    { polling: 100 },
+  );
+  await assertFocusVisible(page, where);
+}
+
+/** Waits until the focus is on the control named `name` (a modal gives it back as it closes). */
+async function focusReturnsTo(page: Page, name: string, where: string): Promise<void> {
+  try {
+    await page.waitForFunction(
+      (expected) => {
+        const element = document.activeElement;
+        if (!element || element === document.body) return false;
+        const label = element.getAttribute('aria-label') ?? element.textContent?.trim();
+        return label === expected;
+      },
+      name,
+      { polling: 100, timeout: 5_000 },
+    );
+  } catch {
+    assert.fail(`${where}: the focus is on ${describe(await focused(page))}, not back on '${name}'`);
+  }
+  await assertFocusVisible(page, where);
+}
+
+/** Presses an arrow key until the focused item (or the menu's active item) matches. */
+async function arrowTo(page: Page, key: string, name: RegExp, max = 10): Promise<void> {
+  const seen: string[] = [];
+  for (let press = 0; press < max; press++) {
+    const now = await focused(page);
+    const active = await page.evaluate(() =>
+      document.querySelector('.ant-menu-item-active')?.textContent?.trim() ?? ''
+    );
+    seen.push(`${describe(now)} / active "${active}"`);
+    if (name.test(now.name) || name.test(active)) return;
+    await page.keyboard.press(key);
+    await assertFocusVisible(page, `${key} towards ${name}`);
+  }
+  throw new Error(`${name} not reached with ${key}: ${seen.join(', ')}`);
+}
+
+/** Waits for the app's own navigation to `path` (no page load follows it). */
+async function atPath(page: Page, path: string): Promise<void> {
+  await page.waitForFunction((expected) => location.pathname === expected, path, { polling: 100 });
+}
+
 /** Types into the focused field, as a keyboard does. */
 async function type(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
@@ -285,6 +343,193 @@ Deno.test({
           }
         },
       );
+
+      const run = Date.now();
+      const registrant = {
+        firstName: 'Kay',
+        lastName: `Board${run}`,
+        email: `keyboard-${run}@e2e.test`,
+        password: 'Keyboard-Pass-2026!',
+      };
+
+      await t.step('an attorney registers with the keyboard alone', async () => {
+        const { context, page } = await newPage(browser);
+        try {
+          await page.goto(`${server.url}/register`);
+          await page.locator('#firstName').waitFor();
+          await assertSkipLink(page, 'registration');
+          const fields: [string, string][] = [
+            ['firstName', registrant.firstName],
+            ['lastName', registrant.lastName],
+            ['email', registrant.email],
+            ['password', registrant.password],
+            ['confirmPassword', registrant.password],
+            ['barNumber', 'MO4455'],
+            ['barState', 'MO'],
+            ['addressLine1', '1 Capitol Ave'],
+            ['city', 'Jefferson City'],
+            ['state', 'MO'],
+            ['zipCode', '65101'],
+          ];
+          for (const [id, value] of fields) {
+            await tabTo(page, (f) => f.id === id, { max: 6 });
+            await type(page, value);
+          }
+          await tabTo(page, /^Register Attorney Account$/, { max: 4 });
+          await page.keyboard.press('Enter');
+          await page.getByText('Registration submitted successfully!').waitFor();
+          await page.waitForURL(/\/login$/);
+        } finally {
+          await context.close();
+        }
+      });
+
+      await t.step('the approver approves the registration with the keyboard alone', async () => {
+        const { context, page } = await newPage(browser);
+        try {
+          await signInByKeyboard(page, server.url, DEMO_APPROVER);
+          const name = `Approve ${registrant.firstName} ${registrant.lastName}`;
+          await page.getByRole('button', { name }).waitFor();
+          await assertSkipLink(page, 'approver');
+          const stops = await assertTabCycles(page, 'approver');
+          console.log(`approver: ${stops} Tab stops round the page`);
+          await assertSkipLink(page, 'approver');
+          await tabTo(page, (f) => f.name === name);
+          await page.keyboard.press('Enter');
+          await focusInModal(page, 'the approval modal');
+          // Escape closes it and gives the focus back; Enter on Approve again, then the modal's own Approve.
+          await page.keyboard.press('Escape');
+          await focusReturnsTo(page, name, 'after Escape in the approval modal');
+          await page.keyboard.press('Enter');
+          await focusInModal(page, 'the approval modal');
+          await tabTo(page, (f) => f.name === 'Approve', { max: 6 });
+          await page.keyboard.press('Enter');
+          await page.getByRole('button', { name }).waitFor({ state: 'detached' });
+          await page.locator('.ant-modal-wrap').first().waitFor({ state: 'hidden' });
+          // The row is gone with its button: the focus goes to the list's heading, not to nowhere.
+          await focusReturnsTo(page, 'Pending Registrations', 'after approving');
+        } finally {
+          await context.close();
+        }
+      });
+
+      await t.step('an attorney uploads a PDF with the keyboard alone', async () => {
+        const { context, page } = await newPage(browser);
+        try {
+          // The system's file dialog is the test's to answer: asked for before any key opens it.
+          const chooser = page.waitForEvent('filechooser', { timeout: 120_000 });
+          await signInByKeyboard(page, server.url, DEMO_ATTORNEY);
+          await page.locator('tr.document-row').first().waitFor();
+          await assertSkipLink(page, 'attorney list');
+          const stops = await assertTabCycles(page, 'attorney list');
+          console.log(`attorney list: ${stops} Tab stops round the page`);
+          await assertSkipLink(page, 'attorney list');
+          const opener = await tabTo(page, /^Upload New Document$/, { back: true });
+          await page.keyboard.press('Enter');
+          await focusInModal(page, 'the upload modal');
+          await page.keyboard.press('Escape');
+          await focusReturnsTo(page, opener.name, 'after Escape in the upload modal');
+          await page.keyboard.press('Enter');
+          await focusInModal(page, 'the upload modal');
+          await tabTo(page, (f) => f.id === 'upload-doc-number', { max: 6 });
+          await type(page, DEMO_OFFENDER.username);
+          await page.getByText(/DOC 100001/).first().waitFor();
+          await tabTo(page, (f) => f.id === 'upload-title', { max: 6 });
+          await type(page, 'Typed by keyboard');
+          await tabTo(page, (f) => f.tag === 'input' && /PDF File/.test(f.name), { max: 8 });
+          await page.keyboard.press('Space');
+          await (await chooser).setFiles({
+            name: 'typed-by-keyboard.pdf',
+            mimeType: 'application/pdf',
+            buffer: Buffer.from(await makeLetterPdf([['Typed by keyboard.']])),
+          });
+          // Upload is enabled once the file is taken and the recipient confirmed.
+          await page.waitForFunction(
+            () => {
+              const input = document.querySelector<HTMLInputElement>('.ant-modal input[type="file"]');
+              const upload = document.querySelector<HTMLButtonElement>('.ant-modal-footer .ant-btn-primary');
+              return (input?.files?.length ?? 0) > 0 && upload !== null && !upload.disabled;
+            },
+            null,
+            { polling: 100, timeout: 10_000 },
+          ).catch(async () =>
+            assert.fail(
+              `Upload stays disabled: ${await page.evaluate(() =>
+                JSON.stringify({
+                  files: document.querySelector<HTMLInputElement>('.ant-modal input[type="file"]')?.files
+                    ?.length,
+                  text: document.querySelector('.ant-modal')?.textContent,
+                })
+              )}`,
+            )
+          );
+          await tabTo(page, /^Upload$/, { max: 8 });
+          await page.keyboard.press('Enter');
+          await page.locator('tr.document-row', { hasText: 'Typed by keyboard' }).waitFor();
+          await focusReturnsTo(page, opener.name, 'after the upload');
+        } finally {
+          await context.close();
+        }
+      });
+
+      await t.step('the admin edits a setting and adds an IP range with the keyboard alone', async () => {
+        const { context, page } = await newPage(browser);
+        try {
+          await signInByKeyboard(page, server.url, DEMO_ADMIN);
+          await page.locator('main h2, main h1').first().waitFor();
+          await assertSkipLink(page, 'admin');
+          const stops = await assertTabCycles(page, 'admin dashboard');
+          console.log(`admin dashboard: ${stops} Tab stops round the page`);
+          await assertSkipLink(page, 'admin');
+          // The sections' menu is one Tab stop; the arrow keys move within it (the WAI-ARIA menu pattern).
+          await tabTo(page, (f) => f.tag === 'ul' && f.name.includes('Settings'));
+          await arrowTo(page, 'ArrowDown', /^Settings$/);
+          await page.keyboard.press('Enter');
+          await atPath(page, '/portal/admin/settings');
+          await page.locator('[data-setting="session_idle_minutes"]').waitFor();
+
+          const edit = 'Edit Session idle minutes';
+          await tabTo(page, (f) => f.name === edit, { max: 150 });
+          await page.keyboard.press('Enter');
+          // The value's field takes the focus; Escape-free: the typed value is saved with Enter.
+          await page.waitForFunction(
+            () => document.activeElement?.id === 'setting-session_idle_minutes',
+            null,
+            { polling: 100, timeout: 5_000 },
+          ).catch(async () => assert.fail(`after Edit the focus is on ${describe(await focused(page))}`));
+          await assertFocusVisible(page, 'the setting field');
+          await page.keyboard.press('Control+A');
+          await type(page, '25');
+          await page.keyboard.press('Enter');
+          await page.locator('[data-setting="session_idle_minutes"]', { hasText: '25' }).waitFor();
+          await focusReturnsTo(page, edit, 'after saving the setting');
+
+          await tabTo(page, (f) => f.tag === 'ul' && f.name.includes('IP Whitelist'), {
+            back: true,
+            max: 150,
+          });
+          await arrowTo(page, 'ArrowDown', /^IP Whitelist$/);
+          await page.keyboard.press('Enter');
+          await atPath(page, '/portal/admin/ip-whitelist');
+          const add = await tabTo(page, /^Add IP Range$/, { max: 40 });
+          await page.keyboard.press('Enter');
+          await focusInModal(page, 'the IP range modal');
+          await tabTo(page, (f) => f.id === 'ip-range-value', { max: 4 }).catch(() => {});
+          if ((await focused(page)).id !== 'ip-range-value') {
+            await tabTo(page, (f) => f.id === 'ip-range-value', { back: true, max: 6 });
+          }
+          await type(page, '127.0.0.0/8');
+          await tabTo(page, (f) => f.id === 'ip-range-description', { max: 4 });
+          await type(page, 'Keyboard test');
+          // The modal's own 'Add IP Range' (the focus stays in the modal until it closes).
+          await tabTo(page, /^Add IP Range$/, { max: 6 });
+          await page.keyboard.press('Enter');
+          await page.getByRole('cell', { name: '127.0.0.0/8', exact: true }).waitFor();
+          await focusReturnsTo(page, add.name, 'after adding the IP range');
+        } finally {
+          await context.close();
+        }
+      });
     } finally {
       await browser.close();
       await server.stop();

@@ -38,7 +38,8 @@ export function LoadedSection(
   return (
     <section aria-labelledby={headingId}>
       <Flex align='center' justify='space-between' wrap gap={8}>
-        <Typography.Title level={2} id={headingId} className='section-heading'>
+        {/* Focusable by script only: where the focus goes when the control that had it is gone. */}
+        <Typography.Title level={2} id={headingId} className='section-heading' tabIndex={-1}>
           {title}
         </Typography.Title>
         <Space wrap>

@@ -22,6 +22,14 @@ import { ApproveModal } from './ApproveModals.tsx';
 import { RejectModal } from './RejectModal.tsx';
 import { useLoaded } from '../../lib/useLoaded.ts';
 
+/**
+ * After an approval or a rejection the row, and the button that opened the modal, are gone: the focus goes to
+ * the list's heading rather than to nowhere, so a keyboard or screen-reader user goes on from the list.
+ */
+function focusList() {
+  document.getElementById('pending-registrations')?.focus();
+}
+
 function nameOf(registration: PendingRegistration): string {
   return fullName(registration.first_name, registration.last_name);
 }
@@ -46,7 +54,8 @@ export function PendingRegistrations() {
       const result = await approveRegistration(approving.id);
       toast.success(result.message);
       setApproving(null);
-      void load();
+      await load();
+      focusList();
     } catch (error) {
       toast.error(failureMessage(error, { failed: APPROVER_TEXTS.approveFailed }));
     } finally {
@@ -61,7 +70,8 @@ export function PendingRegistrations() {
       const message = await rejectRegistration(rejecting.id, reason);
       toast.success(message);
       setRejecting(null);
-      void load();
+      await load();
+      focusList();
     } catch (error) {
       toast.error(failureMessage(error, { failed: APPROVER_TEXTS.rejectFailed }));
     } finally {

@@ -1,9 +1,10 @@
 /**
  * Admin > Settings (spec sections 2, 4, 8): settings grouped by category with inline Edit / Save / Cancel,
- * one setting at a time. The server checks type and range; its refusal is shown as it is.
+ * one setting at a time. The server checks type and range; its refusal is shown as it is. Edit puts the focus in
+ * the value's field; Save and Cancel give it back to that setting's Edit, so a keyboard user keeps their place.
  */
 import { Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LoadFailed } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
@@ -26,6 +27,18 @@ export function SettingsScreen() {
   const [saving, setSaving] = useState(false);
   const [draftError, setDraftError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
+  // The setting whose Edit takes the focus back once its editor has gone.
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocus === null || editing !== null) return;
+    document.querySelector<HTMLElement>(`[data-setting="${refocus}"] button[aria-label^="Edit "]`)?.focus();
+    setRefocus(null);
+  }, [refocus, editing]);
+
+  function endEdit(key: string) {
+    setEditing(null);
+    setRefocus(key);
+  }
 
   const { data: settings, setData: setSettings, loading, error: loadError, reload: load } = useLoaded<
     Setting[]
@@ -49,7 +62,7 @@ export function SettingsScreen() {
       setSettings((previous) =>
         previous.map((s) => (s.key === setting.key ? { ...s, value: parsed.value } : s))
       );
-      setEditing(null);
+      endEdit(setting.key);
     } catch (error) {
       toast.error(
         failureMessage(error, { failed: SETTINGS_TEXTS.updateFailed, error: SETTINGS_TEXTS.updateError }),
@@ -71,6 +84,7 @@ export function SettingsScreen() {
         <Select
           id={id}
           aria-label={label}
+          autoFocus
           style={{ minWidth: 140 }}
           value={draft}
           onChange={change}
@@ -83,6 +97,7 @@ export function SettingsScreen() {
         <Input
           id={id}
           aria-label={label}
+          autoFocus
           type={setting.value.type === 'number' ? 'number' : 'text'}
           inputMode={setting.value.type === 'number' ? 'numeric' : undefined}
           style={{ width: setting.value.type === 'number' ? 140 : 280 }}
@@ -127,7 +142,7 @@ export function SettingsScreen() {
                     size='small'
                     disabled={saving}
                     aria-label={`Cancel editing ${settingLabel(setting)}`}
-                    onClick={() => setEditing(null)}
+                    onClick={() => endEdit(setting.key)}
                   >
                     Cancel
                   </Button>
