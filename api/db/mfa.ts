@@ -166,3 +166,87 @@ export async function revoke_password_only_sessions(sql: Tx, roles: string[]): P
     returning 1`;
   return rows.length;
 }
+
+/** Starts a passkey or security key that its registration proved: confirmed at once. False: the credential is known. */
+export async function insert_webauthn_factor(
+  sql: Tx,
+  f: {
+    id: string;
+    userId: string;
+    name: string;
+    credentialId: string;
+    publicKey: Uint8Array;
+    signCount: number;
+    transports: string[];
+  },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into mfa_factors (id, user_id, kind, name, credential_id, public_key, sign_count, transports, confirmed_at)
+    values (${f.id}, ${f.userId}, 'webauthn', ${f.name}, ${f.credentialId}, ${f.publicKey}, ${f.signCount},
+            ${f.transports}, now())
+    on conflict (credential_id) do nothing returning 1`;
+  return rows.length > 0;
+}
+
+/**
+ * Takes an accepted assertion's signature counter, only when the factor's counter is still the one checked: false
+ * when another assertion of the same key got there first.
+ */
+export async function take_webauthn_counter(
+  sql: Tx,
+  factorId: string,
+  checked: number,
+  next: number,
+): Promise<boolean> {
+  const rows = await sql`
+    update mfa_factors set sign_count = ${next}, last_used_at = now()
+    where id = ${factorId} and sign_count = ${checked} returning 1`;
+  return rows.length > 0;
+}
+
+/** Keeps the passkey challenge just issued for a sign-in step (replacing an earlier one of the step). */
+export async function set_step_webauthn_challenge(
+  sql: Tx,
+  tokenHash: string,
+  challenge: string,
+): Promise<void> {
+  await sql`update mfa_challenges set webauthn_challenge = ${challenge}
+            where token_hash = ${tokenHash} and used_at is null and expires_at > now()`;
+}
+
+/** Takes (and clears) a sign-in step's passkey challenge: each is good for one answer. */
+export async function take_step_webauthn_challenge(sql: Tx, tokenHash: string): Promise<string | undefined> {
+  const [row] = await sql<{ challenge: string }[]>`
+    update mfa_challenges c set webauthn_challenge = null
+    from (select token_hash, webauthn_challenge from mfa_challenges where token_hash = ${tokenHash} for update) old
+    where c.token_hash = old.token_hash and old.webauthn_challenge is not null
+      and c.used_at is null and c.expires_at > now()
+    returning old.webauthn_challenge as challenge`;
+  return row?.challenge;
+}
+
+/** Keeps the passkey challenge just issued to a signed-in session; it lives `seconds`. */
+export async function set_session_webauthn_challenge(
+  sql: Tx,
+  sessionId: string,
+  challenge: string,
+  seconds: number,
+): Promise<void> {
+  await sql`update sessions set webauthn_challenge = ${challenge},
+              webauthn_challenge_expires_at = now() + make_interval(secs => ${seconds})
+            where id = ${sessionId}`;
+}
+
+/** Takes (and clears) a session's passkey challenge while it is live: each is good for one answer. */
+export async function take_session_webauthn_challenge(
+  sql: Tx,
+  sessionId: string,
+): Promise<string | undefined> {
+  const [row] = await sql<{ challenge: string; live: boolean }[]>`
+    update sessions s set webauthn_challenge = null, webauthn_challenge_expires_at = null
+    from (select id, webauthn_challenge, webauthn_challenge_expires_at from sessions where id = ${sessionId}
+          for update) old
+    where s.id = old.id and old.webauthn_challenge is not null
+    returning old.webauthn_challenge as challenge, old.webauthn_challenge_expires_at > now() as live`;
+  return row?.live ? row.challenge : undefined;
+}

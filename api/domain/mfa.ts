@@ -26,6 +26,10 @@ import { find_user_by_id, lock_login_candidate, type UserRow } from '../db/users
 import { parseMfaRoles } from '../../contract/rules/settings.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import type { MfaFactor, MfaMethod, MfaStep } from '../../contract/shapes/mfa.ts';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { readOrCreateSecretFile } from '../secret_file.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
@@ -37,6 +41,15 @@ import {
   recordFailure,
 } from './sign_in_throttle.ts';
 import { signSessionToken } from './tokens.ts';
+import {
+  authenticationOptions,
+  checkAssertion,
+  checkRegistration,
+  type RegisteredKey,
+  registrationOptions,
+  type RelyingParty,
+  WEBAUTHN_TIMEOUT_SECONDS,
+} from './webauthn.ts';
 
 /** The issue's 5 minutes: long enough to find a phone or a key, short enough that a stolen step is stale. */
 export const MFA_STEP_MINUTES = 5;
@@ -282,20 +295,54 @@ async function inTransaction<T>(sql: Sql, work: (tx: Tx) => Promise<T>): Promise
   }
 }
 
-type Proof = { method: 'totp' | 'recovery'; code: string };
+type Proof =
+  | { method: 'totp' | 'recovery'; code: string }
+  /** A passkey's answer: an assertion, or in an enrolment step the new key's registration (with its name). */
+  | { method: 'webauthn'; response: unknown; name?: string };
+
+/** Where a passkey answer's challenge is taken from (the sign-in step's, or the session's), and for whom. */
+interface PasskeyContext {
+  rp: RelyingParty;
+  /** Takes the pending challenge off (one answer per challenge); undefined when none is live. */
+  takeChallenge: () => Promise<string | undefined>;
+}
+
+/** A challenge is kept with what it was issued for, so a registration's cannot prove a sign-in or the reverse. */
+const REGISTER = 'register:';
+const ASSERT = 'assert:';
 
 /** What checking a proof found: the factor or code it used, to be taken in the caller's transaction. */
 type Checked =
   | { ok: true; method: 'totp'; factor: db.FactorRow; step: number; enrolling: boolean }
   | { ok: true; method: 'recovery'; hash: string }
+  | { ok: true; method: 'webauthn'; factor: db.FactorRow; newCounter: number }
+  | { ok: true; method: 'webauthn'; registered: RegisteredKey; name: string }
   | { ok: false };
 
 async function checkProof(
   deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
   userId: string,
   proof: Proof,
-  options: { enrolling: boolean },
+  options: { enrolling: boolean; passkey?: PasskeyContext },
 ): Promise<Checked> {
+  if (proof.method === 'webauthn') {
+    const pending = options.passkey && await options.passkey.takeChallenge();
+    if (!options.passkey || !pending) return { ok: false };
+    const { rp } = options.passkey;
+    if (options.enrolling) {
+      if (!pending.startsWith(REGISTER)) return { ok: false };
+      const registered = await checkRegistration(rp, pending.slice(REGISTER.length), proof.response);
+      return registered
+        ? { ok: true, method: 'webauthn', registered, name: passkeyName(proof.name) }
+        : { ok: false };
+    }
+    if (!pending.startsWith(ASSERT)) return { ok: false };
+    const keys = (await db.list_factors(deps.sql, userId, { confirmed: true })).filter((f) =>
+      f.kind === 'webauthn'
+    );
+    const asserted = await checkAssertion(rp, pending.slice(ASSERT.length), proof.response, keys);
+    return asserted ? { ok: true, method: 'webauthn', ...asserted } : { ok: false };
+  }
   if (proof.method === 'recovery') {
     if (options.enrolling) return { ok: false };
     return { ok: true, method: 'recovery', hash: await recoveryCodeHash(deps.mfaKey, userId, proof.code) };
@@ -311,12 +358,50 @@ async function checkProof(
   return { ok: false };
 }
 
-/** Takes what a proof used (the time step, the recovery code); false when another request took it first. */
-async function takeProof(tx: Tx, userId: string, checked: Checked & { ok: true }): Promise<boolean> {
-  if (checked.method === 'recovery') return await db.use_recovery_code(tx, userId, checked.hash);
+/** A new key's name as given, or the default one. */
+function passkeyName(name: string | undefined): string {
+  const trimmed = name?.trim().slice(0, 100);
+  return trimmed || 'Passkey';
+}
+
+/**
+ * Takes what a proof used (the time step, the recovery code, the key's signature counter) or adds the key it
+ * registered; false when another request took it first. The factor a proof enrolled, for the audit.
+ */
+async function takeProof(
+  tx: Tx,
+  userId: string,
+  checked: Checked & { ok: true },
+): Promise<false | { enrolled?: { kind: 'totp' | 'webauthn'; factorId: string; name: string } }> {
+  if (checked.method === 'recovery') return (await db.use_recovery_code(tx, userId, checked.hash)) && {};
+  if (checked.method === 'webauthn') {
+    if ('registered' in checked) {
+      const factorId = crypto.randomUUID();
+      const added = await db.insert_webauthn_factor(tx, {
+        id: factorId,
+        userId,
+        name: checked.name,
+        ...checked.registered,
+      });
+      return added && { enrolled: { kind: 'webauthn', factorId, name: checked.name } };
+    }
+    const taken = await db.take_webauthn_counter(
+      tx,
+      checked.factor.id,
+      Number(checked.factor.sign_count ?? 0),
+      checked.newCounter,
+    );
+    return taken && {};
+  }
   if (!(await db.take_totp_step(tx, checked.factor.id, checked.step))) return false;
-  if (checked.enrolling) await db.confirm_factor(tx, checked.factor.id);
-  return true;
+  if (!checked.enrolling) return {};
+  await db.confirm_factor(tx, checked.factor.id);
+  return { enrolled: { kind: 'totp', factorId: checked.factor.id, name: checked.factor.name } };
+}
+
+/** The refusal of a wrong proof: a code's, or a passkey's. */
+function wrongProof(method: Proof['method']): 'mfa_code_wrong' | 'mfa_passkey_refused' {
+  return method === 'webauthn' ? 'mfa_passkey_refused' : 'mfa_code_wrong';
 }
 
 function recoveryUsedEmail(to: string, left: number) {
@@ -356,7 +441,7 @@ export type VerifyResult = Outcome<{ token: string; user: PublicUser; recoveryCo
  */
 export async function verifySecondFactor(
   deps: AppDeps,
-  request: Proof & { mfaToken: string; ipAddress: string; userAgent: string | null },
+  request: Proof & { mfaToken: string; ipAddress: string; userAgent: string | null; rp: RelyingParty },
 ): Promise<VerifyResult> {
   const { sql } = deps;
   const tokenHash = await sha256(request.mfaToken);
@@ -388,23 +473,27 @@ export async function verifySecondFactor(
     await audit(sql, 'mfa_failed', { method: request.method, reason: 'locked' });
     return fail('mfa_locked');
   }
-  const checked = await checkProof(deps, userId, request, { enrolling });
+  const checked = await checkProof(deps, userId, request, {
+    enrolling,
+    passkey: { rp: request.rp, takeChallenge: () => db.take_step_webauthn_challenge(sql, tokenHash) },
+  });
   const refuse = async (reason: string): Promise<VerifyResult> => {
     const { lockedNow } = await recordFailure(sql, key, admission.limits);
     if (lockedNow) {
       await audit(sql, 'account_locked', { username: key.username, minutes: admission.limits.lockMinutes });
     }
     await audit(sql, 'mfa_failed', { method: request.method, reason });
-    return fail(reason === 'locked' ? 'mfa_locked' : 'mfa_code_wrong');
+    return fail(reason === 'locked' ? 'mfa_locked' : wrongProof(request.method));
   };
-  if (!checked.ok) return await refuse('wrong_code');
+  if (!checked.ok) return await refuse(request.method === 'webauthn' ? 'wrong_assertion' : 'wrong_code');
 
   const maxHours = await get_setting(sql, 'session_max_hours');
   const opened = await inTransaction(sql, async (tx) => {
     const user = await lock_login_candidate(tx, userId);
     if (!user || user.status !== 'active' || user.entity_status !== 'active') throw new Abort('gone');
     if (!(await db.use_challenge(tx, tokenHash))) throw new Abort('used');
-    if (!(await takeProof(tx, userId, checked))) throw new Abort('replayed_code');
+    const taken = await takeProof(tx, userId, checked);
+    if (!taken) throw new Abort('replayed_code');
     if (!(await confirmSuccess(tx, key, admission.failureId))) throw new Abort('locked');
     // The password's own attempt, counted since the first step, is forgiven only now.
     await forgive_login_attempt(tx, {
@@ -414,12 +503,8 @@ export async function verifySecondFactor(
       ipAddress: key.ipAddress,
     });
     let recoveryCodes: string[] | undefined;
-    if (checked.method === 'totp' && enrolling) {
-      await audit(tx, 'mfa_enrolled', {
-        kind: 'totp',
-        factorId: checked.factor.id,
-        name: checked.factor.name,
-      });
+    if (taken.enrolled) {
+      await audit(tx, 'mfa_enrolled', taken.enrolled);
       if ((await db.count_recovery_codes(tx, userId)) === 0) {
         recoveryCodes = await issueRecoveryCodes(tx, deps.mfaKey, userId);
       }
@@ -472,8 +557,8 @@ export async function verifySecondFactor(
  */
 async function proveAgain(
   deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
-  user: UserRow,
-  proof: Proof & { ipAddress: string },
+  user: UserRow & { session_id: string },
+  proof: Proof & { ipAddress: string; rp: RelyingParty },
   then: (tx: Tx) => Promise<void>,
 ): Promise<Outcome> {
   const { sql } = deps;
@@ -496,13 +581,16 @@ async function proveAgain(
     await audit(sql, 'locked');
     return fail('mfa_locked');
   }
-  const checked = await checkProof(deps, user.id, proof, { enrolling: false });
+  const checked = await checkProof(deps, user.id, proof, {
+    enrolling: false,
+    passkey: { rp: proof.rp, takeChallenge: () => db.take_session_webauthn_challenge(sql, user.session_id) },
+  });
   const wrong = async (reason: string): Promise<Outcome> => {
     await recordFailure(sql, key, admission.limits);
     await audit(sql, reason);
-    return fail('mfa_code_wrong');
+    return fail(wrongProof(proof.method));
   };
-  if (!checked.ok) return await wrong('wrong_code');
+  if (!checked.ok) return await wrong(proof.method === 'webauthn' ? 'wrong_assertion' : 'wrong_code');
   const result = await inTransaction(sql, async (tx) => {
     if (!(await takeProof(tx, user.id, checked))) throw new Abort('replayed_code');
     if (!(await confirmSuccess(tx, key, admission.failureId))) throw new Abort('locked');
@@ -557,6 +645,113 @@ export async function confirmAuthenticator(
   });
 }
 
+/**
+ * The options for a sign-in step's passkey: in a step that must enrol, a new key's registration; otherwise an
+ * assertion of one of the user's keys. The step keeps the challenge (one answer, within the step's 5 minutes).
+ */
+export async function stepPasskeyOptions(
+  deps: Pick<AppDeps, 'sql'>,
+  step: { mfaToken: string; purpose: 'verify' | 'enroll' },
+  rp: RelyingParty,
+): Promise<
+  Outcome<{ options: PublicKeyCredentialCreationOptionsJSON | PublicKeyCredentialRequestOptionsJSON }>
+> {
+  const tokenHash = await sha256(step.mfaToken);
+  const challenge = await db.find_live_challenge(deps.sql, tokenHash);
+  // A step that must enrol proves nothing yet; a step with factors adds none before the sign-in.
+  if (!challenge || challenge.purpose !== step.purpose) return fail('mfa_token_invalid');
+  const user = await find_user_by_id(deps.sql, challenge.user_id);
+  if (!user) return fail('mfa_token_invalid');
+  const factors = await db.list_factors(deps.sql, user.id, { confirmed: true });
+  if (challenge.purpose === 'enroll') {
+    const options = await registrationOptions(rp, user, factors);
+    await db.set_step_webauthn_challenge(deps.sql, tokenHash, REGISTER + options.challenge);
+    return { ok: true, options };
+  }
+  const keys = factors.filter((f) => f.kind === 'webauthn');
+  if (!keys.length) return fail('mfa_factor_not_found');
+  const options = await authenticationOptions(rp, keys);
+  await db.set_step_webauthn_challenge(deps.sql, tokenHash, ASSERT + options.challenge);
+  return { ok: true, options };
+}
+
+/** A signed-in user starts adding a passkey or security key (Security screen); the session keeps the challenge. */
+export async function startPasskeyRegistration(
+  deps: Pick<AppDeps, 'sql'>,
+  session: UserRow & { session_id: string },
+  rp: RelyingParty,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const factors = await db.list_factors(deps.sql, session.id, { confirmed: true });
+  const options = await registrationOptions(rp, session, factors);
+  await db.set_session_webauthn_challenge(
+    deps.sql,
+    session.session_id,
+    REGISTER + options.challenge,
+    WEBAUTHN_TIMEOUT_SECONDS,
+  );
+  return options;
+}
+
+/** A signed-in user proves one of their keys before removing a factor or making new recovery codes. */
+export async function startPasskeyProof(
+  deps: Pick<AppDeps, 'sql'>,
+  session: UserRow & { session_id: string },
+  rp: RelyingParty,
+): Promise<Outcome<{ options: PublicKeyCredentialRequestOptionsJSON }>> {
+  const keys = (await db.list_factors(deps.sql, session.id, { confirmed: true })).filter((f) =>
+    f.kind === 'webauthn'
+  );
+  if (!keys.length) return fail('mfa_factor_not_found');
+  const options = await authenticationOptions(rp, keys);
+  await db.set_session_webauthn_challenge(
+    deps.sql,
+    session.session_id,
+    ASSERT + options.challenge,
+    WEBAUTHN_TIMEOUT_SECONDS,
+  );
+  return { ok: true, options };
+}
+
+/**
+ * A signed-in user's new passkey or security key: its registration (user-verified, for the session's challenge)
+ * adds it; the first factor also brings the recovery codes. The session counts as opened with a second factor.
+ */
+export async function confirmPasskey(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
+  session: UserRow & { session_id: string },
+  confirm: { name: string; response: unknown; ipAddress: string; rp: RelyingParty },
+): Promise<Outcome<{ recoveryCodes?: string[] }>> {
+  const pending = await db.take_session_webauthn_challenge(deps.sql, session.session_id);
+  const registered = pending?.startsWith(REGISTER)
+    ? await checkRegistration(confirm.rp, pending.slice(REGISTER.length), confirm.response)
+    : undefined;
+  if (!registered) return fail('mfa_passkey_refused');
+  return await deps.sql.begin(async (tx): Promise<Outcome<{ recoveryCodes?: string[] }>> => {
+    const factorId = crypto.randomUUID();
+    const name = passkeyName(confirm.name);
+    const added = await db.insert_webauthn_factor(tx, {
+      id: factorId,
+      userId: session.id,
+      name,
+      ...registered,
+    });
+    if (!added) return fail('mfa_passkey_refused');
+    await db.mark_session_second_factor(tx, session.session_id);
+    await insert_audit_event(tx, {
+      userId: session.id,
+      eventType: 'mfa_enrolled',
+      resourceType: 'user',
+      resourceId: session.id,
+      ipAddress: confirm.ipAddress,
+      eventData: { kind: 'webauthn', factorId, name },
+    });
+    const recoveryCodes = (await db.count_recovery_codes(tx, session.id)) === 0
+      ? await issueRecoveryCodes(tx, deps.mfaKey, session.id)
+      : undefined;
+    return { ok: true, ...(recoveryCodes ? { recoveryCodes } : {}) };
+  });
+}
+
 /** A user's factors as the Security screen lists them, with their unused recovery codes and the requirement. */
 export async function listFactors(
   sql: Sql,
@@ -583,8 +778,8 @@ export async function listFactors(
 /** Removes one of the user's own factors after a second factor; the last one also takes the recovery codes. */
 export async function removeFactor(
   deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
-  user: UserRow,
-  removal: Proof & { factorId: string; ipAddress: string },
+  user: UserRow & { session_id: string },
+  removal: Proof & { factorId: string; ipAddress: string; rp: RelyingParty },
 ): Promise<Outcome> {
   const factor = await db.find_factor(deps.sql, user.id, removal.factorId);
   if (!factor || !factor.confirmed_at) return fail('mfa_factor_not_found');
@@ -607,8 +802,8 @@ export async function removeFactor(
 /** New recovery codes after a second factor; the old ones stop working. */
 export async function regenerateRecoveryCodes(
   deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
-  user: UserRow,
-  proof: Proof & { ipAddress: string },
+  user: UserRow & { session_id: string },
+  proof: Proof & { ipAddress: string; rp: RelyingParty },
 ): Promise<Outcome<{ recoveryCodes: string[] }>> {
   if ((await db.list_factors(deps.sql, user.id, { confirmed: true })).length === 0) {
     return fail('mfa_factor_not_found');

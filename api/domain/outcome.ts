@@ -40,6 +40,8 @@ export const REASONS = [
   /** The account's sign-in lock is in force: no code is checked. */
   'mfa_locked',
   'mfa_factor_not_found',
+  /** A passkey's or security key's answer that does not prove (counted in the sign-in lock like a wrong code). */
+  'mfa_passkey_refused',
   /** An admin may reset other users' second factors, never their own. */
   'mfa_self_reset',
   /** A session opened with a PIN an admin reset may only choose a new PIN (pin_reset.ts). */

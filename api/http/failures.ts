@@ -47,6 +47,10 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   mfa_code_wrong: { status: 401, message: 'That code was not accepted. Please try again.' },
   mfa_locked: { status: 429, message: 'Too many failed attempts. Please try again later.' },
   mfa_factor_not_found: { status: 404, message: 'Second factor not found.' },
+  mfa_passkey_refused: {
+    status: 401,
+    message: 'That passkey or security key was not accepted. Please try again.',
+  },
   mfa_self_reset: { status: 400, message: 'You cannot reset your own second factors.' },
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
   password_change_locked: {

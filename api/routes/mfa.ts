@@ -7,16 +7,28 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   confirmAuthenticator,
+  confirmPasskey,
   listFactors,
   regenerateRecoveryCodes,
   removeFactor,
   resetFactors,
   startAuthenticatorEnrolment,
+  startPasskeyProof,
+  startPasskeyRegistration,
   startStepEnrolment,
+  stepPasskeyOptions,
   verifySecondFactor,
 } from '../domain/mfa.ts';
-import type { MfaProof, MfaVerifyRequest } from '../../contract/shapes/mfa.ts';
+import { relyingParty } from '../domain/webauthn.ts';
+import type {
+  MfaPasskeyConfirmRequest,
+  MfaProof,
+  MfaStepPasskeyRequest,
+  MfaVerifyRequest,
+  PasskeyOptions,
+} from '../../contract/shapes/mfa.ts';
 import type { AppEnv } from '../http/context.ts';
+import type { Context } from 'hono';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
@@ -30,15 +42,39 @@ const code = z.string({ error: 'Please enter the code.' }).trim().min(1, 'Please
   64,
   'That code was not accepted. Please try again.',
 );
-const method = z.enum(['totp', 'recovery'], { error: "method must be 'totp' or 'recovery'." });
+const method = z.enum(['totp', 'recovery'], { error: "method must be 'totp', 'recovery' or 'webauthn'." });
+/**
+ * A passkey's answer: any JSON object (bounded by the body limit). Its checks are the domain's, so a malformed
+ * answer is refused and counted in the sign-in lock like a wrong code, never answered 400 uncounted.
+ */
+const passkeyResponse = z.record(z.string(), z.unknown(), {
+  error: 'The passkey or security key sent no answer.',
+});
+const passkeyName = z.string().trim().max(100).optional();
 const mfaToken = z.string({ error: 'Please sign in again.' }).min(1, 'Please sign in again.').max(
   200,
   'Please sign in again.',
 );
 const factorName = z.string().trim().min(1).max(100).default('Authenticator app');
 
-const verifyBody = z.object({ mfaToken, method, code }) satisfies z.ZodType<MfaVerifyRequest>;
-const proofBody = z.object({ method, code }) satisfies z.ZodType<MfaProof>;
+const verifyBody = z.union([
+  z.object({ mfaToken, method, code }),
+  z.object({ mfaToken, method: z.literal('webauthn'), response: passkeyResponse, name: passkeyName }),
+]) satisfies z.ZodType<MfaVerifyRequest>;
+const proofBody = z.union([
+  z.object({ method, code }),
+  z.object({ method: z.literal('webauthn'), response: passkeyResponse }),
+]) satisfies z.ZodType<MfaProof>;
+const stepPasskeyBody = z.object({ mfaToken }) satisfies z.ZodType<MfaStepPasskeyRequest>;
+const passkeyConfirmBody = z.object({
+  name: z.string().trim().max(100).default(''),
+  response: passkeyResponse,
+}) satisfies z.ZodType<MfaPasskeyConfirmRequest, unknown>;
+
+/** The relying party of this request: PORTAL_URL's, else the address the request came to (api/domain/webauthn.ts). */
+const rpOf = (c: Context<AppEnv>) => relyingParty(c.var.deps.config, c.req.url);
+/** The options a browser's passkey call takes, as the contract declares them. */
+const asOptions = (options: { challenge: string }) => options as unknown as PasskeyOptions;
 const stepEnrolBody = z.object({ mfaToken, name: factorName });
 const enrolBody = z.object({ name: factorName });
 const confirmBody = z.object({ factorId: canonicalUuid(failureText('mfa_factor_not_found')), code });
@@ -53,6 +89,7 @@ export const mfaRoutes = new Hono<AppEnv>()
       ...c.req.valid('json'),
       ipAddress: c.var.clientAddress,
       userAgent: c.req.header('user-agent') ?? null,
+      rp: rpOf(c),
     });
     if (!result.ok) throw failureError(result);
     const { token, user, recoveryCodes } = result;
@@ -71,6 +108,20 @@ export const mfaRoutes = new Hono<AppEnv>()
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, data: result.enrolment });
   })
+  // A sign-in step's passkey: the challenge of an assertion, kept with the step (one answer, sent to /verify).
+  .post('/webauthn/options', valid('json', stepPasskeyBody), async (c) => {
+    const { mfaToken } = c.req.valid('json');
+    const result = await stepPasskeyOptions(c.var.deps, { mfaToken, purpose: 'verify' }, rpOf(c));
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: { options: asOptions(result.options) } });
+  })
+  // A sign-in that must enrol: a new key's registration, whose answer (/verify with its name) signs in.
+  .post('/enroll/webauthn', valid('json', stepPasskeyBody), async (c) => {
+    const { mfaToken } = c.req.valid('json');
+    const result = await stepPasskeyOptions(c.var.deps, { mfaToken, purpose: 'enroll' }, rpOf(c));
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: { options: asOptions(result.options) } });
+  })
   .get('/factors', requireRole(STAFF), async (c) => {
     return c.json({ success: true, data: await listFactors(c.var.deps.sql, c.var.session) });
   })
@@ -86,6 +137,25 @@ export const mfaRoutes = new Hono<AppEnv>()
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, message: SUCCESS.mfaEnrolled, ...result });
   })
+  .post('/webauthn', requireRole(STAFF), async (c) => {
+    const options = await startPasskeyRegistration(c.var.deps, c.var.session, rpOf(c));
+    return c.json({ success: true, data: { options: asOptions(options) } });
+  })
+  .post('/webauthn/confirm', requireRole(STAFF), valid('json', passkeyConfirmBody), async (c) => {
+    const result = await confirmPasskey(c.var.deps, c.var.session, {
+      ...c.req.valid('json'),
+      ipAddress: c.var.clientAddress,
+      rp: rpOf(c),
+    });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.mfaEnrolled, ...result });
+  })
+  // Proving a key again before removing a factor or making new recovery codes.
+  .post('/webauthn/proof-options', requireRole(STAFF), async (c) => {
+    const result = await startPasskeyProof(c.var.deps, c.var.session, rpOf(c));
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: { options: asOptions(result.options) } });
+  })
   .post(
     '/factors/:id/remove',
     requireRole(STAFF),
@@ -96,6 +166,7 @@ export const mfaRoutes = new Hono<AppEnv>()
         ...c.req.valid('json'),
         factorId: c.req.valid('param').id,
         ipAddress: c.var.clientAddress,
+        rp: rpOf(c),
       });
       if (!result.ok) throw failureError(result);
       return c.json({ success: true, message: SUCCESS.mfaRemoved });
@@ -105,6 +176,7 @@ export const mfaRoutes = new Hono<AppEnv>()
     const result = await regenerateRecoveryCodes(c.var.deps, c.var.session, {
       ...c.req.valid('json'),
       ipAddress: c.var.clientAddress,
+      rp: rpOf(c),
     });
     if (!result.ok) throw failureError(result);
     return c.json({

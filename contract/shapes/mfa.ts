@@ -13,11 +13,42 @@ export type MfaStep =
   | { mfaRequired: true; mfaToken: string; methods: MfaMethod[] }
   | { mfaEnrollmentRequired: true; mfaToken: string };
 
-/** POST /api/auth/mfa/verify body (TOTP or recovery code). */
-export interface MfaVerifyRequest {
+/**
+ * A browser's WebAuthn answer as JSON (`PublicKeyCredential.toJSON()`, or `@simplewebauthn/browser`'s
+ * `startRegistration` / `startAuthentication`): checked by the API, opaque here.
+ */
+export type PasskeyResponse = Record<string, unknown>;
+
+/**
+ * The options a browser hands to `navigator.credentials.create` (a new key) or `.get` (proving one), as JSON
+ * (`PublicKeyCredentialCreationOptionsJSON` / `PublicKeyCredentialRequestOptionsJSON`); user verification is
+ * always required.
+ */
+export type PasskeyOptions = Record<string, unknown> & { challenge: string };
+
+/**
+ * POST /api/auth/mfa/verify body: an authenticator app's code or a recovery code, or a passkey's answer to the
+ * challenge from POST /api/auth/mfa/webauthn/options (in a step that must enrol, a new key's registration from
+ * POST /api/auth/mfa/enroll/webauthn, with its name).
+ */
+export type MfaVerifyRequest =
+  | { mfaToken: string; method: 'totp' | 'recovery'; code: string }
+  | { mfaToken: string; method: 'webauthn'; response: PasskeyResponse; name?: string };
+
+/** POST /api/auth/mfa/webauthn/options and /enroll/webauthn body: the sign-in step's token. */
+export interface MfaStepPasskeyRequest {
   mfaToken: string;
-  method: 'totp' | 'recovery';
-  code: string;
+}
+
+/** The answer's data of every passkey options route: what the browser is to do with the key. */
+export interface MfaPasskeyOptions {
+  options: PasskeyOptions;
+}
+
+/** POST /api/auth/mfa/webauthn/confirm body: a signed-in user's new key, named. */
+export interface MfaPasskeyConfirmRequest {
+  name: string;
+  response: PasskeyResponse;
 }
 
 /** POST /api/auth/mfa/verify answer: a sign-in's, with the recovery codes when the step enrolled the first factor. */
@@ -54,8 +85,10 @@ export interface MfaFactorList {
   required: boolean;
 }
 
-/** A second factor proved again by a signed-in user (removing a factor, new recovery codes). */
-export interface MfaProof {
-  method: 'totp' | 'recovery';
-  code: string;
-}
+/**
+ * A second factor proved again by a signed-in user (removing a factor, new recovery codes); a passkey answers the
+ * challenge from POST /api/auth/mfa/webauthn/proof-options.
+ */
+export type MfaProof =
+  | { method: 'totp' | 'recovery'; code: string }
+  | { method: 'webauthn'; response: PasskeyResponse };

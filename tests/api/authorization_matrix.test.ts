@@ -38,10 +38,15 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   // The second step of a sign-in: its own step token is the proof (tests/api/mfa.test.ts).
   'POST /api/auth/mfa/verify': PUBLIC,
   'POST /api/auth/mfa/enroll/totp': PUBLIC,
+  'POST /api/auth/mfa/webauthn/options': PUBLIC,
+  'POST /api/auth/mfa/enroll/webauthn': PUBLIC,
   // Second factors of one's own (the Security screen): staff; offenders sign in with a PIN on a tablet.
   'GET /api/auth/mfa/factors': ['attorney', 'representative', 'admin', 'approver'],
   'POST /api/auth/mfa/totp': ['attorney', 'representative', 'admin', 'approver'],
   'POST /api/auth/mfa/totp/confirm': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/webauthn': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/webauthn/confirm': ['attorney', 'representative', 'admin', 'approver'],
+  'POST /api/auth/mfa/webauthn/proof-options': ['attorney', 'representative', 'admin', 'approver'],
   'POST /api/auth/mfa/factors/:id/remove': ['attorney', 'representative', 'admin', 'approver'],
   'POST /api/auth/mfa/recovery-codes': ['attorney', 'representative', 'admin', 'approver'],
   'POST /api/admin/users/:id/mfa/reset': ['admin'],

@@ -338,6 +338,99 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    'a passkey answer that proves nothing is a JSON refusal, counted in the sign-in lock like a wrong code; its challenge is used once',
+  ...DB_TEST,
+  fn: async () => {
+    newAddress();
+    const user = await makeUser(t, { role: 'approver' });
+    const { secret } = await enrolThroughSignIn(user);
+    const first = await login(user.username, user.secret);
+    const mfaToken = first.body.mfaToken as string;
+    // No key enrolled: no assertion to ask for, and a step token that must not enrol cannot register one.
+    const none = await call(t, 'POST', '/api/auth/mfa/webauthn/options', { body: { mfaToken }, ip });
+    assert.equal(none.status, 404);
+    assert.equal(none.body.code, 'mfa_factor_not_found');
+    const register = await call(t, 'POST', '/api/auth/mfa/enroll/webauthn', { body: { mfaToken }, ip });
+    assert.equal(register.status, 401);
+    assert.equal(register.body.code, 'mfa_token_invalid');
+
+    const garbage = (response: unknown) =>
+      call(t, 'POST', '/api/auth/mfa/verify', { body: { mfaToken, method: 'webauthn', response }, ip });
+    const notAnObject = await garbage('garbage');
+    assert.equal(notAnObject.status, 400);
+    assert.equal(notAnObject.body.success, false);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await garbage({
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: '!' },
+      });
+      assert.equal(r.body.success, false);
+      assert.equal(typeof r.body.message, 'string');
+      statuses.push(r.status);
+      if (i === 0) assert.equal(r.body.code, 'mfa_passkey_refused');
+    }
+    assert.equal(statuses[0], 401);
+    assert.equal(statuses.at(-1), 429, statuses.join(','));
+    // Locked: not even the right code is checked.
+    const right = await verify(mfaToken, 'totp', codeFor(secret, 1));
+    assert.equal(right.status, 429);
+    assert.equal(right.body.code, 'mfa_locked');
+    const failed = await t.deps.sql<{ event_data: { method: string; reason: string } }[]>`
+      select event_data from audit_logs where event_type = 'mfa_failed' and user_id = ${user.id}`;
+    assert.ok(
+      failed.some((f) => f.event_data.method === 'webauthn' && f.event_data.reason === 'wrong_assertion'),
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "passkey options require user verification and name the portal's host; a session's challenge is used once",
+  ...DB_TEST,
+  fn: async () => {
+    newAddress();
+    const user = await makeUser(t, { role: 'attorney' });
+    const session = await signIn(t, user.username, user.secret, ip);
+    const started = await call(t, 'POST', '/api/auth/mfa/webauthn', { token: session, body: {} });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const { options } = started.body.data;
+    assert.equal(options.rp.id, 'localhost');
+    assert.equal(options.authenticatorSelection.userVerification, 'required');
+    assert.equal(typeof options.challenge, 'string');
+    const [stored] = await t.deps.sql<{ webauthn_challenge: string; live: boolean }[]>`
+      select webauthn_challenge, webauthn_challenge_expires_at > now() as live
+      from sessions where user_id = ${user.id} and revoked_at is null`;
+    assert.equal(stored.webauthn_challenge, `register:${options.challenge}`);
+    assert.equal(stored.live, true);
+    // A malformed registration is refused and takes the challenge off: the next answer finds none.
+    const bad = await call(t, 'POST', '/api/auth/mfa/webauthn/confirm', {
+      token: session,
+      body: { name: 'Key', response: { id: 'x', response: {} } },
+    });
+    assert.equal(bad.status, 401);
+    assert.equal(bad.body.code, 'mfa_passkey_refused');
+    const [after] = await t.deps.sql<{ webauthn_challenge: string | null }[]>`
+      select webauthn_challenge from sessions where user_id = ${user.id} and revoked_at is null`;
+    assert.equal(after.webauthn_challenge, null);
+    // With PORTAL_URL set, its host is the relying party whatever address the request came to.
+    const configured = await createTestApp({ PORTAL_URL: 'https://mail.example.gov/' });
+    try {
+      const { relyingParty } = await import('../../api/domain/webauthn.ts');
+      assert.deepEqual(relyingParty(configured.deps.config, 'http://10.0.0.5:5000/api/auth/mfa/webauthn'), {
+        id: 'mail.example.gov',
+        origin: 'https://mail.example.gov',
+      });
+    } finally {
+      await configured.close();
+    }
+  },
+});
+
+Deno.test({
   name: 'offenders are never asked for a second factor',
   ...DB_TEST,
   fn: async () => {
