@@ -76,6 +76,8 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.representatives.accepted, SUCCESS.representativeAccepted],
     [en.representatives.removed, SUCCESS.representativeRemoved],
     [en.upload.success, SUCCESS.documentUploaded],
+    [en.register.success, SUCCESS.registrationSubmitted],
+    [en.setPassword.success, SUCCESS.passwordChanged],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
 });

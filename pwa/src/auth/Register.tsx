@@ -4,6 +4,7 @@
  */
 import { Button, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
 import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
@@ -17,6 +18,7 @@ import {
   EMPTY_REGISTRATION,
   type FormState,
   markMissing,
+  messageText,
   refusedField,
   type RegistrationField,
   setRepresentative,
@@ -25,21 +27,30 @@ import {
 } from './registrationForm.ts';
 import { PATHS } from '../lib/routing.ts';
 
-export const REGISTER_TEXTS = {
-  title: 'Attorney Registration',
-  submit: 'Register Attorney Account',
-  back: '← Back to Login',
-  representative: 'I am an Authorized Representative',
-  supervising: 'Supervising Attorney Information',
-  success: 'Registration submitted successfully! You will receive an email once approved.',
-  failed: 'Registration failed. Please try again.',
-} as const;
-
 /** Spec section 9: redirect to /login 2000 ms after a successful registration. */
 const REDIRECT_AFTER_MS = 2000;
 
+/** Each field's label in the catalogues. */
+const FIELD_LABELS = {
+  firstName: 'register.fields.firstName',
+  lastName: 'register.fields.lastName',
+  email: 'register.fields.email',
+  password: 'register.fields.password',
+  confirmPassword: 'register.fields.confirmPassword',
+  barNumber: 'register.fields.barNumber',
+  barState: 'register.fields.barState',
+  phone: 'register.fields.phone',
+  supervisingAttorneyName: 'register.fields.supervisingAttorneyName',
+  supervisingAttorneyBar: 'register.fields.supervisingAttorneyBar',
+  supervisingAttorneyEmail: 'register.fields.supervisingAttorneyEmail',
+  addressLine1: 'register.fields.addressLine1',
+  addressLine2: 'register.fields.addressLine2',
+  city: 'register.fields.city',
+  state: 'register.fields.state',
+  zipCode: 'register.fields.zipCode',
+} as const satisfies Record<TextField, string>;
+
 interface FieldSpec {
-  label: string;
   required?: boolean;
   type?: 'text' | 'email' | 'password' | 'tel';
   placeholder?: string;
@@ -55,6 +66,7 @@ function focusField(field: RegistrationField) {
 }
 
 export function Register() {
+  const { t } = useTranslation();
   const [form, setForm] = useState<FormState>({ values: EMPTY_REGISTRATION, errors: {} });
   const [loading, setLoading] = useState(false);
   const navigate = useNavigate();
@@ -93,11 +105,11 @@ export function Register() {
     };
     return (
       <Form.Item
-        label={spec.label}
+        label={t(FIELD_LABELS[name])}
         htmlFor={name}
         required={spec.required}
         validateStatus={error ? 'error' : undefined}
-        help={error ? <span id={errorId}>{error}</span> : undefined}
+        help={error ? <span id={errorId}>{messageText(error)}</span> : undefined}
         extra={spec.extra}
       >
         {spec.type === 'password'
@@ -112,25 +124,26 @@ export function Register() {
     const missing = markMissing(form);
     if (missing) {
       setForm(missing.state);
-      toast.error(missing.state.errors[missing.first] ?? '');
+      toast.error(messageText(missing.state.errors[missing.first] ?? ''));
       focusField(missing.first);
       return;
     }
     const check = checkForSubmit(values);
     if (!check.ok) {
       setForm((current) => ({ ...current, errors: { ...current.errors, [check.field]: check.message } }));
-      toast.error(check.message);
+      toast.error(messageText(check.message));
       focusField(check.field);
       return;
     }
     setLoading(true);
     try {
-      const message = await register(toRegistrationRequest(values));
-      toast.success(message ?? REGISTER_TEXTS.success);
+      // The API's success message is, in English, the catalogue's text (tests/checks/i18n.test.ts).
+      await register(toRegistrationRequest(values));
+      toast.success(t('register.success'));
       // The form stays disabled until the redirect: nothing more to do here.
       redirectTimer.current = window.setTimeout(() => navigate(PATHS.login), REDIRECT_AFTER_MS);
     } catch (error) {
-      const message = failureMessage(error, { failed: REGISTER_TEXTS.failed });
+      const message = failureMessage(error, { failed: t('register.failed') });
       toast.error(message);
       setLoading(false);
       // A refusal about one field (a password the server finds too common) is shown at that field too.
@@ -143,21 +156,20 @@ export function Register() {
   }
 
   return (
-    <AuthCard title={REGISTER_TEXTS.title} className='register-card'>
+    <AuthCard title={t('register.title')} className='register-card'>
       <Form layout='vertical' name='register' onFinish={submit} disabled={loading} noValidate>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            {field('firstName', { label: 'First Name', required: true, autoComplete: 'given-name' })}
+            {field('firstName', { required: true, autoComplete: 'given-name' })}
           </Col>
           <Col xs={24} md={12}>
-            {field('lastName', { label: 'Last Name', required: true, autoComplete: 'family-name' })}
+            {field('lastName', { required: true, autoComplete: 'family-name' })}
           </Col>
         </Row>
-        {field('email', { label: 'Email', required: true, type: 'email', autoComplete: 'email' })}
+        {field('email', { required: true, type: 'email', autoComplete: 'email' })}
         <Row gutter={16}>
           <Col xs={24} md={12}>
             {field('password', {
-              label: 'Password',
               required: true,
               type: 'password',
               autoComplete: 'new-password',
@@ -171,7 +183,6 @@ export function Register() {
           </Col>
           <Col xs={24} md={12}>
             {field('confirmPassword', {
-              label: 'Confirm Password',
               required: true,
               type: 'password',
               autoComplete: 'new-password',
@@ -179,12 +190,16 @@ export function Register() {
           </Col>
         </Row>
         <Row gutter={16}>
-          <Col xs={24} md={8}>{field('barNumber', { label: 'Bar Number', required: true })}</Col>
+          <Col xs={24} md={8}>{field('barNumber', { required: true })}</Col>
           <Col xs={24} md={8}>
-            {field('barState', { label: 'Bar State', required: true, placeholder: 'MO', maxLength: 2 })}
+            {field('barState', {
+              required: true,
+              placeholder: t('register.barStatePlaceholder'),
+              maxLength: 2,
+            })}
           </Col>
           <Col xs={24} md={8}>
-            {field('phone', { label: 'Phone (optional)', type: 'tel', autoComplete: 'tel' })}
+            {field('phone', { type: 'tel', autoComplete: 'tel' })}
           </Col>
         </Row>
         <Form.Item>
@@ -196,25 +211,23 @@ export function Register() {
               setForm((current) => setRepresentative(current, checked));
             }}
           >
-            {REGISTER_TEXTS.representative}
+            {t('register.representative')}
           </Checkbox>
         </Form.Item>
         {values.isRepresentative && (
           <section aria-labelledby='supervising-heading' className='form-section'>
             <Typography.Title level={2} id='supervising-heading' className='section-heading'>
-              {REGISTER_TEXTS.supervising}
+              {t('register.supervising')}
             </Typography.Title>
-            {field('supervisingAttorneyName', { label: 'Supervising Attorney Name', required: true })}
+            {field('supervisingAttorneyName', { required: true })}
             <Row gutter={16}>
               <Col xs={24} md={12}>
                 {field('supervisingAttorneyBar', {
-                  label: 'Supervising Attorney Bar Number',
                   required: true,
                 })}
               </Col>
               <Col xs={24} md={12}>
                 {field('supervisingAttorneyEmail', {
-                  label: 'Supervising Attorney Email',
                   required: true,
                   type: 'email',
                 })}
@@ -223,18 +236,16 @@ export function Register() {
           </section>
         )}
         {field('addressLine1', {
-          label: 'Address Line 1',
           required: true,
           autoComplete: 'address-line1',
         })}
-        {field('addressLine2', { label: 'Address Line 2 (optional)', autoComplete: 'address-line2' })}
+        {field('addressLine2', { autoComplete: 'address-line2' })}
         <Row gutter={16}>
           <Col xs={24} md={10}>
-            {field('city', { label: 'City', required: true, autoComplete: 'address-level2' })}
+            {field('city', { required: true, autoComplete: 'address-level2' })}
           </Col>
           <Col xs={24} md={6}>
             {field('state', {
-              label: 'State',
               required: true,
               maxLength: 2,
               autoComplete: 'address-level1',
@@ -242,21 +253,20 @@ export function Register() {
           </Col>
           <Col xs={24} md={8}>
             {field('zipCode', {
-              label: 'ZIP Code',
               required: true,
-              placeholder: '12345 or 12345-6789',
+              placeholder: t('register.zipPlaceholder'),
               autoComplete: 'postal-code',
             })}
           </Col>
         </Row>
         <Form.Item>
           <Button type='primary' htmlType='submit' block loading={loading}>
-            {REGISTER_TEXTS.submit}
+            {t('register.submit')}
           </Button>
         </Form.Item>
       </Form>
       <Typography.Paragraph className='auth-link'>
-        <Link to={PATHS.login}>{REGISTER_TEXTS.back}</Link>
+        <Link to={PATHS.login}>{t('register.back')}</Link>
       </Typography.Paragraph>
     </AuthCard>
   );

@@ -15,23 +15,21 @@ import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
 import { changePassword } from './authApi.ts';
-import { checkNewPassword, type NewPasswordField, type NewPasswordValues } from './passwordForm.ts';
+import {
+  checkNewPassword,
+  type NewPasswordField,
+  newPasswordMessageText,
+  type NewPasswordValues,
+} from './passwordForm.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
 
-export const SET_PASSWORD_TEXTS = {
-  title: 'Set a new password',
-  intro: 'You signed in with a temporary password. Choose your own password to continue.',
-  submit: 'Save new password',
-  success: 'Password changed successfully',
-  failed: 'Password change failed. Please try again.',
-} as const;
-
-const LABELS: Record<NewPasswordField, string> = {
-  currentPassword: 'Current (temporary) password',
-  newPassword: 'New password',
-  confirmPassword: 'Confirm new password',
-};
+/** Each field's label in the catalogues. */
+const LABELS = {
+  currentPassword: 'setPassword.currentPassword',
+  newPassword: 'setPassword.newPassword',
+  confirmPassword: 'setPassword.confirmPassword',
+} as const satisfies Record<NewPasswordField, string>;
 
 const AUTOCOMPLETE: Record<NewPasswordField, string> = {
   currentPassword: 'current-password',
@@ -77,7 +75,7 @@ function SetPin({ pinResetAt }: { pinResetAt?: string }) {
       await keepKeyAfterSignIn(values.pin);
       navigate(PATHS.portal, { replace: true });
     } catch (failure) {
-      toast.error(failureMessage(failure, { failed: SET_PASSWORD_TEXTS.failed }));
+      toast.error(failureMessage(failure, { failed: t('setPassword.failed') }));
       setLoading(false);
     }
   }
@@ -122,6 +120,7 @@ function SetPin({ pinResetAt }: { pinResetAt?: string }) {
 }
 
 function SetStaffPassword() {
+  const { t } = useTranslation();
   const [values, setValues] = useState<NewPasswordValues>({
     currentPassword: '',
     newPassword: '',
@@ -137,11 +136,11 @@ function SetStaffPassword() {
     const errorId = `${name}-error`;
     return (
       <Form.Item
-        label={LABELS[name]}
+        label={t(LABELS[name])}
         htmlFor={name}
         required
         validateStatus={error ? 'error' : undefined}
-        help={error ? <span id={errorId}>{error}</span> : undefined}
+        help={error ? <span id={errorId}>{newPasswordMessageText(error)}</span> : undefined}
         extra={name === 'newPassword' ? <PasswordStrengthLabel password={values.newPassword} /> : undefined}
       >
         <Input.Password
@@ -167,7 +166,7 @@ function SetStaffPassword() {
     const check = checkNewPassword(values);
     if (!check.ok) {
       setErrors({ [check.field]: check.message });
-      toast.error(check.message);
+      toast.error(newPasswordMessageText(check.message));
       document.getElementById(check.field)?.focus();
       return;
     }
@@ -177,17 +176,18 @@ function SetStaffPassword() {
       const stored = storage.readUser();
       const user = result.user ?? (stored.ok ? { ...stored.user, mustChangePassword: false } : null);
       if (user) storage.saveUser(user);
-      toast.success(result.message ?? SET_PASSWORD_TEXTS.success);
+      // The API's success message is, in English, the catalogue's text (tests/checks/i18n.test.ts).
+      toast.success(t('setPassword.success'));
       navigate(PATHS.portal, { replace: true });
     } catch (error) {
-      toast.error(failureMessage(error, { failed: SET_PASSWORD_TEXTS.failed }));
+      toast.error(failureMessage(error, { failed: t('setPassword.failed') }));
       setLoading(false);
     }
   }
 
   return (
-    <AuthCard title={SET_PASSWORD_TEXTS.title}>
-      <Typography.Paragraph>{SET_PASSWORD_TEXTS.intro}</Typography.Paragraph>
+    <AuthCard title={t('setPassword.title')}>
+      <Typography.Paragraph>{t('setPassword.intro')}</Typography.Paragraph>
       <Form layout='vertical' name='set-password' onFinish={submit} disabled={loading} noValidate>
         {/* Lets password managers pair the new password with the account. */}
         <input
@@ -203,13 +203,13 @@ function SetStaffPassword() {
         {field('confirmPassword')}
         <Form.Item>
           <Button type='primary' htmlType='submit' block loading={loading}>
-            {SET_PASSWORD_TEXTS.submit}
+            {t('setPassword.submit')}
           </Button>
         </Form.Item>
       </Form>
       <Typography.Paragraph className='auth-link'>
         <Button type='link' onClick={() => navigate(PATHS.logout)}>
-          Log Off
+          {t('common.logOff')}
         </Button>
       </Typography.Paragraph>
     </AuthCard>

@@ -1,5 +1,7 @@
 /** The set-new-password rules: the same minimum as registration (spec section 9) and a matching confirmation. */
+import { t } from 'i18next';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../../contract/rules/registration.ts';
+import { messageText } from './registrationForm.ts';
 
 export interface NewPasswordValues {
   currentPassword: string;
@@ -10,6 +12,11 @@ export interface NewPasswordValues {
 export type NewPasswordField = keyof NewPasswordValues;
 
 export const CURRENT_PASSWORD_REQUIRED = 'Please provide your current password.';
+
+/** A check's message in the language shown. */
+export function newPasswordMessageText(message: string): string {
+  return message === CURRENT_PASSWORD_REQUIRED ? t('setPassword.currentRequired') : messageText(message);
+}
 
 export type NewPasswordCheck = { ok: true } | { ok: false; field: NewPasswordField; message: string };
 

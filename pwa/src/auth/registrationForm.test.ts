@@ -1,3 +1,4 @@
+import { inLanguage } from '../i18n/testing.ts';
 import assert from 'node:assert/strict';
 import {
   blurField,
@@ -6,6 +7,7 @@ import {
   EMPTY_REGISTRATION,
   type FormState,
   markMissing,
+  messageText,
   PHONE_BLUR_MESSAGE,
   REGISTRATION_MESSAGES,
   type RegistrationValues,
@@ -173,4 +175,17 @@ Deno.test('a submit with empty required fields marks them all and names the firs
     REGISTRATION_MESSAGES.supervisingRequired,
   );
   assert.equal(markMissing(state(valid)), null);
+});
+
+Deno.test("the rules' messages are shown in the language shown; the English ones are the API's", async () => {
+  for (const message of Object.values(REGISTRATION_MESSAGES)) assert.equal(messageText(message), message);
+  assert.equal(messageText(PHONE_BLUR_MESSAGE), PHONE_BLUR_MESSAGE);
+  assert.equal(messageText('A refusal the server words itself'), 'A refusal the server words itself');
+  await inLanguage('es', () => {
+    assert.equal(messageText(REGISTRATION_MESSAGES.passwordMismatch), 'Las contraseñas no coinciden');
+    assert.equal(
+      messageText(PHONE_BLUR_MESSAGE),
+      'Escriba un número de teléfono válido (por ejemplo, 555-123-4567)',
+    );
+  });
 });

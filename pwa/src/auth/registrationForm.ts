@@ -14,6 +14,7 @@ import {
   tidyRegistration,
 } from '../../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
+import { t } from 'i18next';
 
 export { REGISTRATION_MESSAGES, type RegistrationField };
 
@@ -32,6 +33,29 @@ export interface FormState {
 export const PHONE_EXAMPLE = '555-123-4567';
 
 export const PHONE_BLUR_MESSAGE = `Please enter a valid phone number (e.g., ${PHONE_EXAMPLE})`;
+
+/** Each rule's message in the catalogues: the rules speak the API's English, the form the language shown. */
+const MESSAGE_KEYS = {
+  required: 'register.messages.required',
+  email: 'register.messages.email',
+  passwordLength: 'register.messages.passwordLength',
+  passwordMismatch: 'register.messages.passwordMismatch',
+  phone: 'register.messages.phone',
+  barNumber: 'register.messages.barNumber',
+  barState: 'register.messages.barState',
+  state: 'register.messages.state',
+  zip: 'register.messages.zip',
+  supervisingRequired: 'register.messages.supervisingRequired',
+  nameCharacters: 'register.messages.nameCharacters',
+} as const satisfies Record<keyof typeof REGISTRATION_MESSAGES, string>;
+
+/** A rule's message (REGISTRATION_MESSAGES, or the phone hint) in the language shown; any other text as it is. */
+export function messageText(message: string): string {
+  if (message === PHONE_BLUR_MESSAGE) return t('register.messages.phoneExample', { example: PHONE_EXAMPLE });
+  const rule = (Object.keys(MESSAGE_KEYS) as (keyof typeof MESSAGE_KEYS)[])
+    .find((key) => REGISTRATION_MESSAGES[key] === message);
+  return rule ? t(MESSAGE_KEYS[rule]) : message;
+}
 
 export const SUPERVISING_FIELDS = [
   'supervisingAttorneyName',
