@@ -3,6 +3,7 @@
  * sign-in through the page itself (the form the user fills in, so every script a real sign-in loads is loaded).
  */
 import type { Page } from 'playwright-core';
+import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
 import { DEMO_ACCOUNTS } from '../../api/cli/demo_seed.ts';
 
 /** The build to measure: the first argument, else PWA_DIST, else pwa/dist. Nothing is built here. */
@@ -26,18 +27,32 @@ export function demoAccount(role: DemoRole): { username: string; secret: string 
   return account;
 }
 
+/** The sign-in form's words in one language (pwa/src/i18n/<language>.json, `login`). */
+export interface LoginWords {
+  username: string;
+  password: string;
+  submit: string;
+}
+
+/** The spec's English words of the sign-in form. */
+export const ENGLISH_LOGIN: LoginWords = en.login;
+
 /** The sign-in form is on screen and usable. */
-export async function waitForLoginForm(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'View Mail' }).waitFor();
+export async function waitForLoginForm(page: Page, words: LoginWords = ENGLISH_LOGIN): Promise<void> {
+  await page.getByRole('button', { name: words.submit }).waitFor();
 }
 
 /** Fills in and sends the sign-in form on /login, then waits for the role's list with at least one row. */
-export async function signInThroughPage(page: Page, role: DemoRole): Promise<void> {
+export async function signInThroughPage(
+  page: Page,
+  role: DemoRole,
+  words: LoginWords = ENGLISH_LOGIN,
+): Promise<void> {
   const account = demoAccount(role);
-  await waitForLoginForm(page);
-  await page.getByLabel('facility ID number').fill(account.username);
-  await page.getByLabel('Pin Number').fill(account.secret);
-  await page.getByRole('button', { name: 'View Mail' }).click();
+  await waitForLoginForm(page, words);
+  await page.getByLabel(words.username).fill(account.username);
+  await page.getByLabel(words.password).fill(account.secret);
+  await page.getByRole('button', { name: words.submit }).click();
   await page.waitForURL(new RegExp(`/portal/${role}`));
   await waitForList(page);
 }
