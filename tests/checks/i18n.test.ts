@@ -78,6 +78,13 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.upload.success, SUCCESS.documentUploaded],
     [en.register.success, SUCCESS.registrationSubmitted],
     [en.setPassword.success, SUCCESS.passwordChanged],
+    [en.entities.created, SUCCESS.entityCreated],
+    [en.entities.updated, SUCCESS.entityUpdated],
+    [en.ipWhitelist.added, SUCCESS.ipRangeAdded],
+    [en.ipWhitelist.updated, SUCCESS.ipRangeUpdated],
+    [en.ipWhitelist.deleted, SUCCESS.ipRangeDeleted],
+    [en.ipWhitelist.activated, SUCCESS.ipRangeActivated],
+    [en.ipWhitelist.deactivated, SUCCESS.ipRangeDeactivated],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
 });

@@ -13,6 +13,7 @@ import {
 } from '@ant-design/icons';
 import { Layout, Menu } from 'antd';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
@@ -47,17 +48,18 @@ const SCREENS: Record<AdminSectionKey, ReactNode> = {
 const DASHBOARD_KEY = 'dashboard';
 
 export function AdminPortal() {
+  const { t } = useTranslation();
   const logOff = useLogOff('to-login');
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const selected = sectionForPath(pathname) ?? DASHBOARD_KEY;
   const sections = sectionsFor(signedInAsDepartmentAdmin());
   const items = [
-    { key: DASHBOARD_KEY, icon: <DashboardOutlined />, label: 'Dashboard' },
+    { key: DASHBOARD_KEY, icon: <DashboardOutlined />, label: t('adminSections.dashboard') },
     ...sections.map((section) => ({
       key: section.key,
       icon: ICONS[section.key],
-      label: section.label,
+      label: t(section.label),
     })),
   ];
 
@@ -65,7 +67,7 @@ export function AdminPortal() {
     <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
       <Layout className='admin-layout'>
         <Layout.Sider breakpoint='md' collapsedWidth={0} theme='light' width={220} className='admin-sider'>
-          <nav aria-label='Admin sections'>
+          <nav aria-label={t('adminSections.nav')}>
             <Menu
               mode='inline'
               selectedKeys={[selected]}

@@ -1,8 +1,10 @@
+import '../../i18n/testing.ts';
 import assert from 'node:assert/strict';
+import { t } from 'i18next';
 import { ADMIN_SECTIONS, sectionForPath, sectionsFor } from './sections.ts';
 
 Deno.test('the admin sidebar lists Users, Entities, Audit Logs, Settings, IP Whitelist in that order', () => {
-  assert.deepEqual(ADMIN_SECTIONS.map((s) => s.label), [
+  assert.deepEqual(ADMIN_SECTIONS.map((s) => t(s.label)), [
     'Users',
     'Entities',
     'Audit Logs',
@@ -21,7 +23,7 @@ Deno.test('the selected sidebar section follows the path, the dashboard being th
 
 Deno.test("an entity's own admin sees no Settings: the installation's settings are the department's", () => {
   assert.deepEqual(sectionsFor(true).map((s) => s.key), ADMIN_SECTIONS.map((s) => s.key));
-  assert.deepEqual(sectionsFor(false).map((s) => s.label), [
+  assert.deepEqual(sectionsFor(false).map((s) => t(s.label)), [
     'Users',
     'Entities',
     'Audit Logs',

@@ -1,13 +1,13 @@
 /**
- * The admin sidebar (spec section 2): label and sub-path of each section, in menu order. Settings (with the
+ * The admin sidebar (spec section 2): label (its catalogue key) and sub-path of each section, in menu order. Settings (with the
  * e-mail outbox) are the installation's: only the department's administrators see them.
  */
 export const ADMIN_SECTIONS = [
-  { key: 'users', label: 'Users', departmentOnly: false },
-  { key: 'entities', label: 'Entities', departmentOnly: false },
-  { key: 'audit-logs', label: 'Audit Logs', departmentOnly: false },
-  { key: 'settings', label: 'Settings', departmentOnly: true },
-  { key: 'ip-whitelist', label: 'IP Whitelist', departmentOnly: false },
+  { key: 'users', label: 'adminSections.users', departmentOnly: false },
+  { key: 'entities', label: 'adminSections.entities', departmentOnly: false },
+  { key: 'audit-logs', label: 'adminSections.auditLogs', departmentOnly: false },
+  { key: 'settings', label: 'adminSections.settings', departmentOnly: true },
+  { key: 'ip-whitelist', label: 'adminSections.ipWhitelist', departmentOnly: false },
 ] as const;
 
 export type AdminSectionKey = (typeof ADMIN_SECTIONS)[number]['key'];

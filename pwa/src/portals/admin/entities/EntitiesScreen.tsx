@@ -6,6 +6,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
@@ -13,7 +14,6 @@ import { formatDate } from '../../../lib/format.ts';
 import { createEntity, type Entity, type EntityRequest, listEntities, updateEntity } from './entitiesApi.ts';
 import { EntityDetailsModal, EntityStatusTag } from './EntityDetailsModal.tsx';
 import { EntityFormModal } from './EntityFormModal.tsx';
-import { ENTITY_TEXTS } from './entityForm.ts';
 import { useLoaded } from '../../../lib/useLoaded.ts';
 import { signedInAsDepartmentAdmin } from '../departmentAdmin.ts';
 
@@ -21,28 +21,31 @@ import { signedInAsDepartmentAdmin } from '../departmentAdmin.ts';
 type Editing = { open: false } | { open: true; entity: Entity | null };
 
 export function EntitiesScreen() {
+  const { t } = useTranslation();
   const toast = useToast();
   const [details, setDetails] = useState<Entity | null>(null);
   const [editing, setEditing] = useState<Editing>({ open: false });
 
   const { data: entities, loading, error: loadError, reload: load } = useLoaded<Entity[]>(listEntities, [], {
-    failed: ENTITY_TEXTS.fetchFailed,
-    error: ENTITY_TEXTS.loadFailed,
+    failed: t('entities.fetchFailed'),
+    error: t('entities.loadFailed'),
   });
 
   async function save(payload: EntityRequest): Promise<boolean> {
     if (!editing.open) return false;
     const existing = editing.entity;
     try {
-      const message = existing ? await updateEntity(existing.id, payload) : await createEntity(payload);
-      toast.success(message ?? (existing ? ENTITY_TEXTS.updated : ENTITY_TEXTS.created));
+      // The API's success messages are, in English, the catalogue's texts (tests/checks/i18n.test.ts).
+      if (existing) await updateEntity(existing.id, payload);
+      else await createEntity(payload);
+      toast.success(existing ? t('entities.updated') : t('entities.created'));
       setEditing({ open: false });
       void load();
       return true;
     } catch (error) {
       // A taken slug answers 409 with its own message, shown as it is.
       toast.error(
-        failureMessage(error, { failed: existing ? ENTITY_TEXTS.updateFailed : ENTITY_TEXTS.createFailed }),
+        failureMessage(error, { failed: existing ? t('entities.updateFailed') : t('entities.createFailed') }),
       );
       return false;
     }
@@ -50,7 +53,7 @@ export function EntitiesScreen() {
 
   const columns: ColumnsType<Entity> = [
     {
-      title: 'Name',
+      title: t('entities.columns.name'),
       dataIndex: 'name',
       key: 'name',
       // The row opens the details on click; the name is the same action for keyboard and screen-reader users.
@@ -58,7 +61,7 @@ export function EntitiesScreen() {
         <Button
           type='link'
           style={{ padding: 0 }}
-          aria-label={`Details of ${name}`}
+          aria-label={t('entities.detailsOf', { name })}
           onClick={(event) => {
             event.stopPropagation();
             setDetails(entity);
@@ -68,33 +71,33 @@ export function EntitiesScreen() {
         </Button>
       ),
     },
-    { title: 'Slug', dataIndex: 'slug', key: 'slug' },
+    { title: t('entities.columns.slug'), dataIndex: 'slug', key: 'slug' },
     {
-      title: 'Status',
+      title: t('entities.columns.status'),
       dataIndex: 'status',
       key: 'status',
       render: (status: string) => <EntityStatusTag status={status} />,
     },
-    { title: 'Users', dataIndex: 'user_count', key: 'user_count' },
+    { title: t('entities.columns.users'), dataIndex: 'user_count', key: 'user_count' },
     {
-      title: 'Created',
+      title: t('entities.columns.created'),
       dataIndex: 'created_at',
       key: 'created_at',
       render: (value: string) => formatDate(value),
     },
     {
-      title: 'Edit',
+      title: t('entities.columns.edit'),
       key: 'edit',
       render: (_, entity) => (
         <Button
           size='small'
-          aria-label={`Edit ${entity.name}`}
+          aria-label={t('entities.editNamed', { name: entity.name })}
           onClick={(event) => {
             event.stopPropagation();
             setEditing({ open: true, entity });
           }}
         >
-          Edit
+          {t('entities.edit')}
         </Button>
       ),
     },
@@ -103,7 +106,7 @@ export function EntitiesScreen() {
   return (
     <LoadedSection
       headingId='entities-heading'
-      title={ENTITY_TEXTS.title}
+      title={t('entities.title')}
       load={{ loading, error: loadError, reload: load }}
       actions={
         // Only the department's administrators create entities; any other admin sees and edits their own.
@@ -113,7 +116,7 @@ export function EntitiesScreen() {
             icon={<PlusOutlined />}
             onClick={() => setEditing({ open: true, entity: null })}
           >
-            Create New Entity
+            {t('entities.create')}
           </Button>
         )
       }
@@ -135,7 +138,7 @@ export function EntitiesScreen() {
         dataSource={entities}
         loading={loading}
         pagination={{ pageSize: 25, hideOnSinglePage: true }}
-        locale={{ emptyText: <Empty description={ENTITY_TEXTS.empty} /> }}
+        locale={{ emptyText: <Empty description={t('entities.empty')} /> }}
         onRow={(entity) => ({ onClick: () => setDetails(entity), style: { cursor: 'pointer' } })}
         scroll={{ x: true }}
       />

@@ -1,5 +1,6 @@
 /** The details of one entity (spec section 2): every field, settings as formatted JSON. */
 import { Descriptions, Modal, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
 import type { Entity } from './entitiesApi.ts';
 import { settingsText } from './entityForm.ts';
@@ -10,14 +11,32 @@ export const ENTITY_STATUS_COLOR: Record<string, string> = {
   pending: 'gold',
 };
 
+/** Each status's name in the catalogues. */
+const STATUS_TEXT: Record<
+  string,
+  'entities.statuses.active' | 'entities.statuses.inactive' | 'entities.statuses.pending'
+> = {
+  active: 'entities.statuses.active',
+  inactive: 'entities.statuses.inactive',
+  pending: 'entities.statuses.pending',
+};
+
 export function EntityStatusTag({ status }: { status: string }) {
-  return <Tag color={ENTITY_STATUS_COLOR[status]}>{status.charAt(0).toUpperCase() + status.slice(1)}</Tag>;
+  const { t } = useTranslation();
+  const known = Object.hasOwn(STATUS_TEXT, status) ? STATUS_TEXT[status] : null;
+  // A status from a newer API is shown as its stored word.
+  return (
+    <Tag color={ENTITY_STATUS_COLOR[status]}>
+      {known ? t(known) : status.charAt(0).toUpperCase() + status.slice(1)}
+    </Tag>
+  );
 }
 
 export function EntityDetailsModal({ entity, onClose }: { entity: Entity | null; onClose(): void }) {
+  const { t } = useTranslation();
   return (
     <Modal
-      title='Entity Details'
+      title={t('entities.details.title')}
       open={entity !== null}
       onCancel={onClose}
       footer={null}
@@ -26,22 +45,32 @@ export function EntityDetailsModal({ entity, onClose }: { entity: Entity | null;
     >
       {entity && (
         <Descriptions column={1} size='small' bordered>
-          <Descriptions.Item label='Name'>{entity.name}</Descriptions.Item>
-          <Descriptions.Item label='Slug'>{entity.slug}</Descriptions.Item>
-          <Descriptions.Item label='Status'>
+          <Descriptions.Item label={t('entities.columns.name')}>{entity.name}</Descriptions.Item>
+          <Descriptions.Item label={t('entities.columns.slug')}>{entity.slug}</Descriptions.Item>
+          <Descriptions.Item label={t('entities.columns.status')}>
             <EntityStatusTag status={entity.status} />
           </Descriptions.Item>
-          <Descriptions.Item label='Users'>{entity.user_count}</Descriptions.Item>
-          <Descriptions.Item label='Email'>{entity.email || 'N/A'}</Descriptions.Item>
-          <Descriptions.Item label='Phone'>{entity.phone || 'N/A'}</Descriptions.Item>
-          <Descriptions.Item label='Address'>{entity.address || 'N/A'}</Descriptions.Item>
-          <Descriptions.Item label='Settings'>
+          <Descriptions.Item label={t('entities.columns.users')}>{entity.user_count}</Descriptions.Item>
+          <Descriptions.Item label={t('entities.details.email')}>
+            {entity.email || t('entities.details.notAvailable')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('entities.details.phone')}>
+            {entity.phone || t('entities.details.notAvailable')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('entities.details.address')}>
+            {entity.address || t('entities.details.notAvailable')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('entities.details.settings')}>
             <pre
               style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
             >{settingsText(entity.settings)}</pre>
           </Descriptions.Item>
-          <Descriptions.Item label='Created'>{formatDate(entity.created_at)}</Descriptions.Item>
-          <Descriptions.Item label='Last Updated'>{formatDate(entity.updated_at)}</Descriptions.Item>
+          <Descriptions.Item label={t('entities.columns.created')}>
+            {formatDate(entity.created_at)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('entities.details.lastUpdated')}>
+            {formatDate(entity.updated_at)}
+          </Descriptions.Item>
         </Descriptions>
       )}
     </Modal>

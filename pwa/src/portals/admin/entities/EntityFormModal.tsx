@@ -1,6 +1,7 @@
 /** 'Create New Entity' and 'Update Entity': name, slug (follows the name, spec section 4), status, contact details. */
 import { Form, Input, Modal, Select } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Entity, EntityRequest } from './entitiesApi.ts';
 import {
   EMPTY_ENTITY_FORM,
@@ -20,6 +21,7 @@ export function EntityFormModal(props: {
   onSubmit(payload: EntityRequest): Promise<boolean>;
   onCancel(): void;
 }) {
+  const { t } = useTranslation();
   const { open, entity } = props;
   const [form] = Form.useForm<EntityFormValues>();
   const [busy, setBusy] = useState(false);
@@ -57,9 +59,9 @@ export function EntityFormModal(props: {
   const signInEntity = entity?.slug === SIGN_IN_ENTITY_SLUG;
   return (
     <Modal
-      title={entity ? 'Update Entity' : 'Create New Entity'}
+      title={entity ? t('entities.form.updateTitle') : t('entities.form.createTitle')}
       open={open}
-      okText={entity ? 'Update Entity' : 'Create Entity'}
+      okText={entity ? t('entities.form.updateOk') : t('entities.form.createOk')}
       onOk={() => form.submit()}
       confirmLoading={busy}
       onCancel={props.onCancel}
@@ -73,7 +75,7 @@ export function EntityFormModal(props: {
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
-          label='Name'
+          label={t('entities.columns.name')}
           name='name'
           htmlFor={id('name')}
           required
@@ -87,31 +89,29 @@ export function EntityFormModal(props: {
           <Input id={id('name')} maxLength={200} autoComplete='organization' />
         </Form.Item>
         <Form.Item
-          label='Slug'
+          label={t('entities.columns.slug')}
           name='slug'
           htmlFor={id('slug')}
-          extra={signInEntity
-            ? 'Every sign-in names this entity, so its slug cannot change.'
-            : 'Lower-case letters, digits and hyphens; generated from the name when left blank.'}
+          extra={signInEntity ? t('entities.form.slugFixed') : t('entities.form.slugHint')}
         >
           <Input id={id('slug')} maxLength={100} autoComplete='off' disabled={signInEntity} />
         </Form.Item>
-        <Form.Item label='Status' name='status' htmlFor={id('status')}>
+        <Form.Item label={t('entities.columns.status')} name='status' htmlFor={id('status')}>
           <Select
             id={id('status')}
             options={ENTITY_STATUSES.map((s) => ({
               value: s,
-              label: s === 'active' ? 'Active' : 'Inactive',
+              label: s === 'active' ? t('entities.statuses.active') : t('entities.statuses.inactive'),
             }))}
           />
         </Form.Item>
-        <Form.Item label='Email' name='email' htmlFor={id('email')}>
+        <Form.Item label={t('entities.details.email')} name='email' htmlFor={id('email')}>
           <Input id={id('email')} type='email' autoComplete='email' maxLength={254} />
         </Form.Item>
-        <Form.Item label='Phone' name='phone' htmlFor={id('phone')}>
+        <Form.Item label={t('entities.details.phone')} name='phone' htmlFor={id('phone')}>
           <Input id={id('phone')} type='tel' autoComplete='tel' maxLength={40} />
         </Form.Item>
-        <Form.Item label='Address' name='address' htmlFor={id('address')}>
+        <Form.Item label={t('entities.details.address')} name='address' htmlFor={id('address')}>
           <Input.TextArea id={id('address')} rows={2} autoComplete='street-address' maxLength={500} />
         </Form.Item>
       </Form>

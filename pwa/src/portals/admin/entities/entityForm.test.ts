@@ -1,3 +1,4 @@
+import '../../../i18n/testing.ts';
 import assert from 'node:assert/strict';
 import type { Entity } from './entitiesApi.ts';
 import {

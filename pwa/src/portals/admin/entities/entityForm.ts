@@ -1,20 +1,11 @@
-/** The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested. */
+/**
+ * The entity form's rules (spec sections 4, 5), kept free of React so they can be unit-tested; its texts are
+ * the catalogues' (section `entities`), in the language shown.
+ */
+import { t } from 'i18next';
 import { slugify } from '../../../../../contract/rules/slug.ts';
 import { LOGIN_ENTITY } from '../../../auth/authApi.ts';
 import type { Entity, EntityRequest } from './entitiesApi.ts';
-
-export const ENTITY_TEXTS = {
-  title: 'Entity Management',
-  fetchFailed: 'Failed to fetch entities',
-  loadFailed: 'Failed to load entities',
-  created: 'Entity created successfully',
-  updated: 'Entity updated successfully',
-  createFailed: 'Failed to create entity',
-  updateFailed: 'Failed to update entity',
-  nameRequired: 'Entity name is required',
-  empty: 'No entities found',
-  noSettings: 'No settings configured',
-} as const;
 
 export const ENTITY_STATUSES = ['active', 'inactive'] as const;
 
@@ -70,7 +61,7 @@ export function followSlug(
 
 /** The first problem of the form, or null (spec section 5). */
 export function entityFormProblem(values: Pick<EntityFormValues, 'name'>): string | null {
-  return values.name.trim() === '' ? ENTITY_TEXTS.nameRequired : null;
+  return values.name.trim() === '' ? t('entities.nameRequired') : null;
 }
 
 /** Spec section 5: name and slug trimmed; a blank slug is generated from the name; blank optional fields left out. */
@@ -89,5 +80,5 @@ export function entityPayload(values: EntityFormValues): EntityRequest {
 export function settingsText(settings: Record<string, unknown> | null | undefined): string {
   return settings && typeof settings === 'object' && Object.keys(settings).length > 0
     ? JSON.stringify(settings, null, 2)
-    : ENTITY_TEXTS.noSettings;
+    : t('entities.noSettings');
 }

@@ -1,12 +1,12 @@
 /** 'Add IP Range' and 'Edit IP Range': the range (checked by the server's own parser) and a description. */
 import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { IpRangeEntry, IpRangeRequest } from './ipWhitelistApi.ts';
 import {
   DESCRIPTION_MAX,
   EMPTY_IP_RANGE_FORM,
   formValuesOf,
-  IP_WHITELIST_TEXTS,
   type IpRangeFormValues,
   ipRangePayload,
   ipRangeProblem,
@@ -19,6 +19,7 @@ export function IpRangeFormModal(props: {
   onSubmit(payload: IpRangeRequest): Promise<boolean>;
   onCancel(): void;
 }) {
+  const { t } = useTranslation();
   const { open, entry } = props;
   const [form] = Form.useForm<IpRangeFormValues>();
   const [busy, setBusy] = useState(false);
@@ -41,9 +42,9 @@ export function IpRangeFormModal(props: {
 
   return (
     <Modal
-      title={entry ? 'Edit IP Range' : 'Add IP Range'}
+      title={entry ? t('ipWhitelist.form.editTitle') : t('ipWhitelist.form.addTitle')}
       open={open}
-      okText={entry ? 'Save Changes' : 'Add IP Range'}
+      okText={entry ? t('ipWhitelist.form.editOk') : t('ipWhitelist.form.addOk')}
       onOk={() => form.submit()}
       confirmLoading={busy}
       onCancel={props.onCancel}
@@ -56,11 +57,11 @@ export function IpRangeFormModal(props: {
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
-          label='IP Range'
+          label={t('ipWhitelist.form.ipRange')}
           name='ipRange'
           htmlFor='ip-range-value'
           required
-          extra={IP_WHITELIST_TEXTS.formats}
+          extra={t('ipWhitelist.formats')}
           validateTrigger='onSubmit'
           rules={[{
             validator: (_, value: string | undefined) => {
@@ -77,10 +78,14 @@ export function IpRangeFormModal(props: {
             spellCheck={false}
           />
         </Form.Item>
-        <Form.Item label='Description' name='description' htmlFor='ip-range-description'>
+        <Form.Item
+          label={t('ipWhitelist.form.description')}
+          name='description'
+          htmlFor='ip-range-description'
+        >
           <Input
             id='ip-range-description'
-            placeholder='Housing unit A tablets'
+            placeholder={t('ipWhitelist.form.descriptionPlaceholder')}
             maxLength={DESCRIPTION_MAX}
             autoComplete='off'
           />
