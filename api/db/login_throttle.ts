@@ -150,3 +150,18 @@ export async function forgive_login_attempt(
 export async function reset_login_failures(sql: Tx, entityId: string, username: string): Promise<void> {
   await sql`delete from login_lockouts where entity_id = ${entityId} and username = ${username}`;
 }
+
+/**
+ * An admin's unlock: clears the username's count and lock. Answers the end of the lock that was in force, or null
+ * when none was (an expired lock or a count below the limit is cleared all the same).
+ */
+export async function clear_login_lock(
+  sql: Tx,
+  entityId: string,
+  username: string,
+): Promise<{ lockedUntil: Date | null }> {
+  const [row] = await sql<{ locked_until: Date | null }[]>`
+    delete from login_lockouts where entity_id = ${entityId} and username = ${username}
+    returning case when locked_until > now() then locked_until end as locked_until`;
+  return { lockedUntil: row?.locked_until ?? null };
+}

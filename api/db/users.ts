@@ -211,10 +211,20 @@ export interface AdminUserRow {
   status: UserStatus;
   entity_name: string | null;
   created_at: Date;
+  /** The end of the sign-in lock in force on the account; null when none is. */
+  locked_until: Date | null;
 }
 
+/**
+ * The name a user's sign-in lock is kept under (login_lockouts.username): what they sign in with, lower-cased, as
+ * api/domain/sign_in_throttle.ts accountAttemptKey keys it.
+ */
+const LOCK_USERNAME = 'lower(coalesce(u.email, u.doc_number, u.id::text))';
+
 const ADMIN_USER_COLUMNS =
-  'u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.created_at';
+  `u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.created_at,
+   (select l.locked_until from login_lockouts l where l.entity_id = u.entity_id and l.locked_until > now()
+      and l.username = ${LOCK_USERNAME}) as locked_until`;
 
 /** Every user of every entity, newest first. */
 export function list_users_for_admin(sql: Tx, entityId: string): Promise<AdminUserRow[]> {

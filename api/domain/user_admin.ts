@@ -1,15 +1,21 @@
-/** The admin's actions on user accounts: activation and deactivation. */
+/** The admin's actions on user accounts: activation and deactivation, and lifting a sign-in lock. */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
+import { clear_login_lock } from '../db/login_throttle.ts';
 import { revoke_user_sessions } from '../db/sessions.ts';
 import { type AdminUserRow, lock_user, update_user_status } from '../db/users.ts';
 import type { AdminUser } from '../../contract/shapes/admin_user.ts';
 import type { Actor } from './actor.ts';
 import { fail, type Outcome } from './outcome.ts';
+import { accountAttemptKey } from './sign_in_throttle.ts';
 
 /** A user as the admin screens show it (the users list, and the answer of adding an offender). */
 export function toAdminUser(row: AdminUserRow): AdminUser {
-  return { ...row, created_at: new Date(row.created_at).toISOString() };
+  return {
+    ...row,
+    created_at: new Date(row.created_at).toISOString(),
+    locked_until: row.locked_until ? new Date(row.locked_until).toISOString() : null,
+  };
 }
 
 /** The user's last events shown in the details modal (spec: 'Recent Activity (Last 10 Events)'). */
@@ -46,6 +52,36 @@ export async function changeUserStatus(
       eventData: {
         from: user.status,
         to: change.status,
+        role: user.role,
+        email: user.email,
+        docNumber: user.doc_number,
+      },
+    });
+    return { ok: true };
+  });
+}
+
+/**
+ * Lifts the lock that failed sign-ins (`failed_login_limit` in a row) put on a user of the admin's entity, and
+ * starts their count again: they may sign in at once rather than after `lockout_minutes`. Their secret is
+ * unchanged (a PIN reset is the other way back, when the PIN itself is in doubt). Audited `account_unlocked`
+ * with the lock's end; an account without a lock in force is answered alike, its count cleared.
+ */
+export async function unlockUser(sql: Sql, userId: string, actor: Actor): Promise<Outcome> {
+  return await sql.begin(async (tx): Promise<Outcome> => {
+    const user = await lock_user(tx, userId);
+    // Another entity's user is as missing as an unknown one.
+    if (!user || user.entity_id !== actor.entityId) return fail('user_not_found');
+    const { username } = accountAttemptKey(user, actor.ipAddress ?? '');
+    const { lockedUntil } = await clear_login_lock(tx, user.entity_id, username);
+    await insert_audit_event(tx, {
+      userId: actor.userId,
+      eventType: 'account_unlocked',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: actor.ipAddress,
+      eventData: {
+        lockedUntil: lockedUntil?.toISOString() ?? null,
         role: user.role,
         email: user.email,
         docNumber: user.doc_number,

@@ -19,6 +19,7 @@ export const SUCCESS = {
   registrationRejected: 'Registration rejected successfully',
   userActivated: 'User activated successfully',
   userDeactivated: 'User deactivated successfully',
+  accountUnlocked: 'Account unlocked. The user can sign in again now.',
   offenderAdded: 'Offender added successfully',
   pinReset: 'PIN reset successfully',
   signedOutEverywhere: 'Signed out of all sessions',

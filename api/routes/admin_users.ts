@@ -1,6 +1,7 @@
 /**
- * /api/admin/users: every user or a searched page of them, activation and deactivation, and a user's recent
- * activity (admins only, each reaching only their own entity's users: another entity's user answers 404).
+ * /api/admin/users: every user or a searched page of them, activation and deactivation, lifting a sign-in lock,
+ * and a user's recent activity (admins only, each reaching only their own entity's users: another entity's user
+ * answers 404).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import {
 } from '../db/users.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { adminResetStaffPassword } from '../domain/password_reset.ts';
-import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser } from '../domain/user_admin.ts';
+import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser, unlockUser } from '../domain/user_admin.ts';
 import type { AdminUserPage, UserStatusRequest } from '../../contract/shapes/admin_user.ts';
 import { ROLES, USER_STATUSES } from '../../contract/shapes/user.ts';
 import type { ActivityEvent } from '../../contract/shapes/audit_log.ts';
@@ -106,6 +107,16 @@ export const adminUserRoutes = new Hono<AppEnv>()
       success: true,
       message: STATUS_MESSAGES[status],
     });
+  })
+  // Lifts the lock of failed sign-ins: the user may sign in again at once, with the secret they have.
+  .post('/:id/unlock', valid('param', idParam), async (c) => {
+    const result = await unlockUser(
+      c.var.deps.sql,
+      c.req.valid('param').id,
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.accountUnlocked });
   })
   // A staff member's password: the old one stops working and the owner is e-mailed a link to set a new one.
   .post('/:id/password-reset', valid('param', idParam), async (c) => {

@@ -12,6 +12,11 @@ export interface AdminUser {
   entity_name: string | null;
   /** ISO 8601. */
   created_at: string;
+  /**
+   * ISO 8601: the end of the lock that failed sign-ins put on the account (`failed_login_limit` in a row), while
+   * it is in force; null when the account is not locked.
+   */
+  locked_until: string | null;
 }
 
 /**

@@ -50,6 +50,7 @@ Deno.test({
       'first_name',
       'id',
       'last_name',
+      'locked_until',
       'role',
       'status',
     ]);
@@ -242,6 +243,118 @@ Deno.test({
         assert.equal(typeof r.body.message, 'string');
       }
     }
+  },
+});
+
+/** Wrong secrets until the account locks (the demo's `failed_login_limit` is 5). */
+async function lockOut(username: string, ip: string) {
+  for (let i = 0; i < 5; i++) {
+    const r = await call(t, 'POST', '/api/auth/login', {
+      body: { username, password: '000000', entity: 'default' },
+      ip,
+    });
+    assert.notEqual(r.status, 200);
+  }
+}
+
+Deno.test({
+  name:
+    "an offender locked by failed sign-ins shows the lock's end in Users; the admin's unlock lets the right PIN in at once, audited",
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender' });
+    const ip = '10.20.0.1';
+    const before = Date.now();
+    await lockOut(offender.username, ip);
+    await assert.rejects(
+      signIn(t, offender.username, offender.secret, ip),
+      'the right PIN is refused while locked',
+    );
+
+    const listed = await call(t, 'GET', `/api/admin/users?q=${offender.username}&limit=10`, { token: admin });
+    assert.equal(listed.body.users.length, 1);
+    const lockedUntil = Date.parse(listed.body.users[0].locked_until);
+    const [{ minutes }] = await t.deps.sql<{ minutes: number }[]>`
+      select (value->>'value')::int as minutes from settings where key = 'lockout_minutes'`;
+    assert.ok(
+      lockedUntil >= before + (minutes * 60 - 5) * 1000 && lockedUntil <= Date.now() + minutes * 60_000,
+      `locked_until ${listed.body.users[0].locked_until} is about ${minutes} minutes from now`,
+    );
+    const all = await call(t, 'GET', '/api/admin/users', { token: admin });
+    assert.equal(
+      all.body.users.find((u: any) => u.id === offender.id).locked_until,
+      listed.body.users[0].locked_until,
+    );
+    assert.ok(
+      all.body.users.filter((u: any) => u.id !== offender.id).every((u: any) => u.locked_until === null),
+      'no one else is shown locked',
+    );
+
+    const r = await call(t, 'POST', `/api/admin/users/${offender.id}/unlock`, { token: admin });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { success: true, message: 'Account unlocked. The user can sign in again now.' });
+    const after = await call(t, 'GET', `/api/admin/users?q=${offender.username}&limit=10`, { token: admin });
+    assert.equal(after.body.users[0].locked_until, null);
+    const token = await signIn(t, offender.username, offender.secret, ip);
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 200);
+
+    const events = await auditEvents('account_unlocked', offender.id);
+    assert.equal(events.length, 1);
+    assert.equal(events[0].user_id, adminId);
+    assert.equal(events[0].ip_address, '127.0.0.1');
+    assert.equal(Date.parse(events[0].event_data.lockedUntil), lockedUntil);
+    assert.equal(events[0].event_data.docNumber, offender.username);
+  },
+});
+
+Deno.test({
+  name: 'a staff account locked by wrong passwords is unlocked alike (its lock is kept under the e-mail)',
+  ...DB_TEST,
+  fn: async () => {
+    const staff = await makeUser(t, { email: `Mixed.Case-${Date.now()}@Example.test` });
+    await lockOut(staff.username.toUpperCase(), '10.20.0.2');
+    const listed = await call(t, 'GET', `/api/admin/users?q=${encodeURIComponent(staff.username)}&limit=10`, {
+      token: admin,
+    });
+    assert.notEqual(listed.body.users[0].locked_until, null);
+    assert.equal(
+      (await call(t, 'POST', `/api/admin/users/${staff.id}/unlock`, { token: admin })).status,
+      200,
+    );
+    await signIn(t, staff.username, staff.secret, '10.20.0.2');
+  },
+});
+
+Deno.test({
+  name:
+    "unlocking is for admins and their own entity: another entity's user is 404 and keeps its lock; others get 403",
+  ...DB_TEST,
+  fn: async () => {
+    const [other] = await t.deps.sql<{ id: string }[]>`
+      insert into entities (name, slug) values ('Third Facility', 'third-facility') returning id`;
+    const elsewhere = await makeUser(t, { entityId: other.id, role: 'offender' });
+    await t.deps.sql`insert into login_lockouts (entity_id, username, consecutive_failures, locked_until)
+      values (${other.id}, ${elsewhere.username}, 5, now() + interval '10 minutes')`;
+    const r = await call(t, 'POST', `/api/admin/users/${elsewhere.id}/unlock`, { token: admin });
+    assert.equal(r.status, 404);
+    assert.equal(r.body.code, 'user_not_found');
+    const [lock] = await t.deps.sql<{ locked: boolean }[]>`
+      select locked_until > now() as locked from login_lockouts where entity_id = ${other.id}`;
+    assert.equal(lock.locked, true);
+    assert.equal((await auditEvents('account_unlocked', elsewhere.id)).length, 0);
+
+    assert.equal(
+      (await call(t, 'POST', `/api/admin/users/${crypto.randomUUID()}/unlock`, { token: admin })).status,
+      404,
+    );
+    assert.equal((await call(t, 'POST', '/api/admin/users/not-a-uuid/unlock', { token: admin })).status, 400);
+    const offender = await makeUser(t, { role: 'offender' });
+    for (const who of [DEMO.attorney, DEMO.approver]) {
+      const token = await signIn(t, who[0], who[1]);
+      const refused = await call(t, 'POST', `/api/admin/users/${offender.id}/unlock`, { token });
+      assert.equal(refused.status, 403, who[0]);
+    }
+    assert.equal((await call(t, 'POST', `/api/admin/users/${offender.id}/unlock`, {})).status, 401);
   },
 });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatDate, formatDateTime, fullName } from './format.ts';
+import { formatDate, formatDateTime, formatTimeOfDay, fullName } from './format.ts';
 
 Deno.test('a bare date is shown as the US short date of that day', () => {
   assert.equal(formatDate('2025-01-05'), 'Jan 5, 2025');
@@ -47,4 +47,13 @@ Deno.test('dates follow the language shown', async () => {
     inLanguage('es', () => assert.equal(formatDate('2025-01-05'), '5 ene 2025'))
   );
   assert.equal(formatDate('2025-01-05'), 'Jan 5, 2025');
+});
+
+Deno.test("a moment later today is its clock time; another day's has its date too", () => {
+  const now = new Date(2025, 0, 5, 14, 31);
+  const soon = new Date(2025, 0, 5, 14, 41);
+  assert.equal(formatTimeOfDay(soon, { now }), '2:41 PM');
+  assert.match(formatTimeOfDay(soon, { now, locale: 'es-US' }), /^2:41\sp\.\s?m\.$/);
+  assert.equal(formatTimeOfDay(new Date(2025, 0, 6, 0, 10), { now }), 'Jan 6, 2025, 12:10 AM');
+  assert.equal(formatTimeOfDay('not a date', { now }), '');
 });

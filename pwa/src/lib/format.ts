@@ -5,12 +5,13 @@
  */
 import { currentLocale } from '../i18n/i18n.ts';
 
-type Style = 'date' | 'dateUtc' | 'dateTime' | 'dateTimeSeconds';
+type Style = 'date' | 'dateUtc' | 'dateTime' | 'dateTimeSeconds' | 'time';
 
 const OPTIONS: Record<Style, Intl.DateTimeFormatOptions> = {
   date: { month: 'short', day: 'numeric', year: 'numeric' },
   dateUtc: { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' },
   dateTime: { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' },
+  time: { hour: 'numeric', minute: '2-digit' },
   dateTimeSeconds: {
     month: 'short',
     day: 'numeric',
@@ -83,6 +84,18 @@ export function formatDateTime(
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
   return format(options.seconds ? 'dateTimeSeconds' : 'dateTime', date, options.locale ?? currentLocale());
+}
+
+/**
+ * A moment soon to come, as a clock shows it ('2:41 PM'; '2:41 p.m.') when it falls today in the viewer's time
+ * zone, with its date otherwise ('Jan 6, 2025, 2:41 PM'). '' for unparseable input.
+ */
+export function formatTimeOfDay(value: string | Date, options: FormatOptions & { now?: Date } = {}): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const locale = options.locale ?? currentLocale();
+  const today = (options.now ?? new Date()).toDateString() === date.toDateString();
+  return format(today ? 'time' : 'dateTime', date, locale);
 }
 
 /** A number as the language writes it (1,234.5). */

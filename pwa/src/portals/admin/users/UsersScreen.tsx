@@ -1,7 +1,8 @@
 /**
  * Admin > Users (spec sections 2, 4, 5, 8): search, role and status filters, 'Showing X of Y users', the table
  * with Activate / Deactivate, View Details with the user's real recent activity, and the offender roster
- * (Add Offender, Reset PIN, Import Roster). The search, the filters and the count are the server's, a page of
+ * (Add Offender, Reset PIN, Import Roster). A user locked by failed sign-ins shows 'Locked until 2:41 PM' beside
+ * their status, and an Unlock that lifts the lock (asked first). The search, the filters and the count are the server's, a page of
  * 50 at a time with 'Load more' (useUserPages.ts): a department has 100,000 offenders.
  */
 import { UploadOutlined, UserAddOutlined } from '@ant-design/icons';
@@ -13,7 +14,7 @@ import { LoadedSection } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatTimeOfDay } from '../../../lib/format.ts';
 import { ImportRosterModal } from './ImportRosterModal.tsx';
 import { AddOffenderModal, ResetPinModal } from './OffenderModals.tsx';
 import { UserDetailsModal } from './UserDetailsModal.tsx';
@@ -23,15 +24,18 @@ import {
   type OffenderRequest,
   resetOffenderPin,
   setUserStatus,
+  unlockUser,
 } from './usersApi.ts';
 import {
   applyStatusChange,
+  applyUnlock,
   capitalize,
   contactText,
   CUSTODY_ACTIONS,
   type CustodyStatus,
   emptyUsersText,
   entityText,
+  lockEnd,
   ROLE_FILTERS,
   showingText,
   STATUS_FILTERS,
@@ -92,6 +96,20 @@ export function UsersScreen() {
     }
   }
 
+  /** Lifts the lock of failed sign-ins: the user may sign in again at once. */
+  async function unlock(user: AdminUser) {
+    setChanging(user.id);
+    try {
+      await unlockUser(user.id);
+      toast.success(t('users.unlocked'));
+      list.setPage((previous) => applyUnlock(previous, user.id));
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: t('users.unlockFailed') }));
+    } finally {
+      setChanging(null);
+    }
+  }
+
   async function submitOffender(offender: OffenderRequest): Promise<boolean> {
     try {
       toast.success((await addOffender(offender)) ?? USERS_TEXTS.offenderAdded);
@@ -130,7 +148,15 @@ export function UsersScreen() {
       title: 'Status',
       dataIndex: 'status',
       key: 'status',
-      render: (status: string) => <Tag color={STATUS_COLOR[status]}>{capitalize(status)}</Tag>,
+      render: (status: string, user) => {
+        const locked = lockEnd(user);
+        return (
+          <Space wrap size={4}>
+            <Tag color={STATUS_COLOR[status]}>{capitalize(status)}</Tag>
+            {locked && <Tag color='orange'>{t('users.lockedUntil', { time: formatTimeOfDay(locked) })}</Tag>}
+          </Space>
+        );
+      },
     },
     {
       title: 'Created',
@@ -172,6 +198,23 @@ export function UsersScreen() {
                 </Popconfirm>
               )
               : statusButton ?? <Typography.Text type='secondary'>N/A</Typography.Text>}
+            {lockEnd(user) && (
+              <Popconfirm
+                title={t('users.confirmUnlock', { name })}
+                description={t('users.unlockConsequence')}
+                okText={t('users.unlock')}
+                cancelText={t('users.cancel')}
+                onConfirm={() => unlock(user)}
+              >
+                <Button
+                  size='small'
+                  loading={changing === user.id}
+                  aria-label={t('users.unlockNamed', { name })}
+                >
+                  {t('users.unlock')}
+                </Button>
+              </Popconfirm>
+            )}
             <Button size='small' aria-label={`View details of ${name}`} onClick={() => setDetails(user)}>
               View Details
             </Button>

@@ -43,6 +43,12 @@ export async function setUserStatus(id: string, status: UserStatusRequest['statu
   return body.message ?? null;
 }
 
+/** POST /api/admin/users/{id}/unlock: lifts the lock of failed sign-ins; resolves with the server's message. */
+export async function unlockUser(id: string): Promise<string | null> {
+  const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/unlock`, { method: 'POST' });
+  return body.message ?? null;
+}
+
 /** GET /api/admin/users/{id}/activity: that user's last 10 audit events, newest first. */
 export async function fetchUserActivity(id: string, signal?: AbortSignal): Promise<ActivityEvent[]> {
   const body = await apiRequest<{ data?: { events?: ActivityEvent[] } }>(

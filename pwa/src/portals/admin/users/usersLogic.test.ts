@@ -4,9 +4,11 @@ import type { AdminUser } from './usersApi.ts';
 import {
   appendPage,
   applyStatusChange,
+  applyUnlock,
   contactText,
   emptyUsersText,
   entityText,
+  lockEnd,
   NO_USER_FILTERS,
   rejectedRows,
   rosterFileProblem,
@@ -28,6 +30,7 @@ function user(overrides: Partial<AdminUser> = {}): AdminUser {
     status: 'active',
     entity_name: 'Department of Corrections',
     created_at: '2026-01-05T12:00:00Z',
+    locked_until: null,
     ...overrides,
   };
 }
@@ -135,4 +138,15 @@ Deno.test('the import report lists the rejected rows in file order', () => {
   ];
   assert.deepEqual(rejectedRows(rows).map((r) => r.line), [3, 5]);
   assert.equal(rosterSummary({ added: 2, updated: 0, rejected: 1 }), 'Added 2, updated 0, rejected 1.');
+});
+
+Deno.test('a lock shows while in force only, and an unlock clears it from the row alone', () => {
+  const now = Date.parse('2026-01-05T14:31:00Z');
+  const locked = user({ locked_until: '2026-01-05T14:41:00Z' });
+  assert.equal(lockEnd(locked, now), '2026-01-05T14:41:00Z');
+  assert.equal(lockEnd(locked, Date.parse('2026-01-05T14:41:01Z')), null, 'a lock over is no lock');
+  assert.equal(lockEnd(user(), now), null);
+  const other = user({ locked_until: '2026-01-05T14:45:00Z' });
+  const page = applyUnlock({ users: [locked, other], total: 2, nextCursor: null }, locked.id);
+  assert.deepEqual(page.users.map((u) => u.locked_until), [null, '2026-01-05T14:45:00Z']);
 });

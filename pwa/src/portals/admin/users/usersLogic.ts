@@ -139,6 +139,18 @@ export function statusAction(
   return null;
 }
 
+/** The end of the sign-in lock in force on the user at `now`, or null (none, or one already over). */
+export function lockEnd(user: Pick<AdminUser, 'locked_until'>, now = Date.now()): string | null {
+  if (!user.locked_until) return null;
+  const end = Date.parse(user.locked_until);
+  return Number.isFinite(end) && end > now ? user.locked_until : null;
+}
+
+/** A user unlocked on screen, without a refetch: the row no longer shows a lock. */
+export function applyUnlock(page: UsersPage, id: string): UsersPage {
+  return { ...page, users: page.users.map((u) => (u.id === id ? { ...u, locked_until: null } : u)) };
+}
+
 /** An offender's leaving the facility: the actions an active offender's row offers. */
 export const CUSTODY_ACTIONS = ['released', 'transferred'] as const;
 export type CustodyStatus = (typeof CUSTODY_ACTIONS)[number];
