@@ -538,6 +538,56 @@ Deno.test({
           `the first's token or DOC number outlived the second's sign-in in ${session.join(', ')}`,
         );
       });
+
+      await t.step(
+        '5. the other ways out (a 401, /logout, the idle limit) leave neither the token nor the DOC number on disk',
+        async () => {
+          const ways: { name: string; out(token: string): Promise<void> }[] = [
+            {
+              name: 'a 401 (the session ended on the server)',
+              out: async (token) => {
+                const r = await fetch(`${server.url}/api/auth/logout`, {
+                  method: 'POST',
+                  headers: { Authorization: `Bearer ${token}` },
+                });
+                await r.body?.cancel();
+                await page.reload();
+                await page.waitForURL(/\/login$/);
+              },
+            },
+            {
+              name: '/logout',
+              out: async () => {
+                await page.goto(`${server.url}/logout`);
+                await page.waitForURL(/\/login$/);
+              },
+            },
+            {
+              name: "the idle limit by the tablet's clock",
+              out: async () => {
+                await page.clock.fastForward('01:00:00');
+                await page.waitForURL(/\/login$/);
+              },
+            },
+          ];
+          for (const way of ways) {
+            await signInThroughForm(page, server.url, FIRST);
+            await card(page, TITLES.a).waitFor();
+            const token = (await storedSession(page)).guid;
+            assert.ok(token, way.name);
+            await way.out(token);
+            await page.waitForFunction(async () => (await indexedDB.databases()).length === 0, undefined, {
+              polling: 100,
+            });
+            const left = await scanProfile(profile, [token], plainRuns(FIRST.username));
+            assert.deepEqual(
+              left,
+              [],
+              `after ${way.name}, the token or the DOC number is in ${left.join(', ')}`,
+            );
+          }
+        },
+      );
     } finally {
       await context?.close().catch(() => {});
       await server.stop();
