@@ -203,7 +203,8 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
         {fileError && <Alert type='error' showIcon title={fileError} role='alert' />}
         {submitting && (
           <div className='upload-progress'>
-            <Typography.Text id='upload-progress-label'>
+            {/* A live region: a screen reader hears the upload start and how far it has gone. */}
+            <Typography.Text id='upload-progress-label' role='status'>
               {t('upload.uploading', { percent: progress })}
             </Typography.Text>
             <Progress percent={progress} status='active' aria-labelledby='upload-progress-label' />

@@ -112,7 +112,7 @@ export function PrintDialogs({ pageCount, flow }: { pageCount: number; flow: Pri
       >
         <Progress percent={percent} aria-label={t('print.progress')} />
         {phase.kind === 'preparing' && (
-          <Typography.Text type='secondary'>
+          <Typography.Text type='secondary' role='status'>
             {t('print.pageOf', { done: formatNumber(phase.done), total: formatNumber(phase.total) })}
           </Typography.Text>
         )}

@@ -39,8 +39,11 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
 
   return (
     <section aria-labelledby='lock-title' className='lock-screen'>
-      <h2 id='lock-title' className='lock-title'>{t('lock.title')}</h2>
-      <p>{t('lock.prompt')}</p>
+      {/* An alert: the lock comes without the reader doing anything, and a screen reader says so at once. */}
+      <div role='alert'>
+        <h2 id='lock-title' className='lock-title'>{t('lock.title')}</h2>
+        <p>{t('lock.prompt')}</p>
+      </div>
       {problem && (
         <div className='alert alert-error lock-problem' role='alert'>
           <span className='alert-title'>{problem}</span>
