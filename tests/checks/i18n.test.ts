@@ -85,6 +85,26 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.ipWhitelist.deleted, SUCCESS.ipRangeDeleted],
     [en.ipWhitelist.activated, SUCCESS.ipRangeActivated],
     [en.ipWhitelist.deactivated, SUCCESS.ipRangeDeactivated],
+    [en.settings.updated, SUCCESS.settingUpdated],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
+});
+
+Deno.test("every setting has its label and description (and its policy) in each catalogue, the English being the settings catalogue's own", async () => {
+  const { SETTINGS } = await import('../../contract/settings.ts');
+  for (const language of ['en', 'es']) {
+    const catalogue = JSON.parse(await Deno.readTextFile(`${root}pwa/src/i18n/${language}.json`));
+    const items: Record<string, Record<string, string>> = catalogue.settingItems;
+    // Key for key: a setting without its texts, or texts for a setting that is gone, both fail.
+    assert.deepEqual(Object.keys(items).sort(), Object.keys(SETTINGS).sort(), language);
+    for (const [key, definition] of Object.entries(SETTINGS)) {
+      const parts = ['label', 'description', ...('policy' in definition ? ['policy'] : [])];
+      assert.deepEqual(Object.keys(items[key]).sort(), parts.sort(), `${language}: ${key}`);
+      if (language === 'en') {
+        for (const part of parts) {
+          assert.equal(items[key][part], (definition as Record<string, unknown>)[part], `${key}.${part}`);
+        }
+      }
+    }
+  }
 });

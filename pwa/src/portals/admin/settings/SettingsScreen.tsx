@@ -5,6 +5,7 @@
  */
 import { Button, Card, Empty, Input, Select, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LoadFailed } from '../../../components/LoadedSection.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
@@ -17,11 +18,12 @@ import {
   parseDraft,
   settingDescription,
   settingLabel,
-  SETTINGS_TEXTS,
+  unitName,
 } from './settingsLogic.ts';
 import { useLoaded } from '../../../lib/useLoaded.ts';
 
 export function SettingsScreen() {
+  const { t } = useTranslation();
   const toast = useToast();
   const [editing, setEditing] = useState<{ key: string; draft: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -31,7 +33,7 @@ export function SettingsScreen() {
   const [refocus, setRefocus] = useState<string | null>(null);
   useEffect(() => {
     if (refocus === null || editing !== null) return;
-    document.querySelector<HTMLElement>(`[data-setting="${refocus}"] button[aria-label^="Edit "]`)?.focus();
+    document.querySelector<HTMLElement>(`[data-setting="${refocus}"] button[data-action="edit"]`)?.focus();
     setRefocus(null);
   }, [refocus, editing]);
 
@@ -42,7 +44,7 @@ export function SettingsScreen() {
 
   const { data: settings, setData: setSettings, loading, error: loadError, reload: load } = useLoaded<
     Setting[]
-  >(listSettings, [], { failed: SETTINGS_TEXTS.loadFailed, error: SETTINGS_TEXTS.loadError });
+  >(listSettings, [], { failed: t('settings.loadFailed'), error: t('settings.loadError') });
 
   function startEdit(setting: Setting) {
     setEditing({ key: setting.key, draft: draftOf(setting.value) });
@@ -58,14 +60,16 @@ export function SettingsScreen() {
     }
     setSaving(true);
     try {
-      toast.success((await updateSetting(setting.key, parsed.value)) ?? SETTINGS_TEXTS.updated);
+      // The API's success message is, in English, the catalogue's text (tests/checks/i18n.test.ts).
+      await updateSetting(setting.key, parsed.value);
+      toast.success(t('settings.updated'));
       setSettings((previous) =>
         previous.map((s) => (s.key === setting.key ? { ...s, value: parsed.value } : s))
       );
       endEdit(setting.key);
     } catch (error) {
       toast.error(
-        failureMessage(error, { failed: SETTINGS_TEXTS.updateFailed, error: SETTINGS_TEXTS.updateError }),
+        failureMessage(error, { failed: t('settings.updateFailed'), error: t('settings.updateError') }),
       );
     } finally {
       setSaving(false);
@@ -74,7 +78,7 @@ export function SettingsScreen() {
 
   function editor(setting: Setting, draft: string) {
     const id = `setting-${setting.key}`;
-    const label = `Value of ${settingLabel(setting)}`;
+    const label = t('settings.valueOf', { label: settingLabel(setting) });
     const change = (next: string) => {
       setEditing({ key: setting.key, draft: next });
       setDraftError(null);
@@ -88,7 +92,10 @@ export function SettingsScreen() {
           style={{ minWidth: 140 }}
           value={draft}
           onChange={change}
-          options={[{ value: 'true', label: 'Enabled' }, { value: 'false', label: 'Disabled' }]}
+          options={[
+            { value: 'true', label: t('settings.enabled') },
+            { value: 'false', label: t('settings.disabled') },
+          ]}
         />
       );
     }
@@ -107,7 +114,7 @@ export function SettingsScreen() {
           onChange={(event) => change(event.target.value)}
           onPressEnter={() => void save(setting)}
         />
-        {setting.value.unit && <Space.Addon>{setting.value.unit}</Space.Addon>}
+        {setting.value.unit && <Space.Addon>{unitName(setting.value.unit)}</Space.Addon>}
       </Space.Compact>
     );
   }
@@ -133,18 +140,18 @@ export function SettingsScreen() {
                     type='primary'
                     size='small'
                     loading={saving}
-                    aria-label={`Save ${settingLabel(setting)}`}
+                    aria-label={t('settings.saveNamed', { label: settingLabel(setting) })}
                     onClick={() => void save(setting)}
                   >
-                    Save
+                    {t('settings.save')}
                   </Button>
                   <Button
                     size='small'
                     disabled={saving}
-                    aria-label={`Cancel editing ${settingLabel(setting)}`}
+                    aria-label={t('settings.cancelNamed', { label: settingLabel(setting) })}
                     onClick={() => endEdit(setting.key)}
                   >
-                    Cancel
+                    {t('settings.cancel')}
                   </Button>
                 </>
               )
@@ -152,10 +159,11 @@ export function SettingsScreen() {
                 <Button
                   size='small'
                   disabled={editing !== null}
-                  aria-label={`Edit ${settingLabel(setting)}`}
+                  data-action='edit'
+                  aria-label={t('settings.editNamed', { label: settingLabel(setting) })}
                   onClick={() => startEdit(setting)}
                 >
-                  Edit
+                  {t('settings.edit')}
                 </Button>
               )}
           </Space>
@@ -176,14 +184,14 @@ export function SettingsScreen() {
       <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
         <Input.Search
           allowClear
-          aria-label={SETTINGS_TEXTS.search}
-          placeholder={SETTINGS_TEXTS.search}
+          aria-label={t('settings.search')}
+          placeholder={t('settings.search')}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           style={{ maxWidth: 360 }}
         />
         {!loading && groups.length === 0 && (
-          <Empty description={settings.length === 0 ? SETTINGS_TEXTS.empty : SETTINGS_TEXTS.noMatch} />
+          <Empty description={settings.length === 0 ? t('settings.empty') : t('settings.noMatch')} />
         )}
         {groups.map((group) => (
           <Card key={group.key} title={group.label} data-category={group.key}>

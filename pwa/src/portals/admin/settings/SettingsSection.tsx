@@ -3,31 +3,32 @@
  * outbox, whose delivery those settings (category email) control.
  */
 import { Tabs, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ROLE_HOME } from '../../../lib/routing.ts';
 import { EmailOutboxScreen } from '../audit/EmailOutboxScreen.tsx';
 import { SettingsScreen } from './SettingsScreen.tsx';
-import { SETTINGS_TEXTS } from './settingsLogic.ts';
 
 const BASE = `${ROLE_HOME.admin}/settings`;
 const OUTBOX = 'email-outbox';
 
 export function SettingsSection() {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const active = pathname.replace(/\/+$/, '').endsWith(`/${OUTBOX}`) ? OUTBOX : 'settings';
   return (
     <section aria-labelledby='settings-heading'>
       <Typography.Title level={2} id='settings-heading' className='section-heading'>
-        {SETTINGS_TEXTS.title}
+        {t('settings.title')}
       </Typography.Title>
       <Tabs
         activeKey={active}
         onChange={(key) => navigate(key === OUTBOX ? `${BASE}/${OUTBOX}` : BASE)}
         destroyOnHidden
         items={[
-          { key: 'settings', label: 'Settings', children: <SettingsScreen /> },
-          { key: OUTBOX, label: 'E-mail outbox', children: <EmailOutboxScreen /> },
+          { key: 'settings', label: t('settings.tab'), children: <SettingsScreen /> },
+          { key: OUTBOX, label: t('settings.outboxTab'), children: <EmailOutboxScreen /> },
         ]}
       />
     </section>

@@ -1,4 +1,7 @@
+import { inLanguage } from '../../../i18n/testing.ts';
 import assert from 'node:assert/strict';
+import { checkSettingValue } from '../../../../../contract/rules/settings.ts';
+import { type SettingKey, SETTINGS } from '../../../../../contract/settings.ts';
 import type { Setting } from './settingsApi.ts';
 import {
   draftOf,
@@ -78,4 +81,56 @@ Deno.test('a setting reads by its label and plain description, and the search fi
   assert.ok(matchesSearch(lockout, '  '));
   assert.equal(matchesSearch(lockout, 'smtp'), false);
   assert.equal(settingLabel({ key: 'from_a_newer_api' }), 'from_a_newer_api');
+});
+
+Deno.test("every refusal the API's rules can make reads, in English, as the server's own message", () => {
+  const bad: [SettingKey, string][] = [
+    ['max_upload_mb', '500'],
+    ['failed_login_limit', '9'],
+    ['smtp_port', '70000'],
+    ['ip_whitelist_when_empty', 'maybe'],
+    ['department_abbreviation', 'A name far too long for a title'],
+    ['smtp_host', 'bad host!'],
+    ['smtp_from', 'nobody'],
+    ['mfa_required_roles', 'offender'],
+  ];
+  for (const [key, draft] of bad) {
+    const current = SETTINGS[key];
+    const value = setting(key, current.category, {
+      type: current.type,
+      value: current.default,
+      ...('unit' in current ? { unit: current.unit } : {}),
+    });
+    const refused = parseDraft(value, draft);
+    const server = checkSettingValue(key, {
+      type: current.type,
+      value: current.type === 'number' ? Number(draft) : draft,
+    });
+    assert.equal(server.ok, false, key);
+    assert.deepEqual(refused, { ok: false, message: !server.ok ? server.message : '' }, key);
+  }
+});
+
+Deno.test('in Spanish: labels, descriptions, categories, values with their units and refusals', async () => {
+  await inLanguage('es', () => {
+    const lockout = { key: 'lockout_minutes', description: 'x' };
+    assert.equal(settingLabel(lockout), 'Minutos de bloqueo');
+    assert.equal(settingDescription(lockout), 'Tiempo que una cuenta bloqueada sigue bloqueada');
+    assert.ok(matchesSearch(lockout, 'bloqueada'));
+    assert.deepEqual(
+      groupSettings([setting('smtp_host', 'email', { type: 'text', value: '' })]).map((g) => g.label),
+      ['Correo electrónico'],
+    );
+    assert.equal(formatSettingValue({ type: 'number', value: 30, unit: 'minutes' }), '30 minutos');
+    assert.equal(formatSettingValue({ type: 'number', value: 1, unit: 'minutes' }), '1 minuto');
+    assert.equal(formatSettingValue({ type: 'number', value: 2000, unit: 'MB' }), '2,000 MB');
+    assert.equal(formatSettingValue({ type: 'boolean', value: true }), 'Activado');
+    assert.equal(formatSettingValue({ type: 'text', value: '' }), 'Sin definir');
+    const idle = setting('session_idle_minutes', 'security', { type: 'number', value: 30, unit: 'minutes' });
+    const refused = parseDraft(idle, '45');
+    assert.match(
+      !refused.ok ? refused.message : '',
+      /^El valor de «Minutos de inactividad de la sesión» debe ser un número entero de 5 a 30 \(CJIS/,
+    );
+  });
 });

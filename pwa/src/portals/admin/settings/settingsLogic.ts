@@ -1,29 +1,35 @@
-/** The Settings screen's rules (spec sections 2, 4, 8, 9), kept free of React so they can be unit-tested. */
+/**
+ * The Settings screen's rules (spec sections 2, 4, 8, 9), kept free of React so they can be unit-tested; its
+ * texts are the catalogues' (sections `settings` and `settingItems`), in the language shown.
+ */
+import { t } from 'i18next';
 import { checkSettingValue } from '../../../../../contract/rules/settings.ts';
-import { isSettingKey, type SettingCategory, SETTINGS } from '../../../../../contract/settings.ts';
+import {
+  isSettingKey,
+  type SettingCategory,
+  type SettingKey,
+  SETTINGS,
+} from '../../../../../contract/settings.ts';
+import { formatNumber } from '../../../lib/format.ts';
 import type { Setting, SettingValue } from './settingsApi.ts';
 
-export const SETTINGS_TEXTS = {
-  title: 'System Settings',
-  updated: 'Setting updated successfully',
-  updateFailed: 'Failed to update setting',
-  updateError: 'Error updating setting',
-  loadFailed: 'Failed to load settings',
-  loadError: 'Error loading settings',
-  numberRequired: 'Please enter a whole number',
-  empty: 'No settings configured',
-  search: 'Search settings',
-  noMatch: 'No setting matches the search',
-} as const;
+/**
+ * The catalogues' section of each setting ('settingItems.<key>': label, description, policy), which holds, in
+ * English, the settings catalogue's own words (contract/settings.ts; tests/checks/i18n.test.ts compares them).
+ * Its keys are built from the setting's key (scripts/check_i18n.ts DYNAMIC_SECTIONS).
+ */
+function itemText(key: SettingKey, part: 'label' | 'description' | 'policy'): string {
+  return t(`settingItems.${key}.${part}` as 'settingItems.lockout_minutes.label');
+}
 
 /** A setting's name on screen: the catalogue's label ('Lockout minutes'), never its key. */
 export function settingLabel(setting: Pick<Setting, 'key'>): string {
-  return isSettingKey(setting.key) ? SETTINGS[setting.key].label : setting.key;
+  return isSettingKey(setting.key) ? itemText(setting.key, 'label') : setting.key;
 }
 
 /** The line under it: the catalogue's plain description (a row stored before it was reworded keeps its own). */
 export function settingDescription(setting: Pick<Setting, 'key' | 'description'>): string {
-  return isSettingKey(setting.key) ? SETTINGS[setting.key].description : setting.description;
+  return isSettingKey(setting.key) ? itemText(setting.key, 'description') : setting.description;
 }
 
 /** The search box: any of the words typed in the label or the description (or the key, for the manual). */
@@ -33,11 +39,11 @@ export function matchesSearch(setting: Pick<Setting, 'key' | 'description'>, que
   return words.every((word) => text.includes(word));
 }
 
-/** Spec section 9: the categories, in screen order. */
+/** Spec section 9: the categories (their names' catalogue keys), in screen order. */
 export const SETTING_CATEGORIES = [
-  { key: 'security', label: 'Security' },
-  { key: 'system', label: 'System' },
-  { key: 'email', label: 'Email' },
+  { key: 'security', label: 'settings.categories.security' },
+  { key: 'system', label: 'settings.categories.system' },
+  { key: 'email', label: 'settings.categories.email' },
 ] as const satisfies readonly { key: SettingCategory; label: string }[];
 
 /** The settings of each category, in the server's order; an unknown category is shown last under its own name. */
@@ -45,22 +51,89 @@ export function groupSettings(settings: Setting[]): { key: string; label: string
   const known: string[] = SETTING_CATEGORIES.map((c) => c.key);
   const extra = [...new Set(settings.map((s) => s.category).filter((c) => !known.includes(c)))];
   return [
-    ...SETTING_CATEGORIES,
+    ...SETTING_CATEGORIES.map((category) => ({ key: category.key, label: t(category.label) })),
     ...extra.map((key) => ({ key, label: key.charAt(0).toUpperCase() + key.slice(1) })),
   ]
     .map((category) => ({ ...category, settings: settings.filter((s) => s.category === category.key) }))
     .filter((group) => group.settings.length > 0);
 }
 
-/** How a value reads: 'Enabled' / 'Disabled', '30 minutes', '1 minute', or the text ('Not set' when empty). */
+/** Each unit of the settings catalogue: a value with it ('30 minutes', '1 minute') and its name alone. */
+const UNITS = {
+  attempts: { value: 'settings.units.attempts', name: 'settings.unitNames.attempts' },
+  minutes: { value: 'settings.units.minutes', name: 'settings.unitNames.minutes' },
+  digits: { value: 'settings.units.digits', name: 'settings.unitNames.digits' },
+  hours: { value: 'settings.units.hours', name: 'settings.unitNames.hours' },
+  registrations: { value: 'settings.units.registrations', name: 'settings.unitNames.registrations' },
+  days: { value: 'settings.units.days', name: 'settings.unitNames.days' },
+  lookups: { value: 'settings.units.lookups', name: 'settings.unitNames.lookups' },
+  documents: { value: 'settings.units.documents', name: 'settings.unitNames.documents' },
+  MB: { value: 'settings.units.mb', name: 'settings.unitNames.mb' },
+} as const;
+
+function knownUnit(unit: string): unit is keyof typeof UNITS {
+  return Object.hasOwn(UNITS, unit);
+}
+
+/** A unit's name beside the editor ('minutes'); a unit from a newer API as it came. */
+export function unitName(unit: string): string {
+  return knownUnit(unit) ? t(UNITS[unit].name) : unit;
+}
+
+/**
+ * How a value reads: 'Enabled' / 'Disabled', '30 minutes', '1 minute', or the text ('Not set' when empty), in
+ * the language shown.
+ */
 export function formatSettingValue(value: SettingValue): string {
-  if (value.type === 'boolean') return value.value === true ? 'Enabled' : 'Disabled';
-  const text = String(value.value ?? '');
-  if (value.type === 'text') return text === '' ? 'Not set' : text;
-  if (!value.unit) return text;
-  // '1 minute', not '1 minutes': every plural unit of the settings ends in s ('MB' has no plural).
-  const unit = value.value === 1 && value.unit.endsWith('s') ? value.unit.slice(0, -1) : value.unit;
-  return `${text} ${unit}`;
+  if (value.type === 'boolean') return value.value === true ? t('settings.enabled') : t('settings.disabled');
+  if (value.type === 'text') {
+    const text = String(value.value ?? '');
+    return text === '' ? t('settings.notSet') : text;
+  }
+  // A number without a unit is a code rather than a quantity (a port): shown as it is.
+  if (!value.unit) return String(value.value ?? '');
+  const number = typeof value.value === 'number' ? value.value : Number(value.value);
+  const shown = Number.isFinite(number) ? formatNumber(number) : String(value.value ?? '');
+  return knownUnit(value.unit)
+    ? t(UNITS[value.unit].value, { count: number, value: shown })
+    : `${shown} ${value.unit}`;
+}
+
+/** Each text rule's message in the catalogues (contract/rules/settings.ts words them in English). */
+const TEXT_RULES: Partial<
+  Record<
+    SettingKey,
+    | 'settings.rules.department_abbreviation'
+    | 'settings.rules.smtp_host'
+    | 'settings.rules.smtp_from'
+    | 'settings.rules.mfa_required_roles'
+  >
+> = {
+  department_abbreviation: 'settings.rules.department_abbreviation',
+  smtp_host: 'settings.rules.smtp_host',
+  smtp_from: 'settings.rules.smtp_from',
+  mfa_required_roles: 'settings.rules.mfa_required_roles',
+};
+
+/**
+ * A refusal of the API's own rules in the language shown: the bounds, the choices and the text rules come from
+ * the settings catalogue, so the English is the server's message word for word.
+ */
+function refusalText(key: SettingKey, value: SettingValue, english: string): string {
+  const definition = SETTINGS[key] as (typeof SETTINGS)[SettingKey];
+  const name = itemText(key, 'label');
+  if (definition.type === 'number' && value.type === 'number') {
+    // The bounds as the server writes them (no grouping: a port's 65535 is not a quantity).
+    const bounds = { name, min: String(definition.min), max: String(definition.max) };
+    return 'policy' in definition
+      ? t('settings.outOfRangePolicy', { ...bounds, policy: itemText(key, 'policy') })
+      : t('settings.outOfRange', bounds);
+  }
+  if (definition.type === 'text' && 'choices' in definition) {
+    return t('settings.oneOf', { name, choices: definition.choices.map((c) => `'${c}'`).join(', ') });
+  }
+  const rule = TEXT_RULES[key];
+  return rule ? t(rule) : english;
 }
 
 /** The editor's starting text: booleans as 'true' / 'false' (the Enabled / Disabled choice). */
@@ -85,12 +158,14 @@ export function parseDraft(
     const trimmed = draft.trim();
     const number = Number(trimmed);
     if (trimmed === '' || !Number.isInteger(number)) {
-      return { ok: false, message: SETTINGS_TEXTS.numberRequired };
+      return { ok: false, message: t('settings.numberRequired') };
     }
     value = { type: 'number', value: number, ...unit };
   } else value = { type: 'text', value: draft.trim(), ...unit };
   // A key the catalogue does not know is left to the server to judge.
   if (!isSettingKey(setting.key)) return { ok: true, value };
   const check = checkSettingValue(setting.key, value);
-  return check.ok ? { ok: true, value } : check;
+  return check.ok
+    ? { ok: true, value }
+    : { ok: false, message: refusalText(setting.key, value, check.message) };
 }
