@@ -1,6 +1,7 @@
 /**
  * Admin > Audit Logs (spec sections 2, 8, 9): server-side filters, a badge counting the applied filters,
- * pages of 50 with 'Load more', expandable event data, and a CSV export streamed by the server.
+ * pages of 50 with 'Load more', expandable event data, and a CSV export streamed by the server. The User filter
+ * finds the user by name or e-mail (UserPicker.tsx) and filters by their id.
  */
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
@@ -23,6 +24,7 @@ import {
   NO_FILTERS,
 } from './auditFilters.ts';
 import { eventDisplayName } from './eventNames.ts';
+import { UserPicker } from './UserPicker.tsx';
 
 const NO_LOGS: AuditLogPage = { logs: [], nextCursor: null, eventTypes: [] };
 
@@ -188,7 +190,7 @@ export function AuditLogsScreen() {
               htmlFor='audit-user-id'
               style={{ marginBottom: 0 }}
             >
-              <Input id='audit-user-id' placeholder={t('audit.userId')} style={{ minWidth: 320 }} />
+              <UserPicker id='audit-user-id' />
             </Form.Item>
             <Badge count={activeCount} size='small'>
               <Button type='primary' htmlType='submit'>{t('audit.apply')}</Button>

@@ -1,4 +1,5 @@
 /** The audit-log and e-mail-outbox calls of the admin portal (through the one API client). */
+import type { AdminUser, AdminUserPage } from '../../../../../contract/shapes/admin_user.ts';
 import type { AuditLog, AuditLogPage } from '../../../../../contract/shapes/audit_log.ts';
 import type { OutboxEmail, OutboxStatus } from '../../../../../contract/shapes/email_outbox.ts';
 import { apiDownload, apiRequest } from '../../../lib/api.ts';
@@ -21,6 +22,16 @@ export async function fetchAuditLogs(
     nextCursor: body.data?.nextCursor ?? null,
     eventTypes: body.data?.eventTypes ?? [],
   };
+}
+
+/** How many users the User filter offers for what is typed: a name or an address narrows them quickly. */
+export const USER_CHOICES = 10;
+
+/** The admin's users whose name, e-mail or DOC number contains `text` (GET /api/admin/users), for the User filter. */
+export async function searchUsers(text: string, signal?: AbortSignal): Promise<AdminUser[]> {
+  const params = new URLSearchParams({ q: text.trim(), limit: String(USER_CHOICES) });
+  const body = await apiRequest<Partial<AdminUserPage>>(`/admin/users?${params}`, { signal });
+  return Array.isArray(body.users) ? body.users : [];
 }
 
 /**

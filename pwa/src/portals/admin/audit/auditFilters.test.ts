@@ -8,6 +8,8 @@ import {
   formatEventData,
   mergeEventTypes,
   NO_FILTERS,
+  userChoiceLabel,
+  userIdTyped,
 } from './auditFilters.ts';
 
 Deno.test('the badge counts the filters that are set, ignoring blanks', () => {
@@ -52,4 +54,14 @@ Deno.test('event data is indented JSON and types merge without duplicates', () =
     mergeEventTypes(['user_login'], [{ event_type: 'logout' }, { event_type: 'user_login' }]),
     ['logout', 'user_login'],
   );
+});
+
+Deno.test('the User filter takes a pasted id as it is, and names a user with their contact', () => {
+  assert.equal(userIdTyped(' 3F2504E0-4F89-11D3-9A0C-0305E82C3301 '), '3f2504e0-4f89-11d3-9a0c-0305e82c3301');
+  assert.equal(userIdTyped('Ada'), null);
+  assert.equal(userIdTyped('3f2504e0-4f89-11d3-9a0c'), null);
+  assert.equal(userChoiceLabel('Ada Admin', 'admin@demo.test'), 'Ada Admin (admin@demo.test)');
+  assert.equal(userChoiceLabel('Richard Roe', 'DOC# 100002'), 'Richard Roe (DOC# 100002)');
+  assert.equal(userChoiceLabel('Ada Admin', ''), 'Ada Admin');
+  assert.equal(userChoiceLabel('', 'x@y.test'), 'x@y.test');
 });

@@ -66,3 +66,17 @@ export function mergeEventTypes(
 ): string[] {
   return [...new Set([...server, ...rows.map((r) => r.event_type)])].sort();
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user id typed or pasted into the User filter (lower-cased, as the API writes ids), or null for other text. */
+export function userIdTyped(text: string): string | null {
+  const typed = text.trim();
+  return UUID.test(typed) ? typed.toLowerCase() : null;
+}
+
+/** A user as the User filter offers them: 'Ada Admin (admin@demo.test)', or the name alone without a contact. */
+export function userChoiceLabel(name: string, contact: string): string {
+  if (!contact) return name;
+  return name ? `${name} (${contact})` : contact;
+}
