@@ -9,12 +9,16 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
+import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
 
 /** Evaluated through the DevTools protocol, which the portal's Content-Security-Policy rightly does not admit. */
 const AXE = await Deno.readTextFile(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const LANGUAGES = ['en', 'es'] as const;
 type Language = (typeof LANGUAGES)[number];
+/** Each language's texts, to find a control by the name it has in that language. */
+const TEXTS = { en, es } as const;
 
 const ACCOUNTS = {
   offender: { username: '100001', password: '246810', home: /\/portal\/offender/ },
@@ -177,6 +181,52 @@ Deno.test({
           await page.locator('.ant-table-row button[aria-label^="View details of"]').first().click();
           await page.getByRole('dialog').waitFor();
           await check(page, `${language} user details`);
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
+          await context.close();
+        });
+
+        await t.step(`${language}: the admin's forms and modals`, async () => {
+          const texts = TEXTS[language];
+          const { context, page } = await signIn(browser, server, 'admin', language);
+          await page.goto(`${server.url}/portal/admin/entities`);
+          await page.locator('.ant-table-row').first().waitFor();
+          await page.getByRole('button', { name: texts.entities.create }).click();
+          const entityForm = page.getByRole('dialog', { name: texts.entities.form.createTitle });
+          await entityForm.getByRole('button', { name: texts.entities.form.createOk }).click();
+          await entityForm.getByText(texts.entities.nameRequired).waitFor();
+          await check(page, `${language} entity form with its error`);
+          await page.keyboard.press('Escape');
+          await entityForm.waitFor({ state: 'hidden' });
+          await page.locator('.ant-table-row .ant-btn-link').first().click();
+          await page.getByRole('dialog', { name: texts.entities.details.title }).waitFor();
+          await check(page, `${language} entity details`);
+          await page.keyboard.press('Escape');
+
+          await page.goto(`${server.url}/portal/admin/ip-whitelist`);
+          await page.getByRole('heading', { name: texts.ipWhitelist.title }).waitFor();
+          await page.getByRole('button', { name: texts.ipWhitelist.add }).click();
+          const rangeForm = page.getByRole('dialog', { name: texts.ipWhitelist.form.addTitle });
+          await rangeForm.getByRole('button', { name: texts.ipWhitelist.form.addOk }).click();
+          await rangeForm.getByText(texts.ipWhitelist.required).waitFor();
+          await check(page, `${language} IP range form with its error`);
+          await page.keyboard.press('Escape');
+          await rangeForm.waitFor({ state: 'hidden' });
+
+          await page.goto(`${server.url}/portal/admin/settings`);
+          const idle = page.locator('[data-setting="session_idle_minutes"]');
+          await idle.locator('button[data-action="edit"]').click();
+          await idle.locator('input').fill('45');
+          await idle.locator('.ant-btn-primary').click();
+          await idle.getByRole('alert').waitFor();
+          await check(page, `${language} settings edit with its refusal`);
+          await page.keyboard.press('Escape');
+
+          await page.goto(`${server.url}/set-password`);
+          await page.getByRole('heading', { name: texts.setPassword.title }).waitFor();
+          await page.getByRole('button', { name: texts.setPassword.submit }).click();
+          await page.locator('#currentPassword-error').waitFor();
+          await check(page, `${language} set a new password with its error`);
           await context.close();
         });
 
