@@ -132,7 +132,10 @@ export interface SmtpConfig {
 }
 
 export interface Config {
-  /** PORTAL_URL without a trailing slash: the set-password e-mails' links start with it. */
+  /**
+   * PORTAL_URL without a trailing slash: the set-password e-mails' links start with it, and its host name and
+   * origin are the passkeys' relying party (domain/webauthn.ts).
+   */
   portalUrl?: string;
   port: number;
   host: string;

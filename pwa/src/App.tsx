@@ -29,6 +29,9 @@ const OffenderPortal = lazy(() =>
 const AttorneyPortal = lazy(() =>
   import('./portals/attorney/AttorneyPortal.tsx').then((m) => ({ default: m.AttorneyPortal }))
 );
+const SecurityScreen = lazy(() =>
+  import('./auth/SecurityScreen.tsx').then((m) => ({ default: m.SecurityScreen }))
+);
 const RepresentativePortal = lazy(() =>
   import('./portals/representative/RepresentativePortal.tsx').then((m) => ({
     default: m.RepresentativePortal,
@@ -96,6 +99,9 @@ export function App() {
                 </Route>
                 <Route element={<RequireAuth roles={['attorney']} />}>
                   <Route path='/portal/attorney/*' element={<AttorneyPortal />} />
+                </Route>
+                <Route element={<RequireAuth roles={['attorney', 'representative', 'admin', 'approver']} />}>
+                  <Route path={PATHS.security} element={<SecurityScreen />} />
                 </Route>
                 <Route element={<RequireAuth roles={['representative']} />}>
                   <Route path='/portal/representative/*' element={<RepresentativePortal />} />

@@ -1,8 +1,8 @@
 /**
  * The sign-in's second step in Chromium against the real server: with approvers required to use a second factor,
  * the approver adds an authenticator app from the secret shown beside its QR code and signs in with its code,
- * keeps the recovery codes shown once, and later signs in with one of them; the owner's e-mail about it is in the
- * outbox. Build the PWA first (npm run build).
+ * keeps the recovery codes shown once, signs in again with the app's next code, and later with a recovery code;
+ * the owner's e-mail about it is in the outbox. Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
 import * as OTPAuth from 'otpauth';
@@ -14,7 +14,7 @@ const APPROVER = { username: 'approver@demo.test', password: 'Demo-Approver-2026
 
 Deno.test({
   name:
-    'an approver who must use a second factor enrols an authenticator app and signs in with its code, then with a recovery code',
+    'an approver who must use a second factor enrols an authenticator app and signs in with its code, again with its next code, then with a recovery code',
   ignore: !chromiumAvailable(),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -55,6 +55,21 @@ Deno.test({
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(`${server.url}/portal/approver`);
       await first.context.close();
+
+      // The next sign-in asks for the app's code: the next time step's (the enrolment used this one's).
+      const withCode = await newRecordedContext(browser, server.url);
+      withCode.page.setDefaultTimeout(15_000);
+      await withCode.page.goto(`${server.url}/login`);
+      await withCode.page.getByLabel('facility ID number').fill(APPROVER.username);
+      await withCode.page.getByLabel('Pin Number').fill(APPROVER.password);
+      await withCode.page.getByRole('button', { name: 'View Mail' }).click();
+      await withCode.page.getByRole('heading', { name: 'Second step: your authenticator app' }).waitFor();
+      const next = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 })
+        .generate({ timestamp: Date.now() + 30_000 });
+      await withCode.page.getByLabel('6-digit code').fill(next);
+      await withCode.page.getByRole('button', { name: 'Verify' }).click();
+      await withCode.page.waitForURL(`${server.url}/portal/approver`);
+      await withCode.context.close();
 
       const second = await newRecordedContext(browser, server.url);
       const again = second.page;

@@ -7,7 +7,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import portalLogo from '../assets/portal-logo.svg';
+import { Link } from 'react-router-dom';
 import { signOutEverywhere } from '../auth/authApi.ts';
+import { PATHS } from '../lib/routing.ts';
+import { storage } from '../lib/storage.ts';
 import { portalTitle } from '../lib/config.ts';
 import { useAppConfig } from './AppConfigProvider.tsx';
 import { InlineIcon } from './InlineIcon.tsx';
@@ -28,6 +31,9 @@ const LOG_OFF_PATH =
 export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHeaderProps) {
   const config = useAppConfig();
   const { t } = useTranslation();
+  const stored = storage.readUser();
+  // Staff manage their own second factors; an offender's tablet has none.
+  const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
   return (
     <header className='portal-header'>
       <div className='portal-header-row'>
@@ -41,6 +47,11 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
         </div>
         <div className='portal-header-actions'>
           {actions}
+          {staff && (
+            <Link className='btn' to={PATHS.security}>
+              <span>{t('security.link')}</span>
+            </Link>
+          )}
           <button
             type='button'
             className='btn'

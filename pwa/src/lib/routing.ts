@@ -16,6 +16,7 @@ export const PATHS = {
   files: '/files',
   portal: '/portal',
   unauthorized: '/unauthorized',
+  security: '/security',
 } as const;
 
 /** Each role's home. The representative's is the short /representative on purpose (spec section 2). */

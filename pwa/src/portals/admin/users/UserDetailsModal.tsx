@@ -1,16 +1,40 @@
-/** View Details: the user's basic information and their last 10 real audit events ('Recent Activity (Last 10 Events)'). */
-import { Alert, Descriptions, List, Modal, Spin, Tag, Typography } from 'antd';
+/**
+ * View Details: the user's basic information and their last 10 real audit events ('Recent Activity (Last 10
+ * Events)'), and for another staff user 'Reset second factors' (their passkeys, security keys, authenticator apps
+ * and recovery codes go; they are e-mailed, and add a factor again at their next sign-in if their role must).
+ */
+import { Alert, Button, Descriptions, List, Modal, Popconfirm, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../../../lib/api.ts';
+import { storage } from '../../../lib/storage.ts';
 import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { eventDisplayName } from '../audit/eventNames.ts';
-import { type ActivityEvent, type AdminUser, fetchUserActivity } from './usersApi.ts';
+import { type ActivityEvent, type AdminUser, fetchUserActivity, resetSecondFactors } from './usersApi.ts';
 import { capitalize, entityText, userName, USERS_TEXTS } from './usersLogic.ts';
 
 export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation();
+  const [reset, setReset] = useState<{ ok: boolean; text: string } | null>(null);
+  const stored = storage.readUser();
+  const own = stored.ok && user !== null && stored.user.id === user.id;
+
+  useEffect(() => {
+    setReset(null);
+  }, [user]);
+
+  async function resetFactors() {
+    if (!user) return;
+    try {
+      await resetSecondFactors(user.id);
+      setReset({ ok: true, text: t('adminMfa.done') });
+    } catch (cause) {
+      setReset({ ok: false, text: failureMessage(cause, { failed: t('adminMfa.failed') }) });
+    }
+  }
 
   useEffect(() => {
     if (!user) return;
@@ -52,6 +76,33 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
             <Descriptions.Item label='Created'>{formatDate(user.created_at)}</Descriptions.Item>
             <Descriptions.Item label='User ID'>{user.id}</Descriptions.Item>
           </Descriptions>
+          {user.role !== 'offender' && (
+            <div style={{ marginTop: 16 }}>
+              <Typography.Title level={5}>{t('adminMfa.heading')}</Typography.Title>
+              {own
+                ? <Typography.Paragraph type='secondary'>{t('adminMfa.own')}</Typography.Paragraph>
+                : (
+                  <Popconfirm
+                    title={t('adminMfa.confirmTitle')}
+                    description={t('adminMfa.confirm')}
+                    okText={t('adminMfa.button')}
+                    cancelText={t('adminMfa.cancel')}
+                    onConfirm={resetFactors}
+                  >
+                    <Button danger>{t('adminMfa.button')}</Button>
+                  </Popconfirm>
+                )}
+              {reset && (
+                <Alert
+                  style={{ marginTop: 8 }}
+                  type={reset.ok ? 'success' : 'error'}
+                  showIcon
+                  title={reset.text}
+                  role={reset.ok ? 'status' : 'alert'}
+                />
+              )}
+            </div>
+          )}
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             Recent Activity (Last 10 Events)
           </Typography.Title>

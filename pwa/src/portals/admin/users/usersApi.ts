@@ -74,6 +74,12 @@ export async function resetOffenderPin(id: string, pin: string): Promise<string 
   return body.message ?? null;
 }
 
+/** POST /api/admin/users/{id}/mfa/reset: another user's second factors and recovery codes go; the owner is e-mailed. */
+export async function resetSecondFactors(id: string): Promise<string | null> {
+  const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/mfa/reset`, { method: 'POST' });
+  return body.message ?? null;
+}
+
 /**
  * POST /api/admin/offenders/import with the CSV itself as the body. The file is re-wrapped as text/csv:
  * browsers label .csv files inconsistently (Windows says application/vnd.ms-excel, some say nothing).
