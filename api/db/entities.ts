@@ -1,17 +1,21 @@
 /** Entities (departments or facilities) that users belong to. */
 import type { Tx } from './client.ts';
 import type { EntityStatus } from '../../contract/shapes/entity.ts';
+import type { Language } from '../../contract/languages.ts';
 
 export interface EntityRef {
   id: string;
   slug: string;
   name: string;
   status: string;
+  default_language: Language;
 }
 
 /** The entity with this slug, or undefined. */
 export async function find_entity_by_slug(sql: Tx, slug: string): Promise<EntityRef | undefined> {
-  const [row] = await sql<EntityRef[]>`select id, slug, name, status from entities where slug = ${slug}`;
+  const [row] = await sql<
+    EntityRef[]
+  >`select id, slug, name, status, default_language from entities where slug = ${slug}`;
   return row;
 }
 
@@ -25,6 +29,7 @@ export interface EntityRow {
   email: string | null;
   phone: string | null;
   address: string | null;
+  default_language: Language;
   settings: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
@@ -38,9 +43,12 @@ export interface EntityFields {
   email: string | null;
   phone: string | null;
   address: string | null;
+  default_language: Language;
 }
 
-const ENTITY_COLUMNS = `e.id, e.name, e.slug, e.status, e.email, e.phone, e.address, e.settings, e.created_at,
+const ENTITY_COLUMNS =
+  `e.id, e.name, e.slug, e.status, e.email, e.phone, e.address, e.default_language, e.settings,
+  e.created_at,
   e.updated_at, (select count(*)::int from users u where u.entity_id = e.id) as user_count`;
 
 /** Every entity with its number of users, newest first. */
@@ -72,8 +80,8 @@ export async function insert_entity(
   f: EntityFields,
 ): Promise<{ ok: true; id: string } | { ok: false; reason: 'duplicate_slug' }> {
   const [row] = await sql<{ id: string }[]>`
-    insert into entities (name, slug, status, email, phone, address)
-    values (${f.name}, ${f.slug}, ${f.status}, ${f.email}, ${f.phone}, ${f.address})
+    insert into entities (name, slug, status, email, phone, address, default_language)
+    values (${f.name}, ${f.slug}, ${f.status}, ${f.email}, ${f.phone}, ${f.address}, ${f.default_language})
     on conflict (slug) do nothing
     returning id`;
   return row ? { ok: true, id: row.id } : { ok: false, reason: 'duplicate_slug' };
@@ -89,7 +97,7 @@ export async function update_entity(
   if (taken) return { ok: false, reason: 'duplicate_slug' };
   await sql`
     update entities set name = ${f.name}, slug = ${f.slug}, status = ${f.status}, email = ${f.email},
-      phone = ${f.phone}, address = ${f.address}, updated_at = now()
+      phone = ${f.phone}, address = ${f.address}, default_language = ${f.default_language}, updated_at = now()
     where id = ${id}`;
   return { ok: true };
 }

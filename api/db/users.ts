@@ -1,6 +1,7 @@
 /** Users of every role: offenders (DOC number + PIN) and staff (e-mail + password). */
 import type { Tx } from './client.ts';
 import type { Role, UserStatus } from '../../contract/shapes/user.ts';
+import type { Language } from '../../contract/languages.ts';
 
 export type { Role, UserStatus };
 
@@ -14,6 +15,8 @@ export interface UserRow {
   doc_number: string | null;
   first_name: string;
   last_name: string;
+  /** The saved language; null: none (the entity's default). */
+  language: Language | null;
 }
 
 export interface LoginCandidate extends UserRow {
@@ -28,8 +31,8 @@ export interface LoginCandidate extends UserRow {
   pin_reset_notice_pending: boolean;
 }
 
-const USER_COLUMNS =
-  'u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number, u.first_name, u.last_name';
+const USER_COLUMNS = `u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number,
+  u.first_name, u.last_name, u.language`;
 /** A LoginCandidate's columns (users u join entities e). */
 const LOGIN_COLUMNS =
   `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at,
@@ -210,6 +213,7 @@ export interface AdminUserRow {
   role: Role;
   status: UserStatus;
   entity_name: string | null;
+  language: Language | null;
   created_at: Date;
   /** The end of the sign-in lock in force on the account; null when none is. */
   locked_until: Date | null;
@@ -222,7 +226,8 @@ export interface AdminUserRow {
 const LOCK_USERNAME = 'lower(coalesce(u.email, u.doc_number, u.id::text))';
 
 const ADMIN_USER_COLUMNS =
-  `u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.created_at,
+  `u.id, u.first_name, u.last_name, u.email, u.doc_number, u.role, u.status, e.name as entity_name, u.language,
+   u.created_at,
    (select l.locked_until from login_lockouts l where l.entity_id = u.entity_id and l.locked_until > now()
       and l.username = ${LOCK_USERNAME}) as locked_until`;
 
@@ -390,6 +395,11 @@ export async function update_preferences(
   change: { notifyOnOpen: boolean },
 ): Promise<void> {
   await sql`update users set notify_on_open = ${change.notifyOnOpen}, updated_at = now() where id = ${id}`;
+}
+
+/** Saves a user's language (null: none, the entity's default applies). */
+export async function update_user_language(sql: Tx, id: string, language: Language | null): Promise<void> {
+  await sql`update users set language = ${language}, updated_at = now() where id = ${id}`;
 }
 
 /**

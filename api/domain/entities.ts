@@ -14,6 +14,7 @@ import { isValidEmail } from '../../contract/rules/registration.ts';
 import { hasUnsafeNameCharacters } from '../../contract/rules/names.ts';
 import { isValidSlug, slugify } from '../../contract/rules/slug.ts';
 import type { EntityRequest } from '../../contract/shapes/entity.ts';
+import { DEFAULT_LANGUAGE } from '../../contract/languages.ts';
 import type { Actor } from './actor.ts';
 import { fail, type Outcome } from './outcome.ts';
 
@@ -45,7 +46,8 @@ export function checkEntityInput(
   if (phone !== null && !PHONE.test(phone)) return fail('entity_phone_invalid');
   const address = blankToNull(input.address);
   if (address !== null && address.length > 500) return fail('entity_address_too_long');
-  return { ok: true, fields: { name, slug, status: input.status, email, phone, address } };
+  const default_language = input.default_language ?? DEFAULT_LANGUAGE;
+  return { ok: true, fields: { name, slug, status: input.status, email, phone, address, default_language } };
 }
 
 /** Creates an entity. */
@@ -74,9 +76,20 @@ export async function createEntity(
 /** PostgreSQL's SQLSTATE for a unique index refusing a row. */
 const UNIQUE_VIOLATION = '23505';
 
-const EDITABLE: (keyof EntityFields)[] = ['name', 'slug', 'status', 'email', 'phone', 'address'];
+const EDITABLE: (keyof EntityFields)[] = [
+  'name',
+  'slug',
+  'status',
+  'email',
+  'phone',
+  'address',
+  'default_language',
+];
 
-/** Replaces an entity's fields (absent optional fields are cleared); audits the fields that changed. */
+/**
+ * Replaces an entity's fields (absent optional fields are cleared, except the default language, which an
+ * absent one keeps); audits the fields that changed.
+ */
 export async function updateEntity(
   sql: Sql,
   id: string,
@@ -85,13 +98,13 @@ export async function updateEntity(
 ): Promise<Outcome<{ entity: EntityRow }>> {
   const checked = checkEntityInput(input);
   if (!checked.ok) return checked;
-  const next = checked.fields;
   return await sql.begin(async (tx): Promise<Outcome<{ entity: EntityRow }>> => {
     const current = await lock_entity(tx, id);
     // Another entity is as missing as an unknown one, except to the department's administrators.
     if (!current || (!actor.departmentAdmin && current.id !== actor.entityId)) {
       return fail('entity_not_found');
     }
+    const next = { ...checked.fields, default_language: input.default_language ?? current.default_language };
     if (current.slug === SIGN_IN_ENTITY_SLUG && next.slug !== current.slug) {
       return fail('entity_default_slug');
     }

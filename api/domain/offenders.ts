@@ -15,6 +15,7 @@ import {
   lock_user,
   set_offender_custody,
   set_reset_pin,
+  update_user_language,
   upsert_offender,
 } from '../db/users.ts';
 import { hashPin } from './passwords.ts';
@@ -236,6 +237,7 @@ export async function importRoster(
             pinHash,
           });
           if (result?.outcome === 'updated' && pinHash) await revoke_user_sessions(sp, result.id);
+          if (result && row.language) await update_user_language(sp, result.id, row.language);
           const custody = result && row.status
             ? await set_offender_custody(sp, result.id, row.status)
             : undefined;

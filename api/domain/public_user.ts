@@ -13,5 +13,6 @@ export function toPublicUser(row: UserRow, mustChangePassword: boolean): PublicU
     docNumber: row.doc_number,
     entity: row.entity_slug,
     mustChangePassword,
+    language: row.language,
   };
 }

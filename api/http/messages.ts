@@ -39,6 +39,7 @@ export const SUCCESS = {
   documentWithdrawn: 'Document withdrawn. The recipient can no longer see it.',
   recipientFound: 'Recipient found',
   preferencesSaved: 'Notification settings saved',
+  languageSaved: 'Language saved',
   userReleased: 'Offender marked released',
   userTransferred: 'Offender marked transferred',
   mfaEnrolled: 'Second factor added',

@@ -8,6 +8,7 @@ import { type EntityRow, find_entity, list_entities } from '../db/entities.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { createEntity, updateEntity } from '../domain/entities.ts';
 import type { Entity, EntityRequest } from '../../contract/shapes/entity.ts';
+import { LANGUAGES } from '../../contract/languages.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError, failureText } from '../http/failures.ts';
 import { requireDepartmentAdmin, requireRole } from '../http/guard.ts';
@@ -24,6 +25,7 @@ function toEntity(row: EntityRow): Entity {
     email: row.email,
     phone: row.phone,
     address: row.address,
+    default_language: row.default_language,
     settings: row.settings,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
@@ -44,6 +46,7 @@ const entityBody = z.object({
   email: optionalText('Email'),
   phone: optionalText('Phone'),
   address: optionalText('Address'),
+  default_language: z.enum(LANGUAGES, { error: "Default language must be 'en' or 'es'." }).optional(),
 }) satisfies z.ZodType<EntityRequest>;
 
 export const adminEntityRoutes = new Hono<AppEnv>()

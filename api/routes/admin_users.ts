@@ -15,7 +15,13 @@ import {
 import { actorFrom } from '../domain/actor.ts';
 import { adminResetStaffPassword } from '../domain/password_reset.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser, unlockUser } from '../domain/user_admin.ts';
-import type { AdminUserPage, UserStatusRequest } from '../../contract/shapes/admin_user.ts';
+import type {
+  AdminUserPage,
+  UserLanguageRequest,
+  UserStatusRequest,
+} from '../../contract/shapes/admin_user.ts';
+import { LANGUAGES } from '../../contract/languages.ts';
+import { setUserLanguage } from '../domain/languages.ts';
 import { ROLES, USER_STATUSES } from '../../contract/shapes/user.ts';
 import type { ActivityEvent } from '../../contract/shapes/audit_log.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -34,6 +40,10 @@ const statusBody = z.object({
     error: "Status must be 'active', 'deactivated', 'released' or 'transferred'.",
   }),
 }) satisfies z.ZodType<UserStatusRequest>;
+
+const languageBody = z.object({
+  language: z.enum(LANGUAGES, { error: "Language must be 'en', 'es' or null." }).nullable(),
+}) satisfies z.ZodType<UserLanguageRequest>;
 
 const STATUS_MESSAGES: Record<UserStatusRequest['status'], string> = {
   active: SUCCESS.userActivated,
@@ -117,6 +127,17 @@ export const adminUserRoutes = new Hono<AppEnv>()
     );
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, message: SUCCESS.accountUnlocked });
+  })
+  // The user's saved language (null: none, the entity's default): it applies from their next sign-in on.
+  .put('/:id/language', valid('param', idParam), valid('json', languageBody), async (c) => {
+    const { language } = c.req.valid('json');
+    const result = await setUserLanguage(
+      c.var.deps.sql,
+      { userId: c.req.valid('param').id, language },
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.languageSaved, language });
   })
   // A staff member's password: the old one stops working and the owner is e-mailed a link to set a new one.
   .post('/:id/password-reset', valid('param', idParam), async (c) => {

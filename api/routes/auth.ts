@@ -9,11 +9,18 @@ import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/au
 import { lockSession, offlineKey, unlock } from '../domain/offline.ts';
 import { completePasswordReset, requestPasswordReset, signOutEverywhere } from '../domain/password_reset.ts';
 import { toPublicUser } from '../domain/public_user.ts';
+import { saveOwnLanguage } from '../domain/languages.ts';
+import { actorFrom } from '../domain/actor.ts';
+import { LANGUAGES } from '../../contract/languages.ts';
 import { submitRegistration } from '../domain/registration.ts';
 import { REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
 import type { UnlockRequest } from '../../contract/shapes/offline.ts';
-import type { LoginRequest, PasswordChangeRequest } from '../../contract/shapes/user.ts';
+import type {
+  LanguagePreferenceRequest,
+  LoginRequest,
+  PasswordChangeRequest,
+} from '../../contract/shapes/user.ts';
 import type { AppEnv } from '../http/context.ts';
 import { failureError } from '../http/failures.ts';
 import { requireRole, requireSignedIn } from '../http/guard.ts';
@@ -35,6 +42,10 @@ const loginBody = z.object({
     .refine((v) => v.length <= TEXT_MAX, 'Password is too long.'),
   entity: z.string().max(100).default('default'),
 }) satisfies z.ZodType<Required<LoginRequest>>;
+
+const languageBody = z.object({
+  language: z.enum(LANGUAGES, { error: "Language must be 'en', 'es' or null." }).nullable(),
+}) satisfies z.ZodType<LanguagePreferenceRequest>;
 
 const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
   TEXT_MAX,
@@ -168,6 +179,12 @@ export const authRoutes = new Hono<AppEnv>()
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
     const { session } = c.var;
     return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });
+  })
+  // The user's own saved language, from any portal's header: it applies from their next sign-in on, on any tablet.
+  .patch('/preferences', requireSignedIn(), valid('json', languageBody), async (c) => {
+    const { language } = c.req.valid('json');
+    await saveOwnLanguage(c.var.deps.sql, language, actorFrom(c.var.session, c.var.clientAddress));
+    return c.json({ success: true, message: SUCCESS.languageSaved, language });
   })
   .post(
     '/password',

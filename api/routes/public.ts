@@ -1,18 +1,24 @@
 /** /api/config and /api/health: what the PWA needs before anyone signs in. */
 import { Hono } from 'hono';
 import { get_setting } from '../db/settings.ts';
+import { find_entity_by_slug } from '../db/entities.ts';
+import { SIGN_IN_ENTITY_SLUG } from '../domain/entities.ts';
+import { DEFAULT_LANGUAGE } from '../../contract/languages.ts';
 import type { PublicConfig } from '../../contract/shapes/setting.ts';
 import type { AppEnv } from '../http/context.ts';
 
 export const publicRoutes = new Hono<AppEnv>()
   .get('/config', async (c) => {
     const { sql } = c.var.deps;
-    const [departmentAbbreviation, maxUploadMb, pinMinLength] = await Promise.all([
+    const [departmentAbbreviation, maxUploadMb, pinMinLength, entity] = await Promise.all([
       get_setting(sql, 'department_abbreviation'),
       get_setting(sql, 'max_upload_mb'),
       get_setting(sql, 'pin_min_length'),
+      find_entity_by_slug(sql, SIGN_IN_ENTITY_SLUG),
     ]);
-    const data: PublicConfig = { departmentAbbreviation, maxUploadMb, pinMinLength };
+    // The sign-in entity's language: a signed-out tablet shows it, and returns to it after any way out.
+    const defaultLanguage = entity?.default_language ?? DEFAULT_LANGUAGE;
+    const data: PublicConfig = { departmentAbbreviation, maxUploadMb, pinMinLength, defaultLanguage };
     return c.json({ success: true, data });
   })
   .get('/health', async (c) => {

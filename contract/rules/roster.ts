@@ -3,6 +3,7 @@
  * import itself (api/domain/offenders.ts) decides what is added or updated.
  */
 import { hasUnsafeNameCharacters, NAME_CHARACTERS_MESSAGE } from './names.ts';
+import type { Language } from '../languages.ts';
 
 /** Largest roster file accepted, in bytes: a state's whole population fits in well under 5 MB. */
 export const ROSTER_MAX_BYTES = 5 * 1024 * 1024;
@@ -12,14 +13,33 @@ export const ROSTER_MAX_ROWS = 50_000;
 export const ROSTER_COLUMNS = ['doc_number', 'first_name', 'last_name', 'pin'] as const;
 /**
  * Columns a roster may add: `status` (active, released or transferred; blank keeps the offender's status) marks
- * who has left the facility, as the department's own roster export says it.
+ * who has left the facility, as the department's own roster export says it; `language` (en or es, or the
+ * language's name in English or in itself; blank keeps the offender's saved language) is the language the
+ * offender's tablet shows once they sign in.
  */
-export const ROSTER_OPTIONAL_COLUMNS = ['status'] as const;
+export const ROSTER_OPTIONAL_COLUMNS = ['status', 'language'] as const;
 type Column = typeof ROSTER_COLUMNS[number] | typeof ROSTER_OPTIONAL_COLUMNS[number];
 
 /** The custody states a roster's `status` column may hold. */
 export const ROSTER_STATUSES = ['active', 'released', 'transferred'] as const;
 export type RosterStatus = typeof ROSTER_STATUSES[number];
+
+/** What a roster's `language` cell may say, lower-cased, for each language: its code and its names. */
+const ROSTER_LANGUAGE_WORDS: Record<string, Language> = {
+  en: 'en',
+  english: 'en',
+  es: 'es',
+  spanish: 'es',
+  'español': 'es',
+  espanol: 'es',
+};
+
+/** The language a roster's `language` cell names; null for a blank cell, undefined for anything else. */
+export function rosterLanguage(cell: string): Language | null | undefined {
+  const word = cell.trim().toLowerCase();
+  if (word === '') return null;
+  return Object.hasOwn(ROSTER_LANGUAGE_WORDS, word) ? ROSTER_LANGUAGE_WORDS[word] : undefined;
+}
 
 /**
  * Fewest digits of a new or reset PIN: the floor of the `pin_min_length` setting, which may raise it. A
@@ -49,8 +69,10 @@ export const ROSTER_MESSAGES = {
   empty: 'The file is empty.',
   tooLarge: 'The file is larger than 5 MB.',
   binary: 'The file is not a CSV text file.',
-  header: 'The first row must be the header doc_number,first_name,last_name,pin (and optionally status).',
+  header:
+    'The first row must be the header doc_number,first_name,last_name,pin (and optionally status and language).',
   status: 'Status must be active, released or transferred',
+  language: 'Language must be en (English) or es (Spanish)',
   tooManyRows: 'The file has more than 50,000 rows.',
   noRows: 'The file has a header but no offender rows.',
 } as const;
@@ -208,6 +230,8 @@ export interface RosterRow extends OffenderFields {
   line: number;
   /** The row's `status`; null when the file has no such column or the cell is blank (the status is kept). */
   status: RosterStatus | null;
+  /** The row's `language`; null when the file has no such column or the cell is blank (the saved one is kept). */
+  language: Language | null;
 }
 
 export interface RejectedRow {
@@ -278,6 +302,7 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
       lastName: value('last_name'),
       pin: value('pin'),
       status: null,
+      language: null,
     };
     const status = value('status').toLowerCase();
     if (status !== '') {
@@ -287,6 +312,12 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
       }
       row.status = status as RosterStatus;
     }
+    const language = rosterLanguage(value('language'));
+    if (language === undefined) {
+      rejected.push({ line: record.line, docNumber, reason: ROSTER_MESSAGES.language });
+      continue;
+    }
+    row.language = language;
     // Whether a PIN is needed depends on the offender existing: the import decides that.
     const problem = offenderProblem(row, { pinRequired: false, pinMinLength: options.pinMinLength });
     if (problem) {

@@ -1,4 +1,5 @@
 /** A user as the admin screens show it (GET /api/admin/users, the added offender). */
+import type { Language } from '../languages.ts';
 import type { Role, UserStatus } from './user.ts';
 
 export interface AdminUser {
@@ -10,6 +11,8 @@ export interface AdminUser {
   role: Role;
   status: UserStatus;
   entity_name: string | null;
+  /** The user's saved language; null: none saved (the entity's default applies). */
+  language: Language | null;
   /** ISO 8601. */
   created_at: string;
   /**
@@ -37,6 +40,11 @@ export interface AdminUserPage {
  */
 export interface UserStatusRequest {
   status: 'active' | 'deactivated' | 'released' | 'transferred';
+}
+
+/** PUT /api/admin/users/{id}/language body: the user's saved language (null: none, the entity's default). */
+export interface UserLanguageRequest {
+  language: Language | null;
 }
 
 /** POST /api/admin/offenders body. */

@@ -1,4 +1,5 @@
 /** An entity (department, facility) as the admin screens show it (GET /api/admin/entities). */
+import type { Language } from '../languages.ts';
 
 export type EntityStatus = 'active' | 'inactive';
 
@@ -11,6 +12,8 @@ export interface Entity {
   email: string | null;
   phone: string | null;
   address: string | null;
+  /** What a signed-out tablet shows, and a user with no saved language sees ('en' unless changed). */
+  default_language: Language;
   /** Never null: the column defaults to `{}`. */
   settings: Record<string, unknown>;
   /** ISO 8601. */
@@ -27,4 +30,6 @@ export interface EntityRequest {
   email?: string | null;
   phone?: string | null;
   address?: string | null;
+  /** Absent: 'en' for a new entity, the current one on an edit. */
+  default_language?: Language;
 }

@@ -1,5 +1,6 @@
 /** System settings as the admin screen shows them, and the public configuration. */
 import type { SettingCategory, SettingValue } from '../settings.ts';
+import type { Language } from '../languages.ts';
 
 export type { SettingValue };
 
@@ -24,4 +25,9 @@ export interface PublicConfig {
   maxUploadMb: number;
   /** The fewest digits of a new PIN (the `pin_min_length` setting): the admin's PIN forms say and check it. */
   pinMinLength: number;
+  /**
+   * The sign-in entity's default language: what a signed-out tablet shows, and what it returns to after any way
+   * out, whoever used it last.
+   */
+  defaultLanguage: Language;
 }

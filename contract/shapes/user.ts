@@ -1,4 +1,5 @@
 /** The signed-in user as the API hands it to the PWA (`user` in the sign-in, /me and password answers). */
+import type { Language } from '../languages.ts';
 
 export const ROLES = ['offender', 'attorney', 'representative', 'admin', 'approver'] as const;
 
@@ -20,6 +21,11 @@ export interface PublicUser {
   /** The entity's slug. */
   entity: string;
   mustChangePassword: boolean;
+  /**
+   * The user's saved language (set from a portal's header, by an admin or by the roster import); null: none
+   * saved, so the tablet shows the sign-in screen's choice, else the entity's default.
+   */
+  language: Language | null;
   /**
    * Offenders, in a sign-in's answer only: staff reset the PIN at this time (ISO 8601) and the offender has not
    * yet been told at a sign-in with their own PIN. The tablet says so.
@@ -47,4 +53,9 @@ export interface LoginAnswer {
 export interface PasswordChangeRequest {
   currentPassword: string;
   newPassword: string;
+}
+
+/** PATCH /api/auth/preferences body: the signed-in user's own saved language (null: none, the entity's default). */
+export interface LanguagePreferenceRequest {
+  language: Language | null;
 }

@@ -49,6 +49,7 @@ Deno.test({
       'entity_name',
       'first_name',
       'id',
+      'language',
       'last_name',
       'locked_until',
       'role',

@@ -31,6 +31,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/auth/logout-all': ANY,
   'GET /api/auth/me': ANY,
   'POST /api/auth/password': ANY,
+  'PATCH /api/auth/preferences': ANY,
   // The tablet's offline reading: only offenders cache mail; every other portal caches nothing.
   'GET /api/auth/offline-key': ['offender'],
   'POST /api/auth/lock': ['offender'],
@@ -59,6 +60,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/admin/users': ['admin'],
   'GET /api/admin/users/:id/activity': ['admin'],
   'PUT /api/admin/users/:id/status': ['admin'],
+  'PUT /api/admin/users/:id/language': ['admin'],
   'POST /api/admin/users/:id/password-reset': ['admin'],
   'POST /api/admin/users/:id/unlock': ['admin'],
   'POST /api/admin/offenders': ['admin'],
@@ -120,6 +122,7 @@ const ACROSS_ENTITIES: Record<string, number> = {
   'GET /api/admin/users': 200,
   'GET /api/admin/users/:id/activity': 404,
   'PUT /api/admin/users/:id/status': 404,
+  'PUT /api/admin/users/:id/language': 404,
   'POST /api/admin/users/:id/password-reset': 404,
   'POST /api/admin/users/:id/unlock': 404,
   'POST /api/admin/users/:id/mfa/reset': 404,
@@ -258,6 +261,7 @@ Deno.test({
     };
     const BODIES: Record<string, unknown> = {
       'PUT /api/admin/users/:id/status': { status: 'deactivated' },
+      'PUT /api/admin/users/:id/language': { language: 'es' },
       'PUT /api/admin/offenders/:id/pin': { pin: '987654' },
       'PUT /api/admin/entities/:id': { name: 'Default', slug: 'default', status: 'inactive' },
       'PUT /api/admin/ip-whitelist/:id': { isActive: false },

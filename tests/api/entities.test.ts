@@ -34,6 +34,7 @@ Deno.test({
     assert.deepEqual(Object.keys(entity).sort(), [
       'address',
       'created_at',
+      'default_language',
       'email',
       'id',
       'name',

@@ -43,6 +43,7 @@ Deno.test('parseRoster normalises headers, strips a BOM and trims values', () =>
     lastName: 'Lee',
     pin: '123456',
     status: null,
+    language: null,
   }]);
   assert.deepEqual(r.rejected, []);
 });
@@ -62,6 +63,27 @@ Deno.test('parseRoster reads an optional status column: active, released or tran
   );
 });
 
+Deno.test('parseRoster reads an optional language column: a code or a name, blank keeps it, others refused', () => {
+  const r = parseRoster(
+    bytes(
+      'doc_number,first_name,last_name,pin,Language\nA1,Ann,Lee,,es\nA2,Bo,Kim,,English\nA3,Cy,Ng,,Español\n' +
+        'A4,Di,Ro,,SPANISH\nA5,Ed,Yu,,\nA6,Flo,Ma,,fr\nA7,Gus,Po,,Klingon\n',
+    ),
+  );
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows.map((row) => [row.docNumber, row.language]), [
+    ['A1', 'es'],
+    ['A2', 'en'],
+    ['A3', 'es'],
+    ['A4', 'es'],
+    ['A5', null],
+  ]);
+  assert.deepEqual(r.rejected, [
+    { line: 7, docNumber: 'A6', reason: ROSTER_MESSAGES.language },
+    { line: 8, docNumber: 'A7', reason: ROSTER_MESSAGES.language },
+  ]);
+});
+
 Deno.test('parseRoster accepts the columns in any order', () => {
   const r = parseRoster(bytes('pin,last_name,first_name,doc_number\n654321,Lee,Ann,A-1\n'));
   assert.ok(r.ok);
@@ -72,6 +94,7 @@ Deno.test('parseRoster accepts the columns in any order', () => {
     lastName: 'Lee',
     pin: '654321',
     status: null,
+    language: null,
   });
 });
 

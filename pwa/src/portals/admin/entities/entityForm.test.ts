@@ -101,6 +101,7 @@ Deno.test('a pending entity is edited as active or inactive', () => {
     email: null,
     phone: null,
     address: null,
+    default_language: 'en',
     settings: {},
     created_at: '',
     updated_at: '',

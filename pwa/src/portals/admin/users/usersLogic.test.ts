@@ -29,6 +29,7 @@ function user(overrides: Partial<AdminUser> = {}): AdminUser {
     role: 'attorney',
     status: 'active',
     entity_name: 'Department of Corrections',
+    language: null,
     created_at: '2026-01-05T12:00:00Z',
     locked_until: null,
     ...overrides,
