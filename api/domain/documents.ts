@@ -33,6 +33,7 @@ import type {
   AttorneyDocument,
   DocumentInfo,
   DocumentListCommon,
+  DocumentMetadata,
   DocumentState,
   MineDocument,
   OffenderDocument,
@@ -211,6 +212,22 @@ export async function recordDocumentNotFound(
   });
 }
 
+/**
+ * A receipt's metadata has every field, null when unknown: a deleted document's tombstone keeps none of it (its
+ * row holds `{}`), and its receipt still answers in the DocumentInfo shape.
+ */
+const NO_METADATA: DocumentMetadata = {
+  title: null,
+  author: null,
+  subject: null,
+  keywords: null,
+  creator: null,
+  producer: null,
+  creationDate: null,
+  modDate: null,
+  pdfVersion: null,
+};
+
 const iso = (d: Date) => new Date(d).toISOString();
 const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 const name = (first: string, last: string) => `${first} ${last}`.trim();
@@ -327,7 +344,7 @@ export function toDocumentInfo(d: DocumentRow): DocumentInfo {
     pages: d.pages,
     encrypted: d.encrypted,
     print_allowed: d.print_allowed,
-    metadata: d.metadata,
+    metadata: { ...NO_METADATA, ...d.metadata },
     from: senderName(d),
     to: recipientName(d),
     date: iso(d.uploaded_at),

@@ -2,14 +2,17 @@
  * The API reference, made from the app itself: every route Hono holds under /api (method and path), with the
  * zod schemas its `valid(...)` middleware checks and the roles its guard admits (api/http/route_docs.ts), as an
  * OpenAPI 3.1 document. A route written the usual way is in the reference without anyone listing it.
- * Success bodies have no zod schema (they are TypeScript shapes in contract/shapes/), so they are described
- * generically; failures have one shape and one catalogue of codes, documented once.
+ * A success answer is the TypeScript type in contract/shapes/ that api/http/route_answers.ts names for the route,
+ * as the JSON Schema generated from it (contract/shapes.schema.json); a route not named there is described as a
+ * generic success. Failures have one shape and one catalogue of codes, documented once.
  */
 import { z } from 'zod';
 import { ROLES } from '../../contract/shapes/user.ts';
 import { MESSAGES } from './errors.ts';
 import { FAILURES } from './failures.ts';
 import { middlewareDoc, type ValidatedInput } from './route_docs.ts';
+import { ROUTE_ANSWERS } from './route_answers.ts';
+import shapes from '../../contract/shapes.schema.json' with { type: 'json' };
 
 /** What Hono's `app.routes` lists: one entry per handler or middleware. */
 export interface RouteEntry {
@@ -168,13 +171,33 @@ function operationOf(collected: Collected): { path: string; operation: Json } {
       }
       : {}),
     responses: {
-      '2XX': { $ref: '#/components/responses/Success' },
+      ...successOf(`${collected.method} ${path}`),
       '4XX': { $ref: '#/components/responses/Failure' },
       '5XX': { $ref: '#/components/responses/Failure' },
     },
     security: roles ? [{ bearerAuth: [] }] : [],
   };
   return { path, operation };
+}
+
+/** The generated shapes as components: their `#/definitions/…` references point at `#/components/schemas/…`. */
+function shapeComponents(): Record<string, Json> {
+  return JSON.parse(
+    JSON.stringify(shapes.definitions).replaceAll('"#/definitions/', '"#/components/schemas/'),
+  );
+}
+
+/** The documented success of an operation (route_answers.ts), or the generic one. */
+function successOf(operation: string): Record<string, Json> {
+  const answer = ROUTE_ANSWERS[operation];
+  if (!answer) return { '2XX': { $ref: '#/components/responses/Success' } };
+  const refs = answer.shapes.map((name) => ({ $ref: `#/components/schemas/${name}` }));
+  return {
+    [String(answer.status ?? 200)]: {
+      description: `Done: ${answer.shapes.join(' or ')} (contract/shapes/).`,
+      content: { 'application/json': { schema: refs.length === 1 ? refs[0] : { anyOf: refs } } },
+    },
+  };
 }
 
 /** Every code a failure may carry, with its status and text, for the Failure component's description. */
@@ -228,6 +251,7 @@ export function buildOpenApi(routes: readonly RouteEntry[]): Json {
         },
       },
       schemas: {
+        ...shapeComponents(),
         FailureCode: {
           type: 'string',
           enum: codes,
@@ -247,14 +271,15 @@ export function buildOpenApi(routes: readonly RouteEntry[]): Json {
           required: ['success'],
           properties: { success: { const: true }, message: { type: 'string' } },
           additionalProperties: true,
-          description: "The route's own fields beside `success` (shapes in contract/shapes/).",
+          description:
+            "The route's own fields beside `success`, for a route whose answer has no shape here yet.",
         },
       },
       responses: {
         Success: {
           description:
-            'Done. JSON `{ success: true, … }`; the document readings answer the PDF bytes and the ' +
-            'audit export a CSV file instead.',
+            'Done. JSON `{ success: true, … }`, in the shape the route names when it names one; the document ' +
+            'readings answer the PDF bytes and the audit export a CSV file instead.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
         },
         Failure: {

@@ -42,6 +42,30 @@ function fieldsTable(schema: Json): string {
   return `<table><tr><th>field</th><th>required</th><th>type</th></tr>${rows.join('')}</table>`;
 }
 
+/** A link to a shape of the Shapes section. */
+const shapeLink = (name: string) => `<a href="#shape-${escape(name)}"><code>${escape(name)}</code></a>`;
+
+/** The success an operation documents: its status and shape(s), or the generic success. */
+function successHtml(operation: Json): string {
+  for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
+    const schema = response.content?.['application/json']?.schema as Json | undefined;
+    if (!/^2\d\d$/.test(status) || !schema) continue;
+    const refs = (schema.anyOf ?? [schema]) as Json[];
+    const names = refs.map((ref) => String(ref.$ref ?? '').split('/').pop()!).filter(Boolean);
+    if (names.length) return `${escape(status)} with ${names.map(shapeLink).join(' or ')}`;
+  }
+  return '<a href="#success">success</a>';
+}
+
+/** The Shapes section: every answer shape of the document, with its fields. */
+function shapesHtml(schemas: Record<string, Json>): string {
+  const generic = new Set(['Failure', 'FailureCode', 'Success']);
+  return Object.entries(schemas).filter(([name]) => !generic.has(name)).map(([name, schema]) =>
+    `<section class="op" id="shape-${escape(name)}"><h3><code>${escape(name)}</code></h3>` +
+    `${schema.description ? `<p>${escape(schema.description)}</p>` : ''}${fieldsTable(schema)}</section>`
+  ).join('\n');
+}
+
 function operationHtml(path: string, method: string, operation: Json): string {
   const id = escape(operation.operationId);
   const parts = [
@@ -66,7 +90,7 @@ function operationHtml(path: string, method: string, operation: Json): string {
     parts.push(`<h4>Body (<code>${escape(type)}</code>)</h4>${fieldsTable(media.schema ?? {})}`);
   }
   parts.push(
-    '<p class="answers">Answers <a href="#success">success</a> or <a href="#failure">a failure</a>.</p></section>',
+    `<p class="answers">Answers ${successHtml(operation)} or <a href="#failure">a failure</a>.</p></section>`,
   );
   return parts.join('');
 }
@@ -109,6 +133,10 @@ ${
       '\n',
     )
   }
+<h2 id="shapes">Shapes</h2>
+<p>The answers' shapes, generated from the TypeScript types of <code>contract/shapes/</code>: an object has exactly
+the fields listed.</p>
+${shapesHtml(document.components.schemas)}
 <h2 id="success">Success</h2>
 <p>${escape(document.components.responses.Success.description)}</p>
 <h2 id="failure">Failure</h2>

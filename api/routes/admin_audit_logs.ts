@@ -23,6 +23,7 @@ import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { type GuardOptions, requireRole } from '../http/guard.ts';
 import { valid } from '../http/validate.ts';
+import type { AuditLogPageAnswer } from '../../contract/shapes/audit_log.ts';
 
 /** The spec's client page size (section 9). */
 export const AUDIT_PAGE_SIZE = 50;
@@ -140,7 +141,7 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
       eventData: { filters, cursor: cursor ?? null, limit: asked ?? null, rows: logs.length },
     });
-    return c.json({ success: true, data });
+    return c.json({ success: true, data } satisfies AuditLogPageAnswer);
   })
   .get('/export.csv', valid('query', filterQuery), async (c) => {
     const query = c.req.valid('query');

@@ -9,6 +9,7 @@ import type { OutboxEmail } from '../../contract/shapes/email_outbox.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireRole } from '../http/guard.ts';
 import { valid } from '../http/validate.ts';
+import type { OutboxEmailListAnswer } from '../../contract/shapes/email_outbox.ts';
 
 const iso = (d: Date) => new Date(d).toISOString();
 
@@ -36,5 +37,7 @@ export const adminEmailOutboxRoutes = new Hono<AppEnv>()
   .get('/', valid('query', query), async (c) => {
     const { status } = c.req.valid('query');
     const emails = await list_outbox(c.var.deps.sql, { status, limit: OUTBOX_LIST_LIMIT });
-    return c.json({ success: true, data: { emails: emails.map(toOutboxEmail) } });
+    return c.json(
+      { success: true, data: { emails: emails.map(toOutboxEmail) } } satisfies OutboxEmailListAnswer,
+    );
   });

@@ -14,6 +14,7 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireDepartmentAdmin, requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type { EntityListAnswer } from '../../contract/shapes/entity.ts';
 
 function toEntity(row: EntityRow): Entity {
   return {
@@ -57,7 +58,7 @@ export const adminEntityRoutes = new Hono<AppEnv>()
     const entities = actor.departmentAdmin
       ? await list_entities(sql)
       : [await find_entity(sql, actor.entityId)].filter((e): e is EntityRow => e !== undefined);
-    return c.json({ success: true, entities: entities.map(toEntity) });
+    return c.json({ success: true, entities: entities.map(toEntity) } satisfies EntityListAnswer);
   })
   .post('/', requireDepartmentAdmin, valid('json', entityBody), async (c) => {
     const result = await createEntity(

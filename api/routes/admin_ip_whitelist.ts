@@ -20,6 +20,7 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type { IpWhitelistAnswer } from '../../contract/shapes/ip_range.ts';
 
 function toIpRangeEntry(row: IpRangeRow): IpRangeEntry {
   return { ...row, createdAt: new Date(row.createdAt).toISOString() };
@@ -62,7 +63,9 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
     const ipRanges = await list_ip_ranges(sql, entityId);
     const { configured, whenEmpty, effect } = await whitelistPolicy(sql, entityId);
     const policy: IpWhitelistPolicy = { configured, whenEmpty, effect };
-    return c.json({ success: true, data: { ipRanges: ipRanges.map(toIpRangeEntry), policy } });
+    return c.json(
+      { success: true, data: { ipRanges: ipRanges.map(toIpRangeEntry), policy } } satisfies IpWhitelistAnswer,
+    );
   })
   .post('/', valid('json', createBody), async (c) => {
     const result = await addIpRange(

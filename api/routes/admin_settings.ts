@@ -13,6 +13,8 @@ import { failureError, failureText } from '../http/failures.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { requireRole } from '../http/guard.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
+import type { SettingListAnswer } from '../../contract/shapes/setting.ts';
 
 function toSetting(row: SettingRow): Setting {
   return { ...row, updated_at: new Date(row.updated_at).toISOString() };
@@ -36,7 +38,7 @@ export const adminSettingRoutes = new Hono<AppEnv>()
   .use(requireRole(['admin'], { departmentOnly: true }), jsonBodyLimit)
   .get('/', async (c) => {
     const settings = await list_settings(c.var.deps.sql);
-    return c.json({ success: true, data: { settings: settings.map(toSetting) } });
+    return c.json({ success: true, data: { settings: settings.map(toSetting) } } satisfies SettingListAnswer);
   })
   .put('/:key', valid('param', keyParam), valid('json', settingBody), async (c) => {
     const result = await changeSetting(
@@ -46,5 +48,5 @@ export const adminSettingRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.settingUpdated });
+    return c.json({ success: true, message: SUCCESS.settingUpdated } satisfies MessageAnswer);
   });

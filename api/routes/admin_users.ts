@@ -29,6 +29,8 @@ import { failureError, failureText, refusal } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type { AdminUserListAnswer, AdminUserPageAnswer } from '../../contract/shapes/admin_user.ts';
+import type { ActivityAnswer } from '../../contract/shapes/audit_log.ts';
 
 function toActivityEvent(row: ActivityRow): ActivityEvent {
   return { ...row, created_at: new Date(row.created_at).toISOString() };
@@ -81,7 +83,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     // Without page parameters: every user, as the screen has always loaded them.
     if (!PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
       const users = await list_users_for_admin(sql, c.var.session.entity_id);
-      return c.json({ success: true, users: users.map(toAdminUser) });
+      return c.json({ success: true, users: users.map(toAdminUser) } satisfies AdminUserListAnswer);
     }
     const query = c.req.valid('query');
     const limit = query.limit ?? USER_PAGE_SIZE;
@@ -103,7 +105,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       nextCursor: rows.length > limit ? users[users.length - 1].id : null,
       total,
     };
-    return c.json({ success: true, ...page });
+    return c.json({ success: true, ...page } satisfies AdminUserPageAnswer);
   })
   .put('/:id/status', valid('param', idParam), valid('json', statusBody), async (c) => {
     const { status } = c.req.valid('json');
@@ -165,5 +167,5 @@ export const adminUserRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
       eventData: { rows: events.length },
     });
-    return c.json({ success: true, data: { events: events.map(toActivityEvent) } });
+    return c.json({ success: true, data: { events: events.map(toActivityEvent) } } satisfies ActivityAnswer);
   });

@@ -12,6 +12,7 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type { ApprovalAnswer, PendingRegistrationListAnswer } from '../../contract/shapes/registration.ts';
 
 const idParam = z.object({ id: canonicalUuid(failureText('registration_not_found')) });
 const rejectBody = z.object({
@@ -26,7 +27,7 @@ export const approverRoutes = new Hono<AppEnv>()
   .use(requireRole(['approver']), jsonBodyLimit)
   .get('/registrations', async (c) => {
     const registrations = await listPendingRegistrations(c.var.deps, c.var.session);
-    return c.json({ success: true, registrations });
+    return c.json({ success: true, registrations } satisfies PendingRegistrationListAnswer);
   })
   .post('/registrations/:id/approve', valid('param', idParam), async (c) => {
     const result = await approveRegistration(
@@ -37,7 +38,7 @@ export const approverRoutes = new Hono<AppEnv>()
     );
     if (!result.ok) throw failureError(result);
     const data: ApprovalResult = { supervisingAttorney: result.supervisingAttorney };
-    return c.json({ success: true, message: SUCCESS.registrationApproved, data });
+    return c.json({ success: true, message: SUCCESS.registrationApproved, data } satisfies ApprovalAnswer);
   })
   .post('/registrations/:id/reject', valid('param', idParam), valid('json', rejectBody), async (c) => {
     const result = await rejectRegistration(c.var.deps, c.req.valid('param').id, c.var.session, {

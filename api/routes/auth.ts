@@ -26,6 +26,10 @@ import { failureError } from '../http/failures.ts';
 import { requireRole, requireSignedIn } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
+import type { MfaStepAnswer } from '../../contract/shapes/mfa.ts';
+import type { OfflineKeyAnswer } from '../../contract/shapes/offline.ts';
+import type { LoginAnswer, MeAnswer, PasswordChangeAnswer } from '../../contract/shapes/user.ts';
 
 /** Long enough for any real name or address line; short enough to bound the work. */
 const TEXT_MAX = 200;
@@ -132,8 +136,17 @@ export const authRoutes = new Hono<AppEnv>()
       userAgent: c.req.header('user-agent') ?? null,
     });
     if (!result.ok) throw failureError(result);
-    if ('secondFactor' in result) return c.json({ success: true, ...result.secondFactor });
-    return c.json({ success: true, message: SUCCESS.loggedIn, token: result.token, user: result.user });
+    if ('secondFactor' in result) {
+      return c.json({ success: true, ...result.secondFactor } satisfies MfaStepAnswer);
+    }
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS.loggedIn,
+        token: result.token,
+        user: result.user,
+      } satisfies LoginAnswer,
+    );
   })
   .post(
     '/logout',
@@ -146,7 +159,7 @@ export const authRoutes = new Hono<AppEnv>()
       // guarantee: Chromium applies Clear-Site-Data late in known cases. What the header still serves: the HTTP and
       // back-forward caches, so Back after sign-out cannot show the previous person's screens.
       c.header('Clear-Site-Data', '"cache"');
-      return c.json({ success: true, message: SUCCESS.loggedOut });
+      return c.json({ success: true, message: SUCCESS.loggedOut } satisfies MessageAnswer);
     },
   )
   // Every session of the user ends, on every device, this one included.
@@ -166,7 +179,7 @@ export const authRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
     });
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.resetLinkSent });
+    return c.json({ success: true, message: SUCCESS.resetLinkSent } satisfies MessageAnswer);
   })
   .post('/reset-password', valid('json', resetBody), async (c) => {
     const result = await completePasswordReset(c.var.deps, {
@@ -178,7 +191,9 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .get('/me', requireSignedIn({ duringPasswordChange: true }), (c) => {
     const { session } = c.var;
-    return c.json({ success: true, user: toPublicUser(session, session.must_change_password) });
+    return c.json(
+      { success: true, user: toPublicUser(session, session.must_change_password) } satisfies MeAnswer,
+    );
   })
   // The user's own saved language, from any portal's header: it applies from their next sign-in on, on any tablet.
   .patch('/preferences', requireSignedIn(), valid('json', languageBody), async (c) => {
@@ -196,7 +211,9 @@ export const authRoutes = new Hono<AppEnv>()
         ipAddress: c.var.clientAddress,
       });
       if (!result.ok) throw failureError(result);
-      return c.json({ success: true, message: SUCCESS.passwordChanged, user: result.user });
+      return c.json(
+        { success: true, message: SUCCESS.passwordChanged, user: result.user } satisfies PasswordChangeAnswer,
+      );
     },
   )
   // Offenders only: attorney, representative and staff portals cache nothing, so they have no key to ask for.
@@ -204,12 +221,12 @@ export const authRoutes = new Hono<AppEnv>()
   .get('/offline-key', requireRole(['offender']), async (c) => {
     const result = await offlineKey(c.var.deps, c.var.session, c.var.clientAddress);
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, data: result.key });
+    return c.json({ success: true, data: result.key } satisfies OfflineKeyAnswer);
   })
   .post('/lock', requireRole(['offender'], { whileLocked: true }), async (c) => {
     const result = await lockSession(c.var.deps, c.var.session, c.var.clientAddress);
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.locked });
+    return c.json({ success: true, message: SUCCESS.locked } satisfies MessageAnswer);
   })
   .post('/unlock', requireRole(['offender'], { whileLocked: true }), valid('json', unlockBody), async (c) => {
     const result = await unlock(c.var.deps, c.var.session, {
@@ -217,10 +234,10 @@ export const authRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
     });
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, data: result.key });
+    return c.json({ success: true, data: result.key } satisfies OfflineKeyAnswer);
   })
   .post('/register', valid('json', registerBody), async (c) => {
     const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.registrationSubmitted }, 201);
+    return c.json({ success: true, message: SUCCESS.registrationSubmitted } satisfies MessageAnswer, 201);
   });

@@ -50,6 +50,13 @@ import { type GuardOptions, requireRole, requireSignedIn } from '../http/guard.t
 import { SUCCESS } from '../http/messages.ts';
 import { handleUpload } from '../http/upload.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type {
+  DocumentInfoAnswer,
+  MineDocumentListAnswer,
+  OffenderDocumentListAnswer,
+  SenderListAnswer,
+  SenderPageAnswer,
+} from '../../contract/shapes/document.ts';
 
 const READERS = ['offender', 'attorney', 'representative'] as const;
 // Any string: a malformed id is answered like a missing one (404), never with a 400 that tells them apart.
@@ -142,7 +149,15 @@ export async function senderList<Shape extends AttorneyDocument | Representative
   const { sql } = c.var.deps;
   if (!SENDER_PAGE_PARAMS.some((p) => c.req.query(p) !== undefined)) {
     const rows = await list.all(sql);
-    return c.json({ success: true, message: SUCCESS.documentsListed, documents: rows.map(list.map) });
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS.documentsListed,
+        documents: rows.map(list.map),
+      } satisfies SenderListAnswer<
+        Shape
+      >,
+    );
   }
   const { q, sort = 'name', order = 'asc', pageSize = DEFAULT_PAGE_SIZE, page, after, before } = query;
   const start: PageStart = after
@@ -154,7 +169,9 @@ export async function senderList<Shape extends AttorneyDocument | Representative
     : { kind: 'first' };
   const result = await listSenderPage(sql, list.scope, { search: q, sort, order, pageSize, start });
   const answer: SenderPage<Shape> = { ...result, documents: result.documents.map(list.map) };
-  return c.json({ success: true, message: SUCCESS.documentsListed, ...answer });
+  return c.json(
+    { success: true, message: SUCCESS.documentsListed, ...answer } satisfies SenderPageAnswer<Shape>,
+  );
 }
 
 /**
@@ -286,23 +303,25 @@ export const documentRoutes = new Hono<AppEnv>()
       // Only one's own list; another DOC number looks like nothing at all.
       if (c.req.valid('param').docNumber !== session.doc_number) throw notFound();
       const rows = await listReceivedDocuments(c.var.deps.sql, session.id, c.var.alongside);
-      return c.json({ success: true, documents: rows.map(toOffenderDocument) });
+      return c.json(
+        { success: true, documents: rows.map(toOffenderDocument) } satisfies OffenderDocumentListAnswer,
+      );
     },
   )
   .get('/mine', requireSignedIn(), async (c) => {
     const { session } = c.var;
     // Staff never receive documents (privileged by default): their list is empty.
     if (session.role === 'admin' || session.role === 'approver') {
-      return c.json({ success: true, documents: [] });
+      return c.json({ success: true, documents: [] } satisfies MineDocumentListAnswer);
     }
     const rows = await list_documents_readable_by(c.var.deps.sql, session.id);
-    return c.json({ success: true, documents: rows.map(toMineDocument) });
+    return c.json({ success: true, documents: rows.map(toMineDocument) } satisfies MineDocumentListAnswer);
   })
   .get('/:id/info', requireRole(READERS), valid('param', idParam), async (c) => {
     const { id } = c.req.valid('param');
     const doc = await findReceipt(c.var.deps.sql, c.var.session, id);
     if (!doc) throw await documentNotFound(c, id, 'info');
-    return c.json({ success: true, data: { document: toDocumentInfo(doc) } });
+    return c.json({ success: true, data: { document: toDocumentInfo(doc) } } satisfies DocumentInfoAnswer);
   })
   .post('/:id/withdraw', requireRole(READERS), valid('param', idParam), async (c) => {
     const { id } = c.req.valid('param');

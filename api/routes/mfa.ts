@@ -33,6 +33,7 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
+import type { MfaFactorListAnswer } from '../../contract/shapes/mfa.ts';
 
 /** Staff only: offenders sign in with a PIN on a facility tablet and have no second factor. */
 const STAFF = ['attorney', 'representative', 'admin', 'approver'] as const;
@@ -123,7 +124,9 @@ export const mfaRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: { options: asOptions(result.options) } });
   })
   .get('/factors', requireRole(STAFF), async (c) => {
-    return c.json({ success: true, data: await listFactors(c.var.deps.sql, c.var.session) });
+    return c.json(
+      { success: true, data: await listFactors(c.var.deps.sql, c.var.session) } satisfies MfaFactorListAnswer,
+    );
   })
   .post('/totp', requireRole(STAFF), valid('json', enrolBody), async (c) => {
     const enrolment = await startAuthenticatorEnrolment(c.var.deps, c.var.session, c.req.valid('json').name);

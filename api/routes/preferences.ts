@@ -8,6 +8,7 @@ import type { AppEnv } from '../http/context.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { jsonBodyLimit, valid } from '../http/validate.ts';
+import type { PreferencesAnswer, PreferencesSavedAnswer } from '../../contract/shapes/preferences.ts';
 
 const preferencesBody = z.object({
   notifyOnOpen: z.boolean({ error: 'notifyOnOpen must be true or false.' }),
@@ -17,7 +18,7 @@ export const preferenceRoutes = new Hono<AppEnv>()
   .use(requireRole(['attorney', 'representative']), jsonBodyLimit)
   .get('/', async (c) => {
     const preferences: Preferences = await find_preferences(c.var.deps.sql, c.var.session.id);
-    return c.json({ success: true, preferences });
+    return c.json({ success: true, preferences } satisfies PreferencesAnswer);
   })
   .put('/', valid('json', preferencesBody), async (c) => {
     const { sql } = c.var.deps;
@@ -33,5 +34,7 @@ export const preferenceRoutes = new Hono<AppEnv>()
         eventData: { ...preferences },
       });
     });
-    return c.json({ success: true, message: SUCCESS.preferencesSaved, preferences });
+    return c.json(
+      { success: true, message: SUCCESS.preferencesSaved, preferences } satisfies PreferencesSavedAnswer,
+    );
   });

@@ -4,7 +4,7 @@ import { get_setting } from '../db/settings.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { SIGN_IN_ENTITY_SLUG } from '../domain/entities.ts';
 import { DEFAULT_LANGUAGE } from '../../contract/languages.ts';
-import type { PublicConfig } from '../../contract/shapes/setting.ts';
+import type { PublicConfig, PublicConfigAnswer } from '../../contract/shapes/setting.ts';
 import type { AppEnv } from '../http/context.ts';
 
 export const publicRoutes = new Hono<AppEnv>()
@@ -19,7 +19,7 @@ export const publicRoutes = new Hono<AppEnv>()
     // The sign-in entity's language: a signed-out tablet shows it, and returns to it after any way out.
     const defaultLanguage = entity?.default_language ?? DEFAULT_LANGUAGE;
     const data: PublicConfig = { departmentAbbreviation, maxUploadMb, pinMinLength, defaultLanguage };
-    return c.json({ success: true, data });
+    return c.json({ success: true, data } satisfies PublicConfigAnswer);
   })
   .get('/health', async (c) => {
     await c.var.deps.sql`select 1`;

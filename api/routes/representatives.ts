@@ -14,6 +14,7 @@ import { failureError } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { valid } from '../http/validate.ts';
+import type { LinkedRepresentativeListAnswer } from '../../contract/shapes/representative.ts';
 
 // Any string: a malformed id is answered like an unknown one (404), by the domain.
 const idParam = z.object({ id: z.string() });
@@ -22,7 +23,7 @@ export const representativeLinkRoutes = new Hono<AppEnv>()
   .use(requireRole(['attorney']))
   .get('/', async (c) => {
     const representatives = await listRepresentatives(c.var.deps, c.var.session);
-    return c.json({ success: true, representatives });
+    return c.json({ success: true, representatives } satisfies LinkedRepresentativeListAnswer);
   })
   .post('/:id/accept', valid('param', idParam), async (c) => {
     const result = await acceptRepresentative(c.var.deps, c.var.session, {

@@ -59,3 +59,14 @@ export interface OffenderRequest {
 export interface PinResetRequest {
   pin: string;
 }
+
+/** GET /api/admin/users answer without a page parameter: every user of the admin's entity. */
+export interface AdminUserListAnswer {
+  success: true;
+  users: AdminUser[];
+}
+
+/** GET /api/admin/users answer with any page parameter. */
+export interface AdminUserPageAnswer extends AdminUserPage {
+  success: true;
+}

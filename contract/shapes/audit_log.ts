@@ -33,3 +33,15 @@ export interface ActivityEvent {
   ip_address: string | null;
   event_data: Record<string, unknown>;
 }
+
+/** GET /api/admin/audit-logs answer. */
+export interface AuditLogPageAnswer {
+  success: true;
+  data: AuditLogPage;
+}
+
+/** GET /api/admin/users/{id}/activity answer. */
+export interface ActivityAnswer {
+  success: true;
+  data: { events: ActivityEvent[] };
+}

@@ -181,3 +181,42 @@ export interface UploadFields {
   /** 'YYYY-MM-DD', only with time_sensitive. */
   respond_by?: string;
 }
+
+/** GET /api/documents/offender/{docNumber} answer: the offender's own list. */
+export interface OffenderDocumentListAnswer {
+  success: true;
+  documents: OffenderDocument[];
+}
+
+/** GET /api/documents/mine answer (empty for staff, who never receive documents). */
+export interface MineDocumentListAnswer {
+  success: true;
+  documents: MineDocument[];
+}
+
+/** A sender's whole list, when the query has no paging parameter. */
+export interface SenderListAnswer<Row> {
+  success: true;
+  message: string;
+  documents: Row[];
+}
+
+/** One page of a sender's list, when the query has any paging parameter. */
+export interface SenderPageAnswer<Row> extends SenderPage<Row> {
+  success: true;
+  message: string;
+}
+
+/** GET /api/documents/attorney answer: the whole list or one page of it. */
+export type AttorneyDocumentsAnswer = SenderListAnswer<AttorneyDocument> | SenderPageAnswer<AttorneyDocument>;
+
+/** GET /api/representative/documents answer: the whole list or one page of it. */
+export type RepresentativeDocumentsAnswer =
+  | SenderListAnswer<RepresentativeDocument>
+  | SenderPageAnswer<RepresentativeDocument>;
+
+/** GET /api/documents/{id}/info answer: the delivery receipt. */
+export interface DocumentInfoAnswer {
+  success: true;
+  data: { document: DocumentInfo };
+}

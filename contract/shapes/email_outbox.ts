@@ -17,3 +17,9 @@ export interface OutboxEmail {
   /** ISO 8601. */
   sent_at: string | null;
 }
+
+/** GET /api/admin/email-outbox answer. */
+export interface OutboxEmailListAnswer {
+  success: true;
+  data: { emails: OutboxEmail[] };
+}

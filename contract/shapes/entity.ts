@@ -33,3 +33,9 @@ export interface EntityRequest {
   /** Absent: 'en' for a new entity, the current one on an edit. */
   default_language?: Language;
 }
+
+/** GET /api/admin/entities answer. */
+export interface EntityListAnswer {
+  success: true;
+  entities: Entity[];
+}

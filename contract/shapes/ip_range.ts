@@ -38,3 +38,9 @@ export interface IpWhitelistPolicy {
    */
   effect: 'ranges' | 'open' | 'closed';
 }
+
+/** GET /api/admin/ip-whitelist answer: the ranges and what they admit now. */
+export interface IpWhitelistAnswer {
+  success: true;
+  data: { ipRanges: IpRangeEntry[]; policy: IpWhitelistPolicy };
+}

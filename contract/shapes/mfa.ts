@@ -92,3 +92,12 @@ export interface MfaFactorList {
 export type MfaProof =
   | { method: 'totp' | 'recovery'; code: string }
   | { method: 'webauthn'; response: PasskeyResponse };
+
+/** POST /api/auth/login answer when a second factor must follow the password (MfaStep). */
+export type MfaStepAnswer = { success: true } & MfaStep;
+
+/** GET /api/auth/mfa/factors answer. */
+export interface MfaFactorListAnswer {
+  success: true;
+  data: MfaFactorList;
+}

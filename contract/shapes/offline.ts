@@ -53,3 +53,9 @@ export interface OfflineEventsResult {
   /** Ids refused for good (not this person's document, a time outside the session): drop them, don't retry. */
   refused: { id: string; message: string }[];
 }
+
+/** GET /api/auth/offline-key and POST /api/auth/unlock answer. */
+export interface OfflineKeyAnswer {
+  success: true;
+  data: OfflineKey;
+}

@@ -69,3 +69,16 @@ export interface ApprovalResult {
 export interface RejectionRequest {
   reason: string;
 }
+
+/** GET /api/approver/registrations answer. */
+export interface PendingRegistrationListAnswer {
+  success: true;
+  registrations: PendingRegistration[];
+}
+
+/** POST /api/approver/registrations/{id}/approve answer. */
+export interface ApprovalAnswer {
+  success: true;
+  message: string;
+  data: ApprovalResult;
+}

@@ -18,3 +18,9 @@ export interface LinkedRepresentative {
   /** ISO 8601; null while pending. */
   accepted_at: string | null;
 }
+
+/** GET /api/attorney/representatives answer. */
+export interface LinkedRepresentativeListAnswer {
+  success: true;
+  representatives: LinkedRepresentative[];
+}

@@ -31,3 +31,15 @@ export interface PublicConfig {
    */
   defaultLanguage: Language;
 }
+
+/** GET /api/admin/settings answer. */
+export interface SettingListAnswer {
+  success: true;
+  data: { settings: Setting[] };
+}
+
+/** GET /api/config answer. */
+export interface PublicConfigAnswer {
+  success: true;
+  data: PublicConfig;
+}

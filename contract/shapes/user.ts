@@ -59,3 +59,16 @@ export interface PasswordChangeRequest {
 export interface LanguagePreferenceRequest {
   language: Language | null;
 }
+
+/** GET /api/auth/me answer: who the session's token belongs to. */
+export interface MeAnswer {
+  success: true;
+  user: PublicUser;
+}
+
+/** POST /api/auth/password answer: the user, no longer required to change the password. */
+export interface PasswordChangeAnswer {
+  success: true;
+  message: string;
+  user: PublicUser;
+}

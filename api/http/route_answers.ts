@@ -1,0 +1,61 @@
+/**
+ * Which answer each route sends when it succeeds: the name of its `…Answer` type in contract/shapes/, whose JSON
+ * Schema (contract/shapes.schema.json, generated from that type) the API reference gives for the route's
+ * success. The handler holds itself to the same type with `satisfies`, so the reference, the handler and the
+ * PWA read one declaration.
+ *
+ * One table rather than a marker on each handler: a handler's context (its validated input, the session) is
+ * inferred by Hono from where the handler is written in the route's chain, and a wrapper around it would lose
+ * that. tests/api/openapi_shapes.test.ts calls every route listed here and checks its real answer against the
+ * schema, and fails on a key that names no route of the app. A route missing here is documented with the generic
+ * success.
+ */
+import shapes from '../../contract/shapes.schema.json' with { type: 'json' };
+
+/** A type of contract/shapes/ with a generated schema. */
+export type ShapeName = keyof typeof shapes.definitions;
+
+export interface RouteAnswer {
+  /** The success status; 200 unless said. */
+  status?: number;
+  /** One shape, or several when the route answers one of them (a sign-in with or without a second factor). */
+  shapes: readonly ShapeName[];
+}
+
+/** By `METHOD /api/path/{param}`, as the reference writes the route. */
+export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
+  'GET /api/config': { shapes: ['PublicConfigAnswer'] },
+
+  'POST /api/auth/login': { shapes: ['LoginAnswer', 'MfaStepAnswer'] },
+  'POST /api/auth/logout': { shapes: ['MessageAnswer'] },
+  'POST /api/auth/forgot-password': { shapes: ['MessageAnswer'] },
+  'GET /api/auth/me': { shapes: ['MeAnswer'] },
+  'POST /api/auth/password': { shapes: ['PasswordChangeAnswer'] },
+  'GET /api/auth/offline-key': { shapes: ['OfflineKeyAnswer'] },
+  'POST /api/auth/lock': { shapes: ['MessageAnswer'] },
+  'POST /api/auth/unlock': { shapes: ['OfflineKeyAnswer'] },
+  'POST /api/auth/register': { status: 201, shapes: ['MessageAnswer'] },
+  'GET /api/auth/mfa/factors': { shapes: ['MfaFactorListAnswer'] },
+
+  'GET /api/documents/offender/{docNumber}': { shapes: ['OffenderDocumentListAnswer'] },
+  'GET /api/documents/mine': { shapes: ['MineDocumentListAnswer'] },
+  'GET /api/documents/attorney': { shapes: ['AttorneyDocumentsAnswer'] },
+  'GET /api/representative/documents': { shapes: ['RepresentativeDocumentsAnswer'] },
+  'GET /api/documents/{id}/info': { shapes: ['DocumentInfoAnswer'] },
+  'GET /api/recipients/{docNumber}': { shapes: ['RecipientAnswer'] },
+  'GET /api/preferences': { shapes: ['PreferencesAnswer'] },
+  'PUT /api/preferences': { shapes: ['PreferencesSavedAnswer'] },
+  'GET /api/attorney/representatives': { shapes: ['LinkedRepresentativeListAnswer'] },
+
+  'GET /api/approver/registrations': { shapes: ['PendingRegistrationListAnswer'] },
+  'POST /api/approver/registrations/{id}/approve': { shapes: ['ApprovalAnswer'] },
+
+  'GET /api/admin/users': { shapes: ['AdminUserListAnswer', 'AdminUserPageAnswer'] },
+  'GET /api/admin/users/{id}/activity': { shapes: ['ActivityAnswer'] },
+  'GET /api/admin/audit-logs': { shapes: ['AuditLogPageAnswer'] },
+  'GET /api/admin/email-outbox': { shapes: ['OutboxEmailListAnswer'] },
+  'GET /api/admin/entities': { shapes: ['EntityListAnswer'] },
+  'GET /api/admin/settings': { shapes: ['SettingListAnswer'] },
+  'PUT /api/admin/settings/{key}': { shapes: ['MessageAnswer'] },
+  'GET /api/admin/ip-whitelist': { shapes: ['IpWhitelistAnswer'] },
+};

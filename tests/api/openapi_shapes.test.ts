@@ -1,0 +1,255 @@
+/**
+ * The answers the API reference documents are the answers the API sends: the success schemas come from the
+ * TypeScript shapes of contract/shapes/ (contract/shapes.schema.json, generated from them and kept equal to a
+ * fresh generation), and every route that names its answer (api/http/route_answers.ts) is called here on the
+ * real app, its real answer checked against the schema the document gives for that operation and status. An
+ * answer with a field missing, renamed or added fails the check.
+ */
+import assert from 'node:assert/strict';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { ROUTE_ANSWERS } from '../../api/http/route_answers.ts';
+import { openApiPath } from '../../api/http/openapi.ts';
+import { generateShapeSchemas, SHAPE_SCHEMA_FILE } from '../../scripts/generate_shape_schemas.ts';
+import {
+  call,
+  type CallOptions,
+  createTestApp,
+  DB_TEST,
+  DEMO,
+  signIn,
+  type TestApp,
+} from '../support/app.ts';
+import { makeUser, registrationBody } from '../support/factories.ts';
+import { insertDocument } from '../support/documents.ts';
+
+Deno.test('contract/shapes.schema.json is what contract/shapes/ generates now', async () => {
+  const committed = JSON.parse(await Deno.readTextFile(SHAPE_SCHEMA_FILE));
+  // The objects are closed: a field the type does not declare is refused.
+  assert.equal(committed.definitions.LoginAnswer.additionalProperties, false);
+  assert.deepEqual(
+    committed,
+    generateShapeSchemas(),
+    'a shape changed: run `node_modules/.bin/deno run -A scripts/generate_shape_schemas.ts` and commit the file',
+  );
+});
+
+/** Validators for the success schemas of one OpenAPI document, by operation and status. */
+function answerValidators(document: any) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const cache = new Map<string, ValidateFunction<any>>();
+  return (operation: string, status: number): ValidateFunction<any> => {
+    const key = `${operation} ${status}`;
+    let validate = cache.get(key);
+    if (!validate) {
+      const [method, path] = operation.split(' ');
+      const media = document.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content;
+      const schema = media?.['application/json']?.schema;
+      assert.ok(schema, `${operation} documents no JSON schema for ${status}`);
+      // The response schema's `#/components/…` references resolve against the document's components.
+      validate = ajv.compile({ $id: `urn:answer:${cache.size}`, components: document.components, ...schema });
+      cache.set(key, validate);
+    }
+    return validate;
+  };
+}
+
+Deno.test({
+  name: "every documented answer is the route's real answer, in the shape contract/shapes/ declares",
+  ...DB_TEST,
+  async fn(t) {
+    const app = await createTestApp();
+    try {
+      const { body: document } = await call(app, 'GET', '/api/openapi.json');
+      const validator = answerValidators(document);
+      const checked = new Set<string>();
+
+      /** Calls `path` (a real one) as `operation` (the documented one) and checks the answer; returns its body. */
+      const check = async (operation: string, path: string, options: CallOptions = {}) => {
+        const [method] = operation.split(' ');
+        const answer = await call(app, method, path, options);
+        const status = ROUTE_ANSWERS[operation]?.status ?? 200;
+        assert.equal(answer.status, status, `${operation}: ${JSON.stringify(answer.body)}`);
+        const validate = validator(operation, status);
+        assert.ok(
+          validate(answer.body),
+          `${operation}: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${JSON.stringify(answer.body)}`,
+        );
+        checked.add(operation);
+        return answer.body;
+      };
+
+      await t.step(
+        'each route named in route_answers.ts is a route of the app, with a declared shape',
+        () => {
+          const operations = new Set<string>();
+          for (const route of app.app.routes) {
+            if (route.method !== 'ALL') operations.add(`${route.method} ${openApiPath(route.path).path}`);
+          }
+          for (const [operation, answer] of Object.entries(ROUTE_ANSWERS)) {
+            assert.ok(operations.has(operation), `${operation} is not a route of the app`);
+            for (const shape of answer.shapes) assert.ok(document.components.schemas[shape], shape);
+          }
+        },
+      );
+
+      const admin = await signIn(app, ...DEMO.admin);
+      const attorney = await signIn(app, ...DEMO.attorney);
+      const representative = await signIn(app, ...DEMO.representative);
+      const approver = await signIn(app, ...DEMO.approver);
+
+      await t.step('open routes and sign-in', async () => {
+        await check('GET /api/config', '/api/config');
+        await check('POST /api/auth/login', '/api/auth/login', {
+          body: { username: DEMO.attorney[0], password: DEMO.attorney[1], entity: 'default' },
+        });
+        await check('POST /api/auth/forgot-password', '/api/auth/forgot-password', {
+          body: { email: 'nobody@example.test' },
+        });
+        await check('POST /api/auth/register', '/api/auth/register', { body: registrationBody() });
+      });
+
+      await t.step("the offender's routes", async () => {
+        const offender = await signIn(app, ...DEMO.offender);
+        const [attorneyRow] = await app.deps.sql<{ id: string }[]>`
+          select id from users where email = ${DEMO.attorney[0]}`;
+        const [offenderRow] = await app.deps.sql<{ id: string }[]>`
+          select id from users where doc_number = ${DEMO.offender[0]}`;
+        await insertDocument(app, { senderId: attorneyRow.id, recipientId: offenderRow.id, title: 'Motion' });
+        const list = await check(
+          'GET /api/documents/offender/{docNumber}',
+          '/api/documents/offender/100001',
+          {
+            token: offender,
+          },
+        );
+        assert.equal(list.documents.length, 1);
+        await check('GET /api/documents/mine', '/api/documents/mine', { token: offender });
+        await check('GET /api/documents/{id}/info', `/api/documents/${list.documents[0].documentid}/info`, {
+          token: offender,
+        });
+        await check('GET /api/auth/me', '/api/auth/me', { token: offender });
+        await check('GET /api/auth/offline-key', '/api/auth/offline-key', { token: offender });
+        await check('POST /api/auth/lock', '/api/auth/lock', { token: offender });
+        await check('POST /api/auth/unlock', '/api/auth/unlock', {
+          token: offender,
+          body: { pin: DEMO.offender[1] },
+        });
+        await check('POST /api/auth/logout', '/api/auth/logout', { token: offender });
+      });
+
+      await t.step("the senders' routes", async () => {
+        // The whole list and one page of it are the two answers of each sender's list.
+        await check('GET /api/documents/attorney', '/api/documents/attorney', { token: attorney });
+        await check('GET /api/documents/attorney', '/api/documents/attorney?pageSize=10', {
+          token: attorney,
+        });
+        await check('GET /api/representative/documents', '/api/representative/documents', {
+          token: representative,
+        });
+        await check('GET /api/representative/documents', '/api/representative/documents?pageSize=10&page=1', {
+          token: representative,
+        });
+        await check('GET /api/recipients/{docNumber}', '/api/recipients/100001', { token: attorney });
+        await check('GET /api/preferences', '/api/preferences', { token: attorney });
+        await check('PUT /api/preferences', '/api/preferences', {
+          token: attorney,
+          body: { notifyOnOpen: true },
+        });
+        const links = await check('GET /api/attorney/representatives', '/api/attorney/representatives', {
+          token: attorney,
+        });
+        assert.ok(links.representatives.length > 0);
+        await check('GET /api/documents/mine', '/api/documents/mine', { token: attorney });
+        const fresh = await makeUser(app, { role: 'attorney' });
+        const token = await signIn(app, fresh.username, fresh.secret);
+        await check('POST /api/auth/password', '/api/auth/password', {
+          token,
+          body: { currentPassword: fresh.secret, newPassword: 'Another-Str0ng-Passphrase!' },
+        });
+      });
+
+      await t.step("the approver's routes", async () => {
+        const pending = await check('GET /api/approver/registrations', '/api/approver/registrations', {
+          token: approver,
+        });
+        assert.ok(pending.registrations.length > 0);
+        await check(
+          'POST /api/approver/registrations/{id}/approve',
+          `/api/approver/registrations/${pending.registrations[0].id}/approve`,
+          { token: approver },
+        );
+      });
+
+      await t.step("the admin's routes", async () => {
+        const all = await check('GET /api/admin/users', '/api/admin/users', { token: admin });
+        await check('GET /api/admin/users', '/api/admin/users?limit=2', { token: admin });
+        await check('GET /api/admin/users/{id}/activity', `/api/admin/users/${all.users[0].id}/activity`, {
+          token: admin,
+        });
+        await check('GET /api/admin/audit-logs', '/api/admin/audit-logs', { token: admin });
+        await check('GET /api/admin/email-outbox', '/api/admin/email-outbox', { token: admin });
+        await check('GET /api/admin/entities', '/api/admin/entities', { token: admin });
+        await check('GET /api/admin/settings', '/api/admin/settings', { token: admin });
+        await check('GET /api/admin/ip-whitelist', '/api/admin/ip-whitelist', { token: admin });
+        await check('GET /api/auth/mfa/factors', '/api/auth/mfa/factors', { token: admin });
+        // With a second factor required of approvers, the approver's sign-in answers the step, not a session.
+        await check('PUT /api/admin/settings/{key}', '/api/admin/settings/mfa_required_roles', {
+          token: admin,
+          body: { value: { type: 'text', value: 'approver' } },
+        });
+        const step = await check('POST /api/auth/login', '/api/auth/login', {
+          body: { username: DEMO.approver[0], password: DEMO.approver[1], entity: 'default' },
+        });
+        assert.equal(step.mfaEnrollmentRequired, true);
+      });
+
+      await t.step('every route that names its answer was called and checked here', () => {
+        assert.deepEqual(
+          Object.keys(ROUTE_ANSWERS).filter((operation) => !checked.has(operation)),
+          [],
+        );
+      });
+    } finally {
+      await app.close();
+    }
+  },
+});
+
+Deno.test({
+  name: 'an answer with a field missing, renamed or added does not match its documented shape',
+  ...DB_TEST,
+  async fn() {
+    const app: TestApp = await createTestApp();
+    try {
+      const { body: document } = await call(app, 'GET', '/api/openapi.json');
+      const validator = answerValidators(document);
+      const admin = await signIn(app, ...DEMO.admin);
+      const login = await call(app, 'POST', '/api/auth/login', {
+        body: { username: DEMO.attorney[0], password: DEMO.attorney[1], entity: 'default' },
+      });
+      const page = await call(app, 'GET', '/api/admin/users?limit=2', { token: admin });
+      const validLogin = validator('POST /api/auth/login', 200);
+      const validPage = validator('GET /api/admin/users', 200);
+      assert.ok(validLogin(login.body) && validPage(page.body), 'the real answers match');
+
+      const missing = structuredClone(login.body);
+      delete missing.user.firstName;
+      assert.equal(validLogin(missing), false, 'a nested field removed');
+
+      const renamed = structuredClone(page.body);
+      renamed.next_cursor = renamed.nextCursor;
+      delete renamed.nextCursor;
+      assert.equal(validPage(renamed), false, 'a field renamed');
+
+      const added = structuredClone(page.body);
+      added.users[0].password_hash = 'x';
+      assert.equal(validPage(added), false, 'a field the shape does not declare');
+
+      const retyped = structuredClone(page.body);
+      retyped.total = String(retyped.total);
+      assert.equal(validPage(retyped), false, 'a field of another type');
+    } finally {
+      await app.close();
+    }
+  },
+});
