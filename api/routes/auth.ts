@@ -17,8 +17,12 @@ import { REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
 import type { UnlockRequest } from '../../contract/shapes/offline.ts';
 import type {
+  LanguagePreferenceAnswer,
   LanguagePreferenceRequest,
+  LoginAnswer,
   LoginRequest,
+  MeAnswer,
+  PasswordChangeAnswer,
   PasswordChangeRequest,
 } from '../../contract/shapes/user.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -29,7 +33,6 @@ import { jsonBodyLimit, valid } from '../http/validate.ts';
 import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 import type { MfaStepAnswer } from '../../contract/shapes/mfa.ts';
 import type { OfflineKeyAnswer } from '../../contract/shapes/offline.ts';
-import type { LoginAnswer, MeAnswer, PasswordChangeAnswer } from '../../contract/shapes/user.ts';
 
 /** Long enough for any real name or address line; short enough to bound the work. */
 const TEXT_MAX = 200;
@@ -199,7 +202,9 @@ export const authRoutes = new Hono<AppEnv>()
   .patch('/preferences', requireSignedIn(), valid('json', languageBody), async (c) => {
     const { language } = c.req.valid('json');
     await saveOwnLanguage(c.var.deps.sql, language, actorFrom(c.var.session, c.var.clientAddress));
-    return c.json({ success: true, message: SUCCESS.languageSaved, language });
+    return c.json(
+      { success: true, message: SUCCESS.languageSaved, language } satisfies LanguagePreferenceAnswer,
+    );
   })
   .post(
     '/password',

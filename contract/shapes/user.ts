@@ -72,3 +72,10 @@ export interface PasswordChangeAnswer {
   message: string;
   user: PublicUser;
 }
+
+/** PATCH /api/auth/preferences answer: the language as saved. */
+export interface LanguagePreferenceAnswer {
+  success: true;
+  message: string;
+  language: Language | null;
+}

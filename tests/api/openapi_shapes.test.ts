@@ -160,6 +160,10 @@ Deno.test({
         });
         assert.ok(links.representatives.length > 0);
         await check('GET /api/documents/mine', '/api/documents/mine', { token: attorney });
+        await check('PATCH /api/auth/preferences', '/api/auth/preferences', {
+          token: attorney,
+          body: { language: 'es' },
+        });
         const fresh = await makeUser(app, { role: 'attorney' });
         const token = await signIn(app, fresh.username, fresh.secret);
         await check('POST /api/auth/password', '/api/auth/password', {
