@@ -164,6 +164,9 @@ Deno.test({
           await page.goto(`${server.url}/portal/attorney/representatives`);
           await page.locator('.ant-table, .ant-list').first().waitFor();
           await check(page, `${language} representatives`);
+          await page.goto(`${server.url}/security`);
+          await page.locator('.security-section').first().waitFor();
+          await check(page, `${language} security`);
           await context.close();
         });
 

@@ -4,7 +4,7 @@
  * secret as text, then its first code), removes one, and makes new recovery codes; removing and new codes ask for
  * a second factor first. Plain markup like the sign-in screen; the QR and WebAuthn libraries load when used.
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PortalHeader } from '../components/PortalHeader.tsx';
@@ -359,6 +359,9 @@ function ProveAgain(
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The panel opens below the list: the focus goes to it, so a keyboard or screen-reader user is where it asks.
+  useEffect(() => heading.current?.focus(), []);
 
   async function prove(make: () => Promise<MfaProof>) {
     setBusy(true);
@@ -380,7 +383,7 @@ function ProveAgain(
 
   return (
     <section className='security-section security-prove' aria-labelledby='security-prove-heading'>
-      <h3 id='security-prove-heading'>{title}</h3>
+      <h3 id='security-prove-heading' ref={heading} tabIndex={-1}>{title}</h3>
       <p>{t('security.proveHint')}</p>
       {passkey && passkeysSupported() && (
         <p>

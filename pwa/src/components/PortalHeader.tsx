@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import portalLogo from '../assets/portal-logo.svg';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { signOutEverywhere } from '../auth/authApi.ts';
 import { PATHS } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
@@ -34,6 +34,7 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
   const stored = storage.readUser();
   // Staff manage their own second factors; an offender's tablet has none.
   const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
+  const onSecurity = useLocation().pathname === PATHS.security;
   return (
     <header className='portal-header'>
       <div className='portal-header-row'>
@@ -47,7 +48,7 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
         </div>
         <div className='portal-header-actions'>
           {actions}
-          {staff && (
+          {staff && !onSecurity && (
             <Link className='btn' to={PATHS.security}>
               <span>{t('security.link')}</span>
             </Link>
