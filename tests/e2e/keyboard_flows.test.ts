@@ -191,17 +191,20 @@ async function focusReturnsTo(page: Page, name: string, where: string): Promise<
   await assertFocusVisible(page, where);
 }
 
-/** Presses an arrow key until the focused item (or the menu's active item) matches. */
+/** Presses an arrow key until the focused item matches (antd's menu moves the focus itself onto its items). */
 async function arrowTo(page: Page, key: string, name: RegExp, max = 10): Promise<void> {
   const seen: string[] = [];
   for (let press = 0; press < max; press++) {
     const now = await focused(page);
-    const active = await page.evaluate(() =>
-      document.querySelector('.ant-menu-item-active')?.textContent?.trim() ?? ''
-    );
-    seen.push(`${describe(now)} / active "${active}"`);
-    if (name.test(now.name) || name.test(active)) return;
+    seen.push(describe(now));
+    if (now.tag === 'li' && name.test(now.name)) return;
     await page.keyboard.press(key);
+    // The menu moves the focus a moment after the key: the next reading waits for it.
+    await page.waitForFunction(
+      (before) => (document.activeElement?.textContent ?? '') !== before,
+      now.name,
+      { polling: 50, timeout: 2_000 },
+    ).catch(() => {});
     await assertFocusVisible(page, `${key} towards ${name}`);
   }
   throw new Error(`${name} not reached with ${key}: ${seen.join(', ')}`);
@@ -209,7 +212,12 @@ async function arrowTo(page: Page, key: string, name: RegExp, max = 10): Promise
 
 /** Waits for the app's own navigation to `path` (no page load follows it). */
 async function atPath(page: Page, path: string): Promise<void> {
-  await page.waitForFunction((expected) => location.pathname === expected, path, { polling: 100 });
+  await page.waitForFunction((expected) => location.pathname === expected, path, { polling: 100 }).catch(
+    async () =>
+      assert.fail(
+        `not at ${path} but ${new URL(page.url()).pathname}; focus on ${describe(await focused(page))}`,
+      ),
+  );
 }
 
 /** Types into the focused field, as a keyboard does. */

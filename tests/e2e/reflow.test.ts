@@ -4,7 +4,8 @@
  * without sideways scrolling (the page's scroll width is not above its width). Browser zoom is not
  * deviceScaleFactor: that only draws each CSS px with more device pixels and leaves the layout as it is. Zoom
  * at 200 % halves the CSS px a window is wide and high, so a 1280x800 screen at 200 % lays out as a 640x400
- * viewport does: that is how it is emulated here. Build the PWA first (npm run build).
+ * viewport does: that is how it is emulated here. The list with the header's Larger text on fits as well.
+ * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -71,6 +72,18 @@ Deno.test({
             await page.waitForURL(/\/portal\/offender/);
             await page.locator('.document-card, tr.document-row').first().waitFor();
             await assertNoSidewaysScroll(page, `offender list, ${screen.name}`);
+            // Larger text in the header: the text grows a quarter and still fits the width.
+            const title = page.locator('.document-card-title, tr.document-row td').first();
+            const before = (await title.boundingBox())!.height;
+            const larger = page.getByRole('button', { name: 'Larger text' });
+            await larger.click();
+            assert.equal(await larger.getAttribute('aria-pressed'), 'true');
+            const after = (await title.boundingBox())!.height;
+            console.log(`larger text: a title ${before.toFixed(1)} px high, then ${after.toFixed(1)} px`);
+            assert.ok(after >= before * 1.2, `the text grew: ${before} -> ${after}`);
+            await assertNoSidewaysScroll(page, `offender list with larger text, ${screen.name}`);
+            await larger.click();
+            assert.equal(await larger.getAttribute('aria-pressed'), 'false');
             // Info opened on the narrow screen fits too.
             await page.getByRole('button', { name: /^Info A letter/ }).click();
             await page.locator('dialog.info-dialog[open] .info-receipt-heading').first().waitFor();

@@ -60,13 +60,29 @@ function PinResetNotice() {
   );
 }
 
+/**
+ * Larger text: everything on the tablet's screen drawn a quarter larger (CSS zoom, so the layout reflows as it
+ * does with the browser's own zoom). Kept in memory for this sign-in only, never on the shared tablet: the next
+ * person starts at the usual size.
+ */
+function LargerTextButton({ on, onToggle }: { on: boolean; onToggle(): void }) {
+  const { t } = useTranslation();
+  return (
+    <button type='button' className='btn' aria-pressed={on} onClick={onToggle}>
+      {t('header.largerText')}
+    </button>
+  );
+}
+
 export function OffenderPortal() {
   const logOff = useLogOff('logout-screen');
   const tablet = useTabletSession();
   const { t } = useTranslation();
+  const [largerText, setLargerText] = useState(false);
   const header = (
     <PortalHeader
       onLogOff={logOff}
+      actions={<LargerTextButton on={largerText} onToggle={() => setLargerText((on) => !on)} />}
       details={
         <p className='portal-details'>
           {t('header.docId')} <strong>{storage.getDocId() ?? ''}</strong>
@@ -91,7 +107,7 @@ export function OffenderPortal() {
     );
   }
   return (
-    <div className='tablet'>
+    <div className={largerText ? 'tablet tablet-larger-text' : 'tablet'}>
       <PortalLayout header={header}>
         {tablet.phase !== 'locked' && <PinResetNotice />}
         {content}
