@@ -29,6 +29,8 @@ export type Reservation =
     accountFailures: number;
     /** True while a lock is in force (set before this attempt). */
     locked: boolean;
+    /** The end of that lock; null when none is in force. */
+    lockedUntil: Date | null;
   };
 
 /**
@@ -87,20 +89,28 @@ export async function reserve_login_attempt(
       insert into login_failures (ip_address, username, facility)
       values (${a.ipAddress}, ${a.username}, ${a.facility}) returning id::text as id`;
     if (!a.entityId || !a.countAccount) {
-      return { addressThrottled: false, failureId: failure.id, accountFailures: 0, locked: false };
+      return {
+        addressThrottled: false,
+        failureId: failure.id,
+        accountFailures: 0,
+        locked: false,
+        lockedUntil: null,
+      };
     }
-    const [account] = await tx<{ failures: number; locked: boolean }[]>`
+    const [account] = await tx<{ failures: number; locked: boolean; locked_until: Date | null }[]>`
       insert into login_lockouts as l (entity_id, username, consecutive_failures)
       values (${a.entityId}, ${a.username}, 1)
       on conflict (entity_id, username) do update
         set consecutive_failures = case when l.locked_until <= now() then 1 else l.consecutive_failures + 1 end,
             locked_until = case when l.locked_until <= now() then null else l.locked_until end
-      returning consecutive_failures as failures, coalesce(locked_until > now(), false) as locked`;
+      returning consecutive_failures as failures, coalesce(locked_until > now(), false) as locked,
+        case when locked_until > now() then locked_until end as locked_until`;
     return {
       addressThrottled: false,
       failureId: failure.id,
       accountFailures: account.failures,
       locked: account.locked,
+      lockedUntil: account.locked_until,
     };
   });
 }

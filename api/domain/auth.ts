@@ -137,8 +137,16 @@ async function checkLogin(
   const limits = admission.limits;
   const candidate = entity ? await find_login_candidate(sql, entity.id, username) : undefined;
 
-  /** Keeps the attempt counted (locking the account at the limit) and answers the generic refusal. */
-  const refuse = async (reason: string, eventType = 'login_failed'): Promise<LoginResult> => {
+  /**
+   * Keeps the attempt counted (locking the account at the limit) and answers the generic refusal, or, once the
+   * lock is in force, how long it lasts: a username locks whether or not it names anyone, so saying so tells no
+   * stranger that an account exists, and tells its owner that the right secret will work again after that time.
+   */
+  const refuse = async (
+    reason: string,
+    eventType = 'login_failed',
+    minutesLeft?: number,
+  ): Promise<LoginResult> => {
     const { lockedNow } = await recordFailure(sql, key, limits);
     if (lockedNow) {
       await audit('account_locked', candidate?.id ?? null, {
@@ -147,10 +155,11 @@ async function checkLogin(
       });
     }
     await audit(eventType, candidate?.id ?? null, { username, reason });
-    return fail('bad_credentials');
+    const locked = minutesLeft ?? (lockedNow ? limits.lockMinutes : undefined);
+    return locked === undefined ? fail('bad_credentials') : fail('account_locked', String(locked));
   };
 
-  if (!admission.admitted) return await refuse('locked');
+  if (!admission.admitted) return await refuse('locked', 'login_failed', admission.minutesLeft);
 
   // One full-cost check, against a dummy hash for an unknown user, so an unknown user and a known one take the
   // same time. Nothing issues temporary passwords any more (an approved applicant signs in with the password they
@@ -240,7 +249,7 @@ async function checkLogin(
     },
   );
   // A lock set by a concurrent attempt while this one was hashing: the right secret is refused like a wrong one.
-  if (!session) return await refuse('locked');
+  if (!session) return await refuse('locked', 'login_failed', limits.lockMinutes);
   if (session === 'changed') return await refuse('changed_while_checking');
   if ('step' in session) return { ok: true, secondFactor: session.step };
   const token = await signSessionToken(deps.signingKey, {

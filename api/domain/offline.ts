@@ -154,7 +154,7 @@ export async function lockSession(
 /**
  * POST /api/auth/unlock: the offender's PIN on the lock screen, checked through the sign-in throttle; the right
  * one lifts the session's lock and answers the key. Fails for 'unlock_pin_wrong', 'unlock_locked' (the account
- * lock is in force: try later; the session stays), 'throttled' (the address's budget), 'sign_in_busy' (too many
+ * lock is in force: try again after `detail` minutes; the session stays), 'throttled' (the address's budget), 'sign_in_busy' (too many
  * checks at once from the address) or 'session_ended'.
  */
 export async function unlock(
@@ -213,7 +213,7 @@ async function checkUnlock(
         eventData: { username: key.username, minutes: limits.lockMinutes, during: 'unlock' },
       });
       await refuseLocked(tx, reason);
-      return fail('unlock_locked');
+      return fail('unlock_locked', String(limits.lockMinutes));
     });
   };
 
@@ -224,7 +224,10 @@ async function checkUnlock(
   }
   if (!admission.admitted) {
     await sql.begin((tx) => refuseLocked(tx, 'locked'));
-    return fail('unlock_locked');
+    const minutes = admission.refusal === 'locked'
+      ? admission.minutesLeft
+      : Math.max(1, Math.ceil(admission.waitSeconds / 60));
+    return fail('unlock_locked', String(minutes));
   }
   // Refused before any hashing, but counted like any failure (as a sign-in is).
   if (!options.inFlightSlot) return await failAttempt(admission.limits, 'in_flight', 'sign_in_busy');
@@ -240,7 +243,7 @@ async function checkUnlock(
     // A lock set by a concurrent attempt while this one was hashing: the right PIN is refused for now.
     if (!(await confirmSuccess(tx, key, admission.failureId))) {
       await refuseLocked(tx, 'locked');
-      return fail('unlock_locked');
+      return fail('unlock_locked', String(admission.limits.lockMinutes));
     }
     if (!(await unlock_session(tx, session.session_id))) return fail('session_ended');
     const issued = await issueKey(tx, session, attempt.ipAddress);

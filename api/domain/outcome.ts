@@ -10,6 +10,8 @@ export const REASONS = [
   'invalid_input',
   // Sign-in and password change (auth.ts).
   'bad_credentials',
+  /** The account's sign-in lock is in force; `detail` is the whole minutes left. */
+  'account_locked',
   'throttled',
   /** More sign-ins in flight at once from one client address than the API checks (sign_in_throttle.ts). */
   'sign_in_busy',

@@ -61,7 +61,17 @@ export type Admission =
   | { admitted: false; refusal: 'address_budget'; addressFailures: number }
   /** A facility address's growing delay for this username: try again in `waitSeconds`. */
   | { admitted: false; refusal: 'wait'; waitSeconds: number }
-  | { admitted: false; refusal: 'locked'; limits: AccountLimits };
+  /** The account's lock is in force: `minutesLeft` until it ends (whole minutes, at least 1). */
+  | { admitted: false; refusal: 'locked'; limits: AccountLimits; minutesLeft: number };
+
+/**
+ * Whole minutes until `end`, rounded up and at least 1, to tell a person when to try again; `fallback` when the
+ * end is not known (an attempt over the limit whose lock a concurrent one is setting).
+ */
+export function minutesUntil(end: Date | null, fallback: number, now = Date.now()): number {
+  if (!end) return fallback;
+  return Math.max(1, Math.ceil((new Date(end).getTime() - now) / 60_000));
+}
 
 /**
  * Counts the attempt against the account and the address, and says whether its secret may be checked.
@@ -95,7 +105,12 @@ export async function admitAttempt(
   const limits = { limit, lockMinutes };
   // Over the limit: the attempts before this one already had every check the lock allows.
   if (reservation.locked || reservation.accountFailures > limit) {
-    return { admitted: false, refusal: 'locked', limits };
+    return {
+      admitted: false,
+      refusal: 'locked',
+      limits,
+      minutesLeft: minutesUntil(reservation.lockedUntil, lockMinutes),
+    };
   }
   return { admitted: true, failureId: reservation.failureId, limits };
 }

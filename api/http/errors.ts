@@ -16,6 +16,8 @@ export class AppError extends Error {
     readonly code?: string,
     /** Sent as Retry-After: when a refusal is temporary and the client may try again. */
     readonly retryAfterSeconds?: number,
+    /** The value the message was built from (a count, a date), for the PWA's text in the language shown. */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -39,15 +41,24 @@ export const badRequest = (message: string) => new AppError(400, message, 'bad_r
 export const conflict = (message: string) => new AppError(409, message, 'conflict');
 
 /** Writes the standard failure body. */
-export function failure(c: Context, status: ContentfulStatusCode, message: string, code?: string) {
-  return c.json({ success: false, message, ...(code ? { code } : {}) }, status);
+export function failure(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  code?: string,
+  detail?: string,
+) {
+  return c.json(
+    { success: false, message, ...(code ? { code } : {}), ...(detail ? { detail } : {}) },
+    status,
+  );
 }
 
 /** Hono's onError: maps every thrown thing to the standard body. */
 export function handleError(error: Error, c: Context) {
   if (error instanceof AppError) {
     if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
-    return failure(c, error.status, error.message, error.code);
+    return failure(c, error.status, error.message, error.code, error.detail);
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;

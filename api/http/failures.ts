@@ -16,10 +16,22 @@ interface CatalogueEntry {
   retryAfterSeconds?: number;
 }
 
+/** '1 minute', '10 minutes' (the PWA's catalogues have both forms, `codes.<code>_one`). */
+function minutesText(minutes: string): string {
+  return minutes === '1' ? '1 minute' : `${minutes} minutes`;
+}
+
 export const FAILURES: Record<Reason, CatalogueEntry> = {
   invalid_input: { status: 400, message: (detail) => detail },
 
   bad_credentials: { status: 401, message: 'Please check your login credentials.' },
+  account_locked: {
+    status: 401,
+    message: (minutes) =>
+      `Too many failed sign-ins: this account is locked for ${
+        minutesText(minutes)
+      }. Please sign in again after that.`,
+  },
   throttled: {
     status: 429,
     message: 'Too many failed sign-in attempts from this device. Please try again later.',
@@ -80,7 +92,10 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   unlock_pin_wrong: { status: 403, message: 'The PIN is not correct.' },
   unlock_locked: {
     status: 429,
-    message: 'Too many wrong PINs. Please try again later.',
+    message: (minutes) =>
+      `Too many wrong PINs: this account is locked for ${
+        minutesText(minutes)
+      }. Please enter your PIN again after that.`,
   },
   session_locked: { status: 423, message: 'This tablet is locked. Please enter your PIN.' },
   offline_event_time_impossible: { status: 400, message: 'The time of this reading is not possible.' },
@@ -211,7 +226,17 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
 export function failureError(failure: Failure): AppError {
   const entry = FAILURES[failure.reason];
   const message = typeof entry.message === 'string' ? entry.message : entry.message(failure.detail ?? '');
-  return new AppError(entry.status, message, failure.reason, failure.waitSeconds ?? entry.retryAfterSeconds);
+  // The detail of a message built from it goes with it (invalid_input's detail is the whole message already).
+  const detail = typeof entry.message === 'string' || failure.reason === 'invalid_input'
+    ? undefined
+    : failure.detail;
+  return new AppError(
+    entry.status,
+    message,
+    failure.reason,
+    failure.waitSeconds ?? entry.retryAfterSeconds,
+    detail,
+  );
 }
 
 /** The error to throw for `reason` where a route or the guard decides it itself (a missing row, a refusal). */

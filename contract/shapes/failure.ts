@@ -15,4 +15,6 @@ export interface FailureBody {
   success: false;
   message: string;
   code?: string;
+  /** The value a message was built from (a count of minutes, a date), for the text in the client's language. */
+  detail?: string;
 }

@@ -269,6 +269,12 @@ Deno.test({
     });
     assert.equal(early.status, 429);
     assert.equal(early.body.code, 'unlock_locked');
+    // How long, in the refusal: the lock time left, in whole minutes.
+    assert.equal(early.body.detail, '10');
+    assert.equal(
+      early.body.message,
+      'Too many wrong PINs: this account is locked for 10 minutes. Please enter your PIN again after that.',
+    );
     assert.equal((await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip })).status, 423);
     // Once it lifts, the owner's PIN opens the same session with the same key.
     await liftAccountLock(o.id);

@@ -4,6 +4,14 @@ import { makeUser } from '../support/factories.ts';
 
 let t: TestApp;
 const GENERIC = 'Please check your login credentials.';
+/** The answer while the lock is in force: how long it lasts, never whether the secret was right. */
+const LOCKED = (minutes: number) => ({
+  success: false,
+  code: 'account_locked',
+  message:
+    `Too many failed sign-ins: this account is locked for ${minutes} minutes. Please sign in again after that.`,
+  detail: String(minutes),
+});
 
 const attempt = (username: string, password: string, ip: string) =>
   call(t, 'POST', '/api/auth/login', { body: { username, password, entity: 'default' }, ip });
@@ -17,17 +25,32 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'after 5 consecutive failures the right PIN is refused while locked, with the generic answer',
+  name:
+    'after 5 consecutive failures the account is locked for the lock time, and the right PIN is told so, not that it is wrong',
   ...DB_TEST,
   fn: async () => {
     const offender = await makeUser(t, { role: 'offender', secret: '424242' });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       const r = await attempt(offender.username, '000000', '10.1.0.1');
       assert.equal(r.status, 401);
+      assert.equal(r.body.message, GENERIC);
     }
+    const fifth = await attempt(offender.username, '000000', '10.1.0.1');
+    assert.deepEqual({ status: fifth.status, body: fifth.body }, { status: 401, body: LOCKED(10) });
     const locked = await attempt(offender.username, '424242', '10.1.0.2');
-    assert.equal(locked.status, 401);
-    assert.equal(locked.body.message, GENERIC);
+    assert.deepEqual({ status: locked.status, body: locked.body }, { status: 401, body: LOCKED(10) });
+    // Minutes left, rounded up: a lock ending in 61 seconds is 2 minutes away.
+    await t.deps.sql`update login_lockouts set locked_until = now() + interval '61 seconds'
+                     where username = ${offender.username}`;
+    assert.deepEqual((await attempt(offender.username, '424242', '10.1.0.2')).body, {
+      ...LOCKED(2),
+    });
+    await t.deps.sql`update login_lockouts set locked_until = now() + interval '20 seconds'
+                     where username = ${offender.username}`;
+    assert.equal(
+      (await attempt(offender.username, '424242', '10.1.0.2')).body.message,
+      'Too many failed sign-ins: this account is locked for 1 minute. Please sign in again after that.',
+    );
     const events = await t.deps.sql<{ event_type: string }[]>`
     select event_type from audit_logs where event_data->>'username' = ${offender.username} order by id`;
     assert.ok(events.some((e) => e.event_type === 'account_locked'));
@@ -53,13 +76,16 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'unknown usernames lock the same way, so locking tells nothing',
+  name: 'unknown usernames lock the same way, with the same answers, so locking tells nothing',
   ...DB_TEST,
   fn: async () => {
     for (let i = 0; i < 6; i++) {
       const r = await attempt('999999', '123456', '10.3.0.1');
       assert.equal(r.status, 401);
-      assert.equal(r.body.message, GENERIC);
+      assert.deepEqual(
+        r.body,
+        i < 4 ? { success: false, code: 'bad_credentials', message: GENERIC } : LOCKED(10),
+      );
     }
     const [row] = await t.deps.sql`select locked_until from login_lockouts where username = '999999'`;
     assert.ok(row.locked_until);

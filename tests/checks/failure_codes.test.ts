@@ -63,5 +63,7 @@ Deno.test("the English text of each code is the API's own message, verbatim", ()
 
 Deno.test('the catalogues name no code the API does not send', async () => {
   const codes = new Set([...Object.keys(FAILURES), ...await httpLayerCodes()]);
-  assert.deepEqual(Object.keys(en.codes).filter((code) => !codes.has(code)), []);
+  // A plural form (`unlock_locked_one`) belongs to its code: the PWA picks it by the detail's count.
+  const base = (code: string) => code.replace(/_(zero|one|two|few|many|other)$/, '');
+  assert.deepEqual(Object.keys(en.codes).filter((code) => !codes.has(code) && !codes.has(base(code))), []);
 });

@@ -187,3 +187,21 @@ Deno.test('a download file name is read from Content-Disposition', () => {
   assert.equal(dispositionFilename('inline'), null);
   assert.equal(dispositionFilename(null), null);
 });
+
+Deno.test("a refusal counted in minutes says '1 minute' and '10 minutes', in each language", async () => {
+  const texts = { failed: 'Login failed. Please try again.' };
+  const locked = (minutes: number) =>
+    new ApiError(401, 'Too many failed sign-ins.', 'account_locked', String(minutes));
+  assert.equal(
+    failureMessage(locked(10), texts),
+    'Too many failed sign-ins: this account is locked for 10 minutes. Please sign in again after that.',
+  );
+  assert.equal(
+    failureMessage(locked(1), texts),
+    'Too many failed sign-ins: this account is locked for 1 minute. Please sign in again after that.',
+  );
+  await inLanguage('es', () => {
+    assert.match(failureMessage(locked(10), texts), /bloqueada durante 10 minutos\./);
+    assert.match(failureMessage(locked(1), texts), /bloqueada durante 1 minuto\./);
+  });
+});

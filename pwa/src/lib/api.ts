@@ -239,9 +239,12 @@ export function codeText(error: ApiError): string | null {
   if (typeof raw !== 'string') return null;
   if (raw.includes('{{detail}}') && !error.detail) return null;
   if (raw.includes('{{message}}') && !error.serverMessage) return null;
+  // A detail that is a count (minutes) picks the text's plural form, `codes.<code>_one`, where it has one.
+  const count = error.detail && /^\d+$/.test(error.detail) ? Number(error.detail) : undefined;
   return i18next.t(key as 'codes.internal', {
     detail: error.detail ?? '',
     message: error.serverMessage ?? '',
+    ...(count === undefined ? {} : { count }),
   });
 }
 

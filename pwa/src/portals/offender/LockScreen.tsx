@@ -2,14 +2,19 @@
  * The tablet's lock screen: the list is gone from the screen and the key from memory; the offender's
  * PIN reopens it (tabletSession.ts unlockTablet: the server checks it when it answers, the stored wrap when it
  * does not). Each wrong PIN says how many are left; after the fifth the PIN is checked only online (the server's
- * throttle), and nothing is deleted: the PINs may be someone else's. Log Off ends the session instead. Plain markup: the tablet's path carries no antd.
+ * throttle), and nothing is deleted: the PINs may be someone else's; online, the fifth locks the account for the
+ * lock time, which the refusal names. Offline, when the PIN cannot be checked here (a reload forgets the wrapped
+ * key; too many wrong PINs), the screen says so at once rather than only that the tablet is locked. Log Off ends
+ * the session instead. Plain markup: the tablet's path carries no antd.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requiredError, TextField } from '../../components/TextField.tsx';
 import { failureMessage } from '../../lib/api.ts';
+import { browserState } from '../../lib/state/browserState.ts';
 import { wrongPinText } from '../../offline/offlineTexts.ts';
 import { unlockTablet } from '../../offline/tabletSession.ts';
+import { useOnline } from '../../offline/useOnline.ts';
 
 export function LockScreen({ onLogOff }: { onLogOff(): void }) {
   const [pin, setPin] = useState('');
@@ -17,6 +22,19 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const { t } = useTranslation();
+  const online = useOnline();
+  // Whether the PIN can open the tablet without the network (null: not known yet).
+  const [offlineUnlock, setOfflineUnlock] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    void browserState.session().then((info) => {
+      if (current) setOfflineUnlock(info.ok && info.value !== null && info.value.canUnlockOffline);
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,10 +49,15 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
     setBusy(false);
     if (outcome.ok || outcome.reason === 'ended') return;
     if (outcome.reason === 'wrong-pin') setProblem(wrongPinText(outcome.attemptsLeft));
-    else if (outcome.reason === 'too-many-pins') setProblem(t('lock.tooManyPins'));
-    else if (outcome.reason === 'refused') {
+    else if (outcome.reason === 'too-many-pins') {
+      setOfflineUnlock(false);
+      setProblem(t('lock.tooManyPins'));
+    } else if (outcome.reason === 'refused') {
       setProblem(failureMessage(outcome.error, { failed: t('lock.noOfflineUnlock') }));
-    } else setProblem(t('lock.noOfflineUnlock'));
+    } else {
+      setOfflineUnlock(false);
+      setProblem(t('lock.noOfflineUnlock'));
+    }
   }
 
   return (
@@ -43,6 +66,9 @@ export function LockScreen({ onLogOff }: { onLogOff(): void }) {
       <div role='alert'>
         <h2 id='lock-title' className='lock-title'>{t('lock.title')}</h2>
         <p>{t('lock.prompt')}</p>
+        {!online && offlineUnlock === false && !problem && (
+          <p className='lock-offline-reason'>{t('lock.offlineReason')}</p>
+        )}
       </div>
       {problem && (
         <div className='alert alert-error lock-problem' role='alert'>
