@@ -264,6 +264,28 @@ Deno.test({
         bytes: await makeLetterPdf([['Page one.'], ['Page two.'], ['Page three.']]),
       });
 
+      await t.step("'Skip to content' in Spanish", async () => {
+        const { context, page } = await newPage(browser);
+        try {
+          await page.goto(`${server.url}/login`);
+          await page.locator('#login_username').waitFor();
+          // The language switch by keyboard: Tab to Español, Enter.
+          await tabTo(page, /^Español$/, { max: 10 });
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => document.documentElement.lang === 'es', null, { polling: 100 });
+          await toTop(page);
+          await page.keyboard.press('Tab');
+          const link = await assertFocusVisible(page, 'Spanish sign-in');
+          assert.equal(link.name, 'Saltar al contenido');
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => document.activeElement?.id === 'main-content', null, {
+            polling: 100,
+          });
+        } finally {
+          await context.close();
+        }
+      });
+
       await t.step(
         'the offender: sign in, open a letter, next page, print dialog, Info, Log Off',
         async () => {
