@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as OTPAuth from 'otpauth';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { makeUser } from '../support/factories.ts';
+import { SoftAuthenticator } from '../support/soft_authenticator.ts';
 
 let t: TestApp;
 let admin: string;
@@ -427,6 +428,148 @@ Deno.test({
     } finally {
       await configured.close();
     }
+  },
+});
+
+Deno.test({
+  name:
+    'an attorney adds a passkey, signs in with it; a replayed answer, a cloned key and an unverified user are refused and counted',
+  ...DB_TEST,
+  fn: async () => {
+    newAddress();
+    const user = await makeUser(t, { role: 'attorney' });
+    const session = await signIn(t, user.username, user.secret, ip);
+    const key = await SoftAuthenticator.create();
+    const started = await call(t, 'POST', '/api/auth/mfa/webauthn', { token: session });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const added = await call(t, 'POST', '/api/auth/mfa/webauthn/confirm', {
+      token: session,
+      body: { name: 'Desk key', response: await key.register(started.body.data.options) },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.equal(added.body.recoveryCodes.length, 10);
+    // The same registration again: its challenge was used.
+    const again = await call(t, 'POST', '/api/auth/mfa/webauthn/confirm', {
+      token: session,
+      body: { name: 'Desk key', response: await key.register(started.body.data.options) },
+    });
+    assert.equal(again.status, 401);
+    const list = await call(t, 'GET', '/api/auth/mfa/factors', { token: session });
+    assert.deepEqual(list.body.data.factors.map((f: { kind: string; name: string }) => [f.kind, f.name]), [[
+      'webauthn',
+      'Desk key',
+    ]]);
+
+    const passkeySignIn = async () => {
+      const first = await login(user.username, user.secret);
+      assert.deepEqual(first.body.methods, ['webauthn', 'recovery']);
+      const mfaToken = first.body.mfaToken as string;
+      const options = await call(t, 'POST', '/api/auth/mfa/webauthn/options', { body: { mfaToken }, ip });
+      assert.equal(options.status, 200, JSON.stringify(options.body));
+      assert.equal(options.body.data.options.userVerification, 'required');
+      assert.equal(options.body.data.options.allowCredentials[0].id, key.id);
+      return { mfaToken, options: options.body.data.options };
+    };
+    const send = (mfaToken: string, response: unknown) =>
+      call(t, 'POST', '/api/auth/mfa/verify', { body: { mfaToken, method: 'webauthn', response }, ip });
+
+    const step = await passkeySignIn();
+    const answer = await key.assert(step.options);
+    const ok = await send(step.mfaToken, answer);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal((await call(t, 'GET', '/api/auth/me', { token: ok.body.token })).status, 200);
+
+    // The same answer in a new sign-in: its challenge is not this step's.
+    const replay = await passkeySignIn();
+    const replayed = await send(replay.mfaToken, answer);
+    assert.equal(replayed.status, 401);
+    assert.equal(replayed.body.code, 'mfa_passkey_refused');
+    // The step's own challenge went with that answer: a right answer to it now finds none.
+    const late = await send(replay.mfaToken, await key.assert(replay.options));
+    assert.equal(late.status, 401);
+
+    // A right sign-in between the cases, so the refusals above do not add up to the lock.
+    const signInRight = async () => {
+      const next = await passkeySignIn();
+      const r = await send(next.mfaToken, await key.assert(next.options));
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    };
+    await signInRight();
+    // A cloned key: a signature counter the server has already seen.
+    const seen = key.counter;
+    const cloned = await passkeySignIn();
+    key.counter = 0;
+    const clonedAnswer = await send(cloned.mfaToken, await key.assert(cloned.options));
+    assert.equal(clonedAnswer.status, 401, JSON.stringify(clonedAnswer.body));
+    key.counter = seen;
+    await signInRight();
+    // A key that did not verify its user (no PIN, no fingerprint).
+    const unverified = await passkeySignIn();
+    key.userVerified = false;
+    const unverifiedAnswer = await send(unverified.mfaToken, await key.assert(unverified.options));
+    assert.equal(unverifiedAnswer.status, 401, JSON.stringify(unverifiedAnswer.body));
+    key.userVerified = true;
+    await signInRight();
+
+    const failed = await t.deps.sql<{ event_data: { method: string; reason: string } }[]>`
+      select event_data from audit_logs where event_type = 'mfa_failed' and user_id = ${user.id}`;
+    assert.equal(failed.filter((f) => f.event_data.method === 'webauthn').length, 4);
+    const verified = await t.deps.sql<{ event_data: { method: string } }[]>`
+      select event_data from audit_logs where event_type = 'mfa_verified' and user_id = ${user.id}`;
+    assert.deepEqual(verified.map((v) => v.event_data.method), Array(4).fill('webauthn'));
+
+    // Removing it asks for the key again.
+    const factorId = list.body.data.factors[0].id;
+    const proof = await call(t, 'POST', '/api/auth/mfa/webauthn/proof-options', { token: ok.body.token });
+    assert.equal(proof.status, 200, JSON.stringify(proof.body));
+    const removed = await call(t, 'POST', `/api/auth/mfa/factors/${factorId}/remove`, {
+      token: ok.body.token,
+      body: { method: 'webauthn', response: await key.assert(proof.body.data.options) },
+    });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    const events = await t.deps.sql<{ event_type: string }[]>`
+      select event_type from audit_logs where user_id = ${user.id}
+        and event_type in ('mfa_enrolled', 'mfa_removed') order by id`;
+    assert.deepEqual(events.map((e) => e.event_type), ['mfa_enrolled', 'mfa_removed']);
+  },
+});
+
+Deno.test({
+  name:
+    "an approver who must enrol adds a passkey with the step token; the key's registration opens the session",
+  ...DB_TEST,
+  fn: async () => {
+    newAddress();
+    const user = await makeUser(t, { role: 'approver' });
+    const first = await login(user.username, user.secret);
+    assert.equal(first.body.mfaEnrollmentRequired, true);
+    const mfaToken = first.body.mfaToken as string;
+    // An enrolment step has nothing to prove yet.
+    const none = await call(t, 'POST', '/api/auth/mfa/webauthn/options', { body: { mfaToken }, ip });
+    assert.equal(none.status, 401);
+    const options = await call(t, 'POST', '/api/auth/mfa/enroll/webauthn', { body: { mfaToken }, ip });
+    assert.equal(options.status, 200, JSON.stringify(options.body));
+    assert.equal(options.body.data.options.authenticatorSelection.userVerification, 'required');
+    const key = await SoftAuthenticator.create();
+    const done = await call(t, 'POST', '/api/auth/mfa/verify', {
+      body: {
+        mfaToken,
+        method: 'webauthn',
+        name: 'YubiKey',
+        response: await key.register(options.body.data.options),
+      },
+      ip,
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(typeof done.body.token, 'string');
+    assert.equal(done.body.recoveryCodes.length, 10);
+    const [factor] = await t.deps.sql<{ name: string; kind: string; confirmed: boolean }[]>`
+      select name, kind, confirmed_at is not null as confirmed from mfa_factors where user_id = ${user.id}`;
+    assert.deepEqual(factor, { name: 'YubiKey', kind: 'webauthn', confirmed: true });
+    const [enrolled] = await t.deps.sql<{ event_data: { kind: string } }[]>`
+      select event_data from audit_logs where event_type = 'mfa_enrolled' and user_id = ${user.id}`;
+    assert.equal(enrolled.event_data.kind, 'webauthn');
+    assert.deepEqual((await login(user.username, user.secret)).body.methods, ['webauthn', 'recovery']);
   },
 });
 
