@@ -3,26 +3,32 @@
  * the progress, then the report: counts of added, updated and rejected rows and each rejected row's reason.
  */
 import { Alert, Button, Form, Modal, Progress, Space, Statistic, Table, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { failureMessage } from '../../../lib/api.ts';
 import { importRoster, type RosterReport, type RosterReportRow } from './usersApi.ts';
-import { rejectedRows, rosterFileProblem, rosterSummary, USERS_TEXTS } from './usersLogic.ts';
+import { rejectedRows, rosterFileProblem, rosterSummary } from './usersLogic.ts';
 
 type Stage =
   | { kind: 'pick' }
   | { kind: 'working'; percent: number; label: string }
   | { kind: 'done'; report: RosterReport; message: string | null };
 
-const rejectedColumns = [
-  { title: 'Line', dataIndex: 'line', key: 'line', width: 80 },
-  { title: 'DOC Number', dataIndex: 'docNumber', key: 'docNumber', width: 140 },
-  { title: 'Reason', dataIndex: 'reason', key: 'reason' },
-];
+/** The rejected rows' columns, titled in the language shown. */
+function rejectedColumns(t: TFunction) {
+  return [
+    { title: t('users.import.line'), dataIndex: 'line', key: 'line', width: 80 },
+    { title: t('users.import.docNumber'), dataIndex: 'docNumber', key: 'docNumber', width: 140 },
+    { title: t('users.import.reason'), dataIndex: 'reason', key: 'reason' },
+  ];
+}
 
 export function ImportRosterModal(props: { open: boolean; onClose(imported: boolean): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: 'pick' });
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   function close() {
     const imported = stage.kind === 'done';
@@ -40,31 +46,35 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
       return;
     }
     setError(null);
-    setStage({ kind: 'working', percent: 20, label: 'Reading the file…' });
+    setStage({ kind: 'working', percent: 20, label: t('users.import.reading') });
     try {
       const text = await file.text();
       const rows = Math.max(0, text.split(/\r?\n/).filter((line) => line.trim() !== '').length - 1);
       // The server checks every row in one request; the bar shows which step is under way.
-      setStage({ kind: 'working', percent: 60, label: `Importing ${rows} ${rows === 1 ? 'row' : 'rows'}…` });
+      setStage({ kind: 'working', percent: 60, label: t('users.import.importing', { count: rows }) });
       const { report, message } = await importRoster(file);
       setStage({ kind: 'done', report, message });
     } catch (cause) {
       setStage({ kind: 'pick' });
-      setError(failureMessage(cause, { failed: USERS_TEXTS.importFailed }));
+      setError(failureMessage(cause, { failed: t('users.import.failed') }));
     }
   }
 
   const working = stage.kind === 'working';
-  const footer = stage.kind === 'done' ? <Button type='primary' onClick={close}>Done</Button> : (
-    <Space>
-      <Button onClick={close} disabled={working}>Cancel</Button>
-      <Button type='primary' onClick={() => void start()} disabled={!file} loading={working}>Import</Button>
-    </Space>
-  );
+  const footer = stage.kind === 'done'
+    ? <Button type='primary' onClick={close}>{t('users.import.done')}</Button>
+    : (
+      <Space>
+        <Button onClick={close} disabled={working}>{t('users.import.cancel')}</Button>
+        <Button type='primary' onClick={() => void start()} disabled={!file} loading={working}>
+          {t('users.import.import')}
+        </Button>
+      </Space>
+    );
 
   return (
     <Modal
-      title='Import Roster'
+      title={t('users.importRoster')}
       open={props.open}
       onCancel={working ? undefined : close}
       closable={!working}
@@ -75,12 +85,10 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
       {stage.kind !== 'done' && (
         <>
           <Typography.Paragraph>
-            A CSV file with the header row <code>doc_number,first_name,last_name,pin</code>{' '}
-            (at most 5 MB). An existing DOC number is updated; its PIN changes only when the row gives one. A
-            bad row is reported and never stops the others.
+            <Trans i18nKey='users.import.intro' components={{ code: <code /> }} />
           </Typography.Paragraph>
           <Form layout='vertical' component='div'>
-            <Form.Item label='Roster CSV file' htmlFor='roster-file'>
+            <Form.Item label={t('users.import.file')} htmlFor='roster-file'>
               <input
                 id='roster-file'
                 type='file'
@@ -105,25 +113,26 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
 
 function RosterReportView({ report, message }: { report: RosterReport; message: string | null }) {
   const rejected = rejectedRows(report.rows);
+  const { t } = useTranslation();
   return (
-    <section aria-label='Import report'>
+    <section aria-label={t('users.import.report')}>
       <Alert
         type={report.rejected > 0 ? 'warning' : 'success'}
         showIcon
         title={message ?? rosterSummary(report)}
       />
       <Space size='large' style={{ margin: '16px 0' }}>
-        <Statistic title='Added' value={report.added} />
-        <Statistic title='Updated' value={report.updated} />
-        <Statistic title='Rejected' value={report.rejected} />
+        <Statistic title={t('users.import.added')} value={report.added} />
+        <Statistic title={t('users.import.updated')} value={report.updated} />
+        <Statistic title={t('users.import.rejected')} value={report.rejected} />
       </Space>
       {rejected.length > 0 && (
         <>
-          <Typography.Title level={5}>Rejected rows</Typography.Title>
+          <Typography.Title level={5}>{t('users.import.rejectedRows')}</Typography.Title>
           <Table<RosterReportRow>
             rowKey='line'
             size='small'
-            columns={rejectedColumns}
+            columns={rejectedColumns(t)}
             dataSource={rejected}
             pagination={{ pageSize: 10, hideOnSinglePage: true }}
           />

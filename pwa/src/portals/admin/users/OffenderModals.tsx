@@ -2,6 +2,7 @@
 import { Form, Input, Modal, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { AdminUser, OffenderRequest } from './usersApi.ts';
 // The API's own rules and messages, so the form answers before the round trip.
 import {
@@ -43,6 +44,7 @@ export function AddOffenderModal(
   const [form] = Form.useForm<OffenderRequest>();
   const [busy, setBusy] = useState(false);
   const pinField = usePinField();
+  const { t } = useTranslation();
 
   async function submit(values: OffenderRequest) {
     setBusy(true);
@@ -58,9 +60,10 @@ export function AddOffenderModal(
 
   return (
     <Modal
-      title='Add Offender'
+      title={t('users.addOffender')}
       open={props.open}
-      okText='Add Offender'
+      okText={t('users.addOffender')}
+      cancelText={t('users.cancel')}
       onOk={() => form.submit()}
       confirmLoading={busy}
       onCancel={props.onCancel}
@@ -68,7 +71,7 @@ export function AddOffenderModal(
     >
       <Form form={form} layout='vertical' onFinish={(values) => void submit(values)} preserve={false}>
         <Form.Item
-          label='DOC Number'
+          label={t('users.offenderForm.docNumber')}
           name='docNumber'
           htmlFor='offender-doc-number'
           rules={[{
@@ -81,7 +84,7 @@ export function AddOffenderModal(
           <Input id='offender-doc-number' autoComplete='off' maxLength={32} />
         </Form.Item>
         <Form.Item
-          label='First Name'
+          label={t('users.offenderForm.firstName')}
           name='firstName'
           htmlFor='offender-first-name'
           rules={nameRules(ROSTER_MESSAGES.firstName, ROSTER_MESSAGES.firstNameLong)}
@@ -89,7 +92,7 @@ export function AddOffenderModal(
           <Input id='offender-first-name' autoComplete='off' />
         </Form.Item>
         <Form.Item
-          label='Last Name'
+          label={t('users.offenderForm.lastName')}
           name='lastName'
           htmlFor='offender-last-name'
           rules={nameRules(ROSTER_MESSAGES.lastName, ROSTER_MESSAGES.lastNameLong)}
@@ -97,7 +100,7 @@ export function AddOffenderModal(
           <Input id='offender-last-name' autoComplete='off' />
         </Form.Item>
         <Form.Item
-          label='Initial PIN'
+          label={t('users.offenderForm.initialPin')}
           name='pin'
           htmlFor='offender-pin'
           rules={pinField.rules}
@@ -116,6 +119,7 @@ export function ResetPinModal(
   const [form] = Form.useForm<{ pin: string }>();
   const [busy, setBusy] = useState(false);
   const pinField = usePinField();
+  const { t } = useTranslation();
 
   async function submit({ pin }: { pin: string }) {
     setBusy(true);
@@ -126,9 +130,10 @@ export function ResetPinModal(
 
   return (
     <Modal
-      title='Reset PIN'
+      title={t('users.resetPin')}
       open={props.user !== null}
-      okText='Reset PIN'
+      okText={t('users.resetPin')}
+      cancelText={t('users.cancel')}
       onOk={() => form.submit()}
       confirmLoading={busy}
       onCancel={props.onCancel}
@@ -136,13 +141,16 @@ export function ResetPinModal(
     >
       {props.user && (
         <Typography.Paragraph>
-          New PIN for <strong>{userName(props.user)}</strong> (DOC#{' '}
-          {props.user.doc_number}). Their open sessions end.
+          <Trans
+            i18nKey='users.offenderForm.resetIntro'
+            values={{ name: userName(props.user), doc: props.user.doc_number ?? '' }}
+            components={{ strong: <strong /> }}
+          />
         </Typography.Paragraph>
       )}
       <Form form={form} layout='vertical' onFinish={(values) => void submit(values)} preserve={false}>
         <Form.Item
-          label='New PIN'
+          label={t('users.offenderForm.newPin')}
           name='pin'
           htmlFor='offender-new-pin'
           rules={pinField.rules}

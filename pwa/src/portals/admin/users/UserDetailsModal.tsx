@@ -11,7 +11,7 @@ import { storage } from '../../../lib/storage.ts';
 import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { eventDisplayName } from '../audit/eventNames.ts';
 import { type ActivityEvent, type AdminUser, fetchUserActivity, resetSecondFactors } from './usersApi.ts';
-import { capitalize, entityText, userName, USERS_TEXTS } from './usersLogic.ts';
+import { entityText, roleText, statusText, userName } from './usersLogic.ts';
 
 export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
@@ -46,18 +46,18 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
       .then(setEvents)
       .catch((cause) => {
         if (!controller.signal.aborted) {
-          setError(failureMessage(cause, { failed: USERS_TEXTS.activityFailed }));
+          setError(failureMessage(cause, { failed: t('users.activityFailed') }));
         }
       })
       .finally(() => {
         if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [user]);
+  }, [user, t]);
 
   return (
     <Modal
-      title='User Details'
+      title={t('users.details.title')}
       open={user !== null}
       onCancel={onClose}
       footer={null}
@@ -67,14 +67,22 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
       {user && (
         <>
           <Descriptions column={1} size='small' bordered>
-            <Descriptions.Item label='Name'>{userName(user)}</Descriptions.Item>
-            <Descriptions.Item label='Email'>{user.email ?? 'N/A'}</Descriptions.Item>
-            {user.doc_number && <Descriptions.Item label='DOC Number'>{user.doc_number}</Descriptions.Item>}
-            <Descriptions.Item label='Role'>{capitalize(user.role)}</Descriptions.Item>
-            <Descriptions.Item label='Entity'>{entityText(user.entity_name)}</Descriptions.Item>
-            <Descriptions.Item label='Status'>{capitalize(user.status)}</Descriptions.Item>
-            <Descriptions.Item label='Created'>{formatDate(user.created_at)}</Descriptions.Item>
-            <Descriptions.Item label='User ID'>{user.id}</Descriptions.Item>
+            <Descriptions.Item label={t('users.details.name')}>{userName(user)}</Descriptions.Item>
+            <Descriptions.Item label={t('users.details.email')}>
+              {user.email ?? t('users.notApplicable')}
+            </Descriptions.Item>
+            {user.doc_number && (
+              <Descriptions.Item label={t('users.details.docNumber')}>{user.doc_number}</Descriptions.Item>
+            )}
+            <Descriptions.Item label={t('users.details.role')}>{roleText(user.role)}</Descriptions.Item>
+            <Descriptions.Item label={t('users.details.entity')}>
+              {entityText(user.entity_name)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('users.details.status')}>{statusText(user.status)}</Descriptions.Item>
+            <Descriptions.Item label={t('users.details.created')}>
+              {formatDate(user.created_at)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('users.details.userId')}>{user.id}</Descriptions.Item>
           </Descriptions>
           {user.role !== 'offender' && (
             <div style={{ marginTop: 16 }}>
@@ -104,14 +112,14 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
             </div>
           )}
           <Typography.Title level={5} style={{ marginTop: 16 }}>
-            Recent Activity (Last 10 Events)
+            {t('users.details.recentActivity')}
           </Typography.Title>
           {error ? <Alert type='error' showIcon title={error} /> : (
             <Spin spinning={loading}>
               <List<ActivityEvent>
                 size='small'
                 dataSource={events}
-                locale={{ emptyText: loading ? ' ' : USERS_TEXTS.noActivity }}
+                locale={{ emptyText: loading ? ' ' : t('users.noActivity') }}
                 renderItem={(event) => (
                   <List.Item>
                     <Tag>{eventDisplayName(event.event_type)}</Tag>

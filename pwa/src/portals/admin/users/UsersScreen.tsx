@@ -29,7 +29,6 @@ import {
 import {
   applyStatusChange,
   applyUnlock,
-  capitalize,
   contactText,
   CUSTODY_ACTIONS,
   type CustodyStatus,
@@ -37,12 +36,13 @@ import {
   entityText,
   lockEnd,
   ROLE_FILTERS,
+  roleText,
   showingText,
   STATUS_FILTERS,
   statusAction,
   statusFailureText,
+  statusText,
   userName,
-  USERS_TEXTS,
 } from './usersLogic.ts';
 import { useUserPages } from './useUserPages.ts';
 
@@ -72,7 +72,7 @@ export function UsersScreen() {
     setChanging(user.id);
     try {
       const message = await setUserStatus(user.id, next);
-      toast.success(message ?? (next === 'active' ? USERS_TEXTS.activated : USERS_TEXTS.deactivated));
+      toast.success(message ?? (next === 'active' ? t('users.activated') : t('users.deactivated')));
       list.setPage((previous) => applyStatusChange(previous, { id: user.id, status: next }, list.applied));
     } catch (error) {
       const reason = failureMessage(error, { failed: '' });
@@ -112,12 +112,12 @@ export function UsersScreen() {
 
   async function submitOffender(offender: OffenderRequest): Promise<boolean> {
     try {
-      toast.success((await addOffender(offender)) ?? USERS_TEXTS.offenderAdded);
+      toast.success((await addOffender(offender)) ?? t('users.offenderAdded'));
       setAdding(false);
       void load();
       return true;
     } catch (error) {
-      toast.error(failureMessage(error, { failed: USERS_TEXTS.addOffenderFailed }));
+      toast.error(failureMessage(error, { failed: t('users.addOffenderFailed') }));
       return false;
     }
   }
@@ -125,60 +125,66 @@ export function UsersScreen() {
   async function submitPin(pin: string): Promise<boolean> {
     if (!pinFor) return false;
     try {
-      toast.success((await resetOffenderPin(pinFor.id, pin)) ?? USERS_TEXTS.pinReset);
+      toast.success((await resetOffenderPin(pinFor.id, pin)) ?? t('users.pinReset'));
       setPinFor(null);
       return true;
     } catch (error) {
-      toast.error(failureMessage(error, { failed: USERS_TEXTS.pinResetFailed }));
+      toast.error(failureMessage(error, { failed: t('users.pinResetFailed') }));
       return false;
     }
   }
 
   const columns: ColumnsType<AdminUser> = [
-    { title: 'Name', key: 'name', render: (_, user) => userName(user) },
-    { title: 'Email', key: 'email', render: (_, user) => contactText(user) },
-    { title: 'Role', dataIndex: 'role', key: 'role', render: (role: string) => capitalize(role) },
+    { title: t('users.columns.name'), key: 'name', render: (_, user) => userName(user) },
+    { title: t('users.columns.email'), key: 'email', render: (_, user) => contactText(user) },
     {
-      title: 'Entity',
+      title: t('users.columns.role'),
+      dataIndex: 'role',
+      key: 'role',
+      render: (role: string) => roleText(role),
+    },
+    {
+      title: t('users.columns.entity'),
       dataIndex: 'entity_name',
       key: 'entity',
       render: (name: string | null) => entityText(name),
     },
     {
-      title: 'Status',
+      title: t('users.columns.status'),
       dataIndex: 'status',
       key: 'status',
       render: (status: string, user) => {
         const locked = lockEnd(user);
         return (
           <Space wrap size={4}>
-            <Tag color={STATUS_COLOR[status]}>{capitalize(status)}</Tag>
+            <Tag color={STATUS_COLOR[status]}>{statusText(status)}</Tag>
             {locked && <Tag color='orange'>{t('users.lockedUntil', { time: formatTimeOfDay(locked) })}</Tag>}
           </Space>
         );
       },
     },
     {
-      title: 'Created',
+      title: t('users.columns.created'),
       dataIndex: 'created_at',
       key: 'created_at',
       render: (value: string) => formatDate(value),
     },
     {
-      title: 'Actions',
+      title: t('users.columns.actions'),
       key: 'actions',
       render: (_, user) => {
         const action = statusAction(user.status, user.id === ownId);
         const name = userName(user);
+        const label = action ? t(action.labelKey) : '';
         const statusButton = action && (
           <Button
             size='small'
             danger={action.next === 'deactivated'}
             loading={changing === user.id}
-            aria-label={`${action.label} ${name}`}
+            aria-label={t('users.actionNamed', { action: label, name })}
             onClick={action.next === 'active' ? () => void changeStatus(user, action.next) : undefined}
           >
-            {action.label}
+            {label}
           </Button>
         );
         return (
@@ -187,17 +193,18 @@ export function UsersScreen() {
               ? (
                 // Deactivating ends every session of the user at once: asked first.
                 <Popconfirm
-                  title={`${action.label} ${name}?`}
-                  description={USERS_TEXTS.deactivateConsequence}
-                  okText={action.label}
+                  title={t('users.confirmAction', { action: label, name })}
+                  description={t('users.deactivateConsequence')}
+                  okText={label}
                   okButtonProps={{ danger: true }}
-                  cancelText='Cancel'
+                  cancelText={t('users.cancel')}
                   onConfirm={() => changeStatus(user, action.next)}
                 >
                   {statusButton}
                 </Popconfirm>
               )
-              : statusButton ?? <Typography.Text type='secondary'>N/A</Typography.Text>}
+              : statusButton ?? <Typography.Text type='secondary'>{t('users.notApplicable')}
+              </Typography.Text>}
             {lockEnd(user) && (
               <Popconfirm
                 title={t('users.confirmUnlock', { name })}
@@ -215,16 +222,20 @@ export function UsersScreen() {
                 </Button>
               </Popconfirm>
             )}
-            <Button size='small' aria-label={`View details of ${name}`} onClick={() => setDetails(user)}>
-              View Details
+            <Button
+              size='small'
+              aria-label={t('users.viewDetailsNamed', { name })}
+              onClick={() => setDetails(user)}
+            >
+              {t('users.viewDetails')}
             </Button>
             {user.role === 'offender' && (
               <Button
                 size='small'
-                aria-label={`Reset PIN of ${name}`}
+                aria-label={t('users.resetPinNamed', { name })}
                 onClick={() => setPinFor(user)}
               >
-                Reset PIN
+                {t('users.resetPin')}
               </Button>
             )}
             {user.role === 'offender' && user.status === 'active' && CUSTODY_ACTIONS.map((next) => (
@@ -262,29 +273,31 @@ export function UsersScreen() {
   return (
     <LoadedSection
       headingId='users-heading'
-      title={USERS_TEXTS.title}
+      title={t('users.title')}
       load={{ loading: list.loading, error: list.error, reload: load }}
       errorStyle={{ marginTop: 16 }}
       actions={
         <>
-          <Button icon={<UserAddOutlined />} onClick={() => setAdding(true)}>Add Offender</Button>
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>Import Roster</Button>
+          <Button icon={<UserAddOutlined />} onClick={() => setAdding(true)}>{t('users.addOffender')}</Button>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+            {t('users.importRoster')}
+          </Button>
         </>
       }
       intro={
         <Form layout='vertical' component='div'>
           <Space wrap align='end' size='middle'>
-            <Form.Item label='Search' htmlFor='users-search' style={{ marginBottom: 0 }}>
+            <Form.Item label={t('users.search')} htmlFor='users-search' style={{ marginBottom: 0 }}>
               <Input
                 id='users-search'
                 allowClear
-                placeholder='Name or email'
+                placeholder={t('users.searchPlaceholder')}
                 style={{ minWidth: 260 }}
                 value={filters.search}
                 onChange={(event) => setFilters({ ...filters, search: event.target.value })}
               />
             </Form.Item>
-            <Form.Item label='Role' htmlFor='users-role' style={{ marginBottom: 0 }}>
+            <Form.Item label={t('users.roleFilter')} htmlFor='users-role' style={{ marginBottom: 0 }}>
               <Select
                 id='users-role'
                 style={{ minWidth: 170 }}
@@ -292,11 +305,11 @@ export function UsersScreen() {
                 onChange={(role) => setFilters({ ...filters, role })}
                 options={ROLE_FILTERS.map((role) => ({
                   value: role,
-                  label: role === 'all' ? 'All roles' : capitalize(role),
+                  label: role === 'all' ? t('users.allRoles') : roleText(role),
                 }))}
               />
             </Form.Item>
-            <Form.Item label='Status' htmlFor='users-status' style={{ marginBottom: 0 }}>
+            <Form.Item label={t('users.statusFilter')} htmlFor='users-status' style={{ marginBottom: 0 }}>
               <Select
                 id='users-status'
                 style={{ minWidth: 170 }}
@@ -304,7 +317,7 @@ export function UsersScreen() {
                 onChange={(status) => setFilters({ ...filters, status })}
                 options={STATUS_FILTERS.map((s) => ({
                   value: s,
-                  label: s === 'all' ? 'All statuses' : capitalize(s),
+                  label: s === 'all' ? t('users.allStatuses') : statusText(s),
                 }))}
               />
             </Form.Item>
@@ -342,7 +355,7 @@ export function UsersScreen() {
       {page.nextCursor && (
         <div style={{ textAlign: 'center', marginTop: 16 }}>
           <Button loading={list.loadingMore} disabled={list.loading} onClick={() => void list.loadMore()}>
-            Load more
+            {t('users.loadMore')}
           </Button>
         </div>
       )}

@@ -4,6 +4,7 @@
  * whenever the filters change and 'Load more' appending the next page (lib/useCursorPages.ts, where a slower
  * earlier answer never overwrites a later one), and the load failures as the screen's own messages.
  */
+import { t } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
 import { failureMessage } from '../../../lib/api.ts';
 import { type CursorPages, useCursorPages } from '../../../lib/useCursorPages.ts';
@@ -14,14 +15,11 @@ import {
   NO_USERS,
   SEARCH_DEBOUNCE_MS,
   type UserFilters,
-  USERS_TEXTS,
   type UsersPage,
 } from './usersLogic.ts';
 
-const LOAD_TEXTS = { failed: USERS_TEXTS.fetchFailed, error: USERS_TEXTS.loadFailed };
-
 function describeFailure(failure: unknown): string {
-  return failureMessage(failure, LOAD_TEXTS);
+  return failureMessage(failure, { failed: t('users.fetchFailed'), error: t('users.loadFailed') });
 }
 
 export interface UserPages extends CursorPages<UsersPage, string> {

@@ -1,3 +1,4 @@
+import '../../../i18n/testing.ts';
 import assert from 'node:assert/strict';
 import { ROSTER_MAX_BYTES } from '../../../../../contract/rules/roster.ts';
 import type { AdminUser } from './usersApi.ts';
@@ -11,11 +12,13 @@ import {
   lockEnd,
   NO_USER_FILTERS,
   rejectedRows,
+  roleText,
   rosterFileProblem,
   rosterSummary,
   showingText,
   statusAction,
   statusFailureText,
+  statusText,
   usersQuery,
 } from './usersLogic.ts';
 
@@ -100,11 +103,11 @@ Deno.test('the count and the empty states follow the spec texts', () => {
 });
 
 Deno.test('active users can be deactivated, deactivated ones activated, pending ones have no action', () => {
-  assert.deepEqual(statusAction('active'), { label: 'Deactivate', next: 'deactivated' });
-  assert.deepEqual(statusAction('deactivated'), { label: 'Activate', next: 'active' });
+  assert.deepEqual(statusAction('active'), { labelKey: 'users.deactivate', next: 'deactivated' });
+  assert.deepEqual(statusAction('deactivated'), { labelKey: 'users.activate', next: 'active' });
   assert.equal(statusAction('pending'), null);
-  assert.deepEqual(statusAction('released'), { label: 'Activate', next: 'active' });
-  assert.deepEqual(statusAction('transferred'), { label: 'Activate', next: 'active' });
+  assert.deepEqual(statusAction('released'), { labelKey: 'users.activate', next: 'active' });
+  assert.deepEqual(statusAction('transferred'), { labelKey: 'users.activate', next: 'active' });
   assert.equal(statusAction('something-else'), null);
 });
 
@@ -150,4 +153,21 @@ Deno.test('a lock shows while in force only, and an unlock clears it from the ro
   const other = user({ locked_until: '2026-01-05T14:45:00Z' });
   const page = applyUnlock({ users: [locked, other], total: 2, nextCursor: null }, locked.id);
   assert.deepEqual(page.users.map((u) => u.locked_until), [null, '2026-01-05T14:45:00Z']);
+});
+
+Deno.test("the screen's words follow the language shown", async () => {
+  const { inLanguage } = await import('../../../i18n/testing.ts');
+  assert.equal(roleText('attorney'), 'Attorney');
+  assert.equal(statusText('deactivated'), 'Deactivated');
+  assert.equal(roleText('auditor'), 'Auditor', 'an unknown role as it came');
+  await inLanguage('es', () => {
+    assert.equal(roleText('attorney'), 'Abogado');
+    assert.equal(statusText('active'), 'Activo');
+    assert.equal(showingText(1, 4), 'Se muestran 1 de 4 usuarios');
+    assert.equal(entityText(null), 'No aplica');
+    assert.equal(
+      rosterSummary({ added: 2, updated: 0, rejected: 1 }),
+      'Agregadas: 2; actualizadas: 0; rechazadas: 1.',
+    );
+  });
 });

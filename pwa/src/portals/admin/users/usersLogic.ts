@@ -1,28 +1,39 @@
-/** The Users screen's rules (spec sections 2, 4, 5, 8), kept free of React so they can be unit-tested. */
+/**
+ * The Users screen's rules (spec sections 2, 4, 5, 8), kept free of React so they can be unit-tested; their texts
+ * come from the catalogues (`users.*`), in the language shown.
+ */
+import { t } from 'i18next';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
 import { fullName } from '../../../lib/format.ts';
 import type { AdminUser, RosterReportRow } from './usersApi.ts';
 
-export const USERS_TEXTS = {
-  title: 'User Management',
-  fetchFailed: 'Failed to fetch users',
-  loadFailed: 'Failed to load users',
-  activated: 'User activated successfully',
-  deactivated: 'User deactivated successfully',
-  deactivateConsequence:
-    'They are signed out of every session at once and cannot sign in until they are activated again.',
-  activateFailed: 'Failed to activate user',
-  deactivateFailed: 'Failed to deactivate user',
-  activityFailed: 'Failed to load recent activity',
-  noActivity: 'No recent activity',
-  empty: 'No users found',
-  emptyFiltered: 'No users match the current filters',
-  offenderAdded: 'Offender added successfully',
-  addOffenderFailed: 'Failed to add offender',
-  pinReset: 'PIN reset successfully',
-  pinResetFailed: 'Failed to reset PIN',
-  importFailed: 'Failed to import roster',
+/** The catalogue keys of the role and status names (each key written out, so the catalogue check sees it used). */
+const ROLE_KEYS = {
+  attorney: 'users.roles.attorney',
+  representative: 'users.roles.representative',
+  offender: 'users.roles.offender',
+  admin: 'users.roles.admin',
+  approver: 'users.roles.approver',
 } as const;
+const STATUS_KEYS = {
+  active: 'users.statuses.active',
+  deactivated: 'users.statuses.deactivated',
+  pending: 'users.statuses.pending',
+  released: 'users.statuses.released',
+  transferred: 'users.statuses.transferred',
+} as const;
+
+/** A role's name in the language shown ('Attorney'); an unknown one as it came, capitalised. */
+export function roleText(role: string): string {
+  return Object.hasOwn(ROLE_KEYS, role) ? t(ROLE_KEYS[role as keyof typeof ROLE_KEYS]) : capitalize(role);
+}
+
+/** A status's name in the language shown ('Active'); an unknown one as it came, capitalised. */
+export function statusText(status: string): string {
+  return Object.hasOwn(STATUS_KEYS, status)
+    ? t(STATUS_KEYS[status as keyof typeof STATUS_KEYS])
+    : capitalize(status);
+}
 
 /** Role filter choices: the spec's four plus representative, which exists too (spec section 3). */
 export const ROLE_FILTERS = ['all', 'attorney', 'representative', 'offender', 'admin', 'approver'] as const;
@@ -118,24 +129,26 @@ export function hasFilters(filters: UserFilters): boolean {
 
 /** 'Showing X of Y users': the rows on screen of all that match the filters (the server's total). */
 export function showingText(shown: number, total: number): string {
-  return `Showing ${shown} of ${total} users`;
+  return t('users.showing', { shown, total });
 }
 
 /** The empty state: none at all, or none left by the filters (there is always one user: the admin). */
 export function emptyUsersText(filters: UserFilters): string {
-  return hasFilters(filters) ? USERS_TEXTS.emptyFiltered : USERS_TEXTS.empty;
+  return hasFilters(filters) ? t('users.emptyFiltered') : t('users.empty');
 }
 
 /** Spec section 4: active → Deactivate, deactivated → Activate, anything else (pending) has no action. */
 export function statusAction(
   status: string,
   ownAccount = false,
-): { label: 'Activate' | 'Deactivate'; next: 'active' | 'deactivated' } | null {
+): { labelKey: 'users.activate' | 'users.deactivate'; next: 'active' | 'deactivated' } | null {
   // The server refuses an admin's deactivating their own account: the screen does not offer it.
-  if (status === 'active') return ownAccount ? null : { label: 'Deactivate', next: 'deactivated' };
-  if (status === 'deactivated') return { label: 'Activate', next: 'active' };
+  if (status === 'active') return ownAccount ? null : { labelKey: 'users.deactivate', next: 'deactivated' };
+  if (status === 'deactivated') return { labelKey: 'users.activate', next: 'active' };
   // An offender released or transferred in error, or back in custody.
-  if (status === 'released' || status === 'transferred') return { label: 'Activate', next: 'active' };
+  if (status === 'released' || status === 'transferred') {
+    return { labelKey: 'users.activate', next: 'active' };
+  }
   return null;
 }
 
@@ -157,27 +170,25 @@ export type CustodyStatus = (typeof CUSTODY_ACTIONS)[number];
 
 /** Spec section 8: 'Failed to activate user: {reason}' (and the same for deactivation). */
 export function statusFailureText(next: 'active' | 'deactivated', reason: string): string {
-  const base = next === 'active' ? USERS_TEXTS.activateFailed : USERS_TEXTS.deactivateFailed;
-  return reason && reason !== base ? `${base}: ${reason}` : base;
+  const base = next === 'active' ? t('users.activateFailed') : t('users.deactivateFailed');
+  return reason && reason !== base ? t('users.failedWithReason', { failed: base, reason }) : base;
 }
 
 /** The Email column: an offender has a DOC number instead of an address. */
 export function contactText(user: Pick<AdminUser, 'email' | 'doc_number'>): string {
   if (user.email) return user.email;
-  return user.doc_number ? `DOC# ${user.doc_number}` : '';
+  return user.doc_number ? t('users.docNumberShort', { doc: user.doc_number }) : '';
 }
 
 /** The Entity column, 'N/A' when the user has none. */
 export function entityText(entityName: string | null | undefined): string {
-  return entityName?.trim() ? entityName : 'N/A';
+  return entityName?.trim() ? entityName : t('users.notApplicable');
 }
-
-/** Only the browser can tell a chosen file is not a .csv; the other refusals are the API's own (contract/rules/roster.ts). */
-export const CSV_FILE_REQUIRED = 'Please choose a .csv file';
 
 /** Why a chosen file cannot be imported, or null when it may be sent. */
 export function rosterFileProblem(file: { name: string; size: number }): string | null {
-  if (!/\.csv$/i.test(file.name)) return CSV_FILE_REQUIRED;
+  // Only the browser can tell a chosen file is not a .csv; the other refusals are the API's own (contract/rules/roster.ts).
+  if (!/\.csv$/i.test(file.name)) return t('users.import.csvRequired');
   if (file.size === 0) return ROSTER_MESSAGES.empty;
   if (file.size > ROSTER_MAX_BYTES) return ROSTER_MESSAGES.tooLarge;
   return null;
@@ -190,5 +201,5 @@ export function rejectedRows(rows: RosterReportRow[]): RosterReportRow[] {
 
 /** The summary line of an import: 'Added 3, updated 1, rejected 1.' */
 export function rosterSummary(report: { added: number; updated: number; rejected: number }): string {
-  return `Added ${report.added}, updated ${report.updated}, rejected ${report.rejected}.`;
+  return t('users.import.summary', report);
 }
