@@ -321,6 +321,7 @@ export async function withdraw_document(sql: Tx, id: string, by: string): Promis
 
 /** What the "opened" e-mail says, when its sender asked for it and it was not sent yet. */
 export interface OpenedNotice {
+  sender_id: string;
   to: string;
   title: string;
   doc_number: string;
@@ -337,7 +338,7 @@ export async function claim_opened_notice(sql: Tx, id: string): Promise<OpenedNo
     from users s, users r
     where d.id = ${id} and s.id = d.sender_id and r.id = d.recipient_id and d.opened_notice_at is null
       and d.viewed_at is not null and s.notify_on_open and s.status = 'active' and s.email is not null
-    returning s.email as to, d.title, r.doc_number, d.viewed_at`;
+    returning s.id as sender_id, s.email as to, d.title, r.doc_number, d.viewed_at`;
   return row;
 }
 

@@ -1,5 +1,6 @@
 /** Attorney and representative registrations awaiting an approver's decision. */
 import type { Tx } from './client.ts';
+import type { Language } from '../../contract/languages.ts';
 
 export interface NewRegistration {
   entityId: string;
@@ -19,6 +20,8 @@ export interface NewRegistration {
   supervisingAttorneyName: string | null;
   supervisingAttorneyBar: string | null;
   supervisingAttorneyEmail: string | null;
+  /** Its e-mails' language (the form's). */
+  language: Language;
 }
 
 /** Stores a registration; an open one for the same e-mail is an answer, not an exception. */
@@ -29,10 +32,11 @@ export async function insert_registration(
   const [row] = await sql<{ id: string }[]>`
     insert into registrations (entity_id, user_type, first_name, last_name, email, password_hash, bar_number,
       bar_state, phone, address_line1, address_line2, city, state, zip_code, supervising_attorney_name,
-      supervising_attorney_bar, supervising_attorney_email)
+      supervising_attorney_bar, supervising_attorney_email, language)
     values (${r.entityId}, ${r.userType}, ${r.firstName}, ${r.lastName}, ${r.email.toLowerCase()}, ${r.passwordHash},
       ${r.barNumber}, ${r.barState}, ${r.phone}, ${r.addressLine1}, ${r.addressLine2}, ${r.city}, ${r.state},
-      ${r.zipCode}, ${r.supervisingAttorneyName}, ${r.supervisingAttorneyBar}, ${r.supervisingAttorneyEmail})
+      ${r.zipCode}, ${r.supervisingAttorneyName}, ${r.supervisingAttorneyBar}, ${r.supervisingAttorneyEmail},
+      ${r.language})
     on conflict do nothing
     returning id`;
   return row ? { ok: true, id: row.id } : { ok: false, reason: 'duplicate_email' };
@@ -124,7 +128,8 @@ export async function lock_registration(
            last_name as "lastName", email, password_hash as "passwordHash", bar_number as "barNumber",
            bar_state as "barState", phone, address_line1 as "addressLine1", address_line2 as "addressLine2",
            city, state, zip_code as "zipCode", supervising_attorney_name as "supervisingAttorneyName",
-           supervising_attorney_bar as "supervisingAttorneyBar", supervising_attorney_email as "supervisingAttorneyEmail"
+           supervising_attorney_bar as "supervisingAttorneyBar", supervising_attorney_email as "supervisingAttorneyEmail",
+           language
     from registrations where id = ${id} and entity_id = ${entityId}
     for update`;
   return row;

@@ -1,7 +1,7 @@
 /** Users of every role: offenders (DOC number + PIN) and staff (e-mail + password). */
 import type { Tx } from './client.ts';
 import type { Role, UserStatus } from '../../contract/shapes/user.ts';
-import type { Language } from '../../contract/languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../contract/languages.ts';
 
 export type { Role, UserStatus };
 
@@ -451,4 +451,13 @@ export async function find_staff_by_email(
     select ${sql.unsafe(USER_COLUMNS)} from users u join entities e on e.id = u.entity_id
     where u.entity_id = ${entityId} and u.email = ${email.toLowerCase()} and u.role <> 'offender'`;
   return row;
+}
+
+/** The language of a user's e-mails: their own preference, else their entity's default. */
+export async function email_language(sql: Tx, userId: string): Promise<Language> {
+  const [row] = await sql<{ language: string | null }[]>`
+    select coalesce(u.language, e.default_language) as language
+    from users u join entities e on e.id = u.entity_id
+    where u.id = ${userId}`;
+  return isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE;
 }

@@ -19,7 +19,9 @@ import {
 } from '../db/recipient_lookups.ts';
 import { get_setting } from '../db/settings.ts';
 import type { ActiveSession } from '../db/sessions.ts';
+import { email_language } from '../db/users.ts';
 import { documentOpenedEmail } from '../email/messages.ts';
+import { emailDate } from '../email/texts.ts';
 import type { AppDeps } from '../deps.ts';
 import type { RecipientPreview } from '../../contract/shapes/recipient.ts';
 import { fail, type Outcome } from './outcome.ts';
@@ -166,5 +168,9 @@ export async function withdrawDocument(
 export async function queueOpenedNotice(tx: Tx, documentId: string): Promise<void> {
   const notice = await claim_opened_notice(tx, documentId);
   if (!notice) return;
-  await enqueue_email(tx, documentOpenedEmail({ ...notice, openedOn: usDate(notice.viewed_at) }));
+  const language = await email_language(tx, notice.sender_id);
+  await enqueue_email(
+    tx,
+    documentOpenedEmail({ ...notice, openedOn: emailDate(notice.viewed_at, language) }, language),
+  );
 }

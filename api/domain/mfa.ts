@@ -18,11 +18,12 @@ import type { AppDeps } from '../deps.ts';
 import type { Sql, Tx } from '../db/client.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
+import { factorsResetEmail, recoveryUsedEmail } from '../email/messages.ts';
 import * as db from '../db/mfa.ts';
 import { forgive_login_attempt } from '../db/login_throttle.ts';
 import { insert_session } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
-import { find_user_by_id, lock_login_candidate, type UserRow } from '../db/users.ts';
+import { email_language, find_user_by_id, lock_login_candidate, type UserRow } from '../db/users.ts';
 import { parseMfaRoles } from '../../contract/rules/settings.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import type { MfaFactor, MfaMethod, MfaStep } from '../../contract/shapes/mfa.ts';
@@ -404,34 +405,6 @@ function wrongProof(method: Proof['method']): 'mfa_code_wrong' | 'mfa_passkey_re
   return method === 'webauthn' ? 'mfa_passkey_refused' : 'mfa_code_wrong';
 }
 
-function recoveryUsedEmail(to: string, left: number) {
-  return {
-    kind: 'mfa_recovery_used',
-    to,
-    subject: 'A recovery code was used to sign in',
-    body:
-      'Hello,\n\nOne of your recovery codes was just used to sign in to your account on the secure legal-mail ' +
-      `portal. ${left} unused recovery code${
-        left === 1 ? '' : 's'
-      } remain.\n\nIf it was not you, tell your ` +
-      'administrator at once: they can reset your second factors and your password.\n\nThis message was sent ' +
-      'automatically by the secure legal-mail portal; replies are not read.\n',
-  };
-}
-
-function factorsResetEmail(to: string) {
-  return {
-    kind: 'mfa_reset',
-    to,
-    subject: 'Your second factors were reset',
-    body:
-      'Hello,\n\nAn administrator has removed the passkeys, security keys, authenticator apps and recovery ' +
-      'codes of your account on the secure legal-mail portal. Sign in with your password and add a second factor ' +
-      'again.\n\nIf you did not ask for this, tell your department at once.\n\nThis message was sent ' +
-      'automatically by the secure legal-mail portal; replies are not read.\n',
-  };
-}
-
 export type VerifyResult = Outcome<{ token: string; user: PublicUser; recoveryCodes?: string[] }>;
 
 /**
@@ -512,7 +485,9 @@ export async function verifySecondFactor(
     if (checked.method === 'recovery') {
       const left = await db.count_recovery_codes(tx, userId);
       await audit(tx, 'mfa_recovery_used', { left });
-      if (user.email) await enqueue_email(tx, recoveryUsedEmail(user.email, left));
+      if (user.email) {
+        await enqueue_email(tx, recoveryUsedEmail(user.email, left, await email_language(tx, user.id)));
+      }
     }
     const session = await insert_session(tx, {
       userId,
@@ -604,7 +579,9 @@ async function proveAgain(
         ipAddress: proof.ipAddress,
         eventData: { left },
       });
-      if (user.email) await enqueue_email(tx, recoveryUsedEmail(user.email, left));
+      if (user.email) {
+        await enqueue_email(tx, recoveryUsedEmail(user.email, left, await email_language(tx, user.id)));
+      }
     }
     await then(tx);
   });
@@ -842,7 +819,7 @@ export async function resetFactors(
       ipAddress: target.ipAddress,
       eventData: { factorsRemoved: removed },
     });
-    if (user.email) await enqueue_email(tx, factorsResetEmail(user.email));
+    if (user.email) await enqueue_email(tx, factorsResetEmail(user.email, await email_language(tx, user.id)));
     return { ok: true };
   });
 }

@@ -21,7 +21,13 @@ import {
 import { count_registration_attempt, sweep_registration_throttle } from '../db/registrations.ts';
 import { revoke_user_sessions } from '../db/sessions.ts';
 import type { ActiveSession } from '../db/sessions.ts';
-import { find_staff_by_email, lock_user, update_password, type UserRow } from '../db/users.ts';
+import {
+  email_language,
+  find_staff_by_email,
+  lock_user,
+  update_password,
+  type UserRow,
+} from '../db/users.ts';
 import { setPasswordEmail } from '../email/messages.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { Actor } from './actor.ts';
@@ -58,13 +64,10 @@ async function sendLink(
   await insert_password_reset(tx, { tokenHash: await tokenHash(token), userId: user.id, ...r });
   await enqueue_email(
     tx,
-    setPasswordEmail({
-      to: user.email,
-      token,
-      portalUrl: deps.config.portalUrl,
-      minutes: r.minutes,
-      cause: r.purpose,
-    }),
+    setPasswordEmail(
+      { to: user.email, token, portalUrl: deps.config.portalUrl, minutes: r.minutes, cause: r.purpose },
+      await email_language(tx, user.id),
+    ),
   );
 }
 

@@ -1,5 +1,6 @@
 /** Registration of attorneys and representatives (the approver's decision: registration_review.ts). */
 import type { AppDeps } from '../deps.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../../contract/languages.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
@@ -61,6 +62,7 @@ async function throttleAddress(sql: Tx, ipAddress: string): Promise<Outcome> {
 
 interface Duplicate {
   email: string;
+  language: Language;
   userType: UserType;
   existing: 'account' | 'registration';
   ipAddress: string;
@@ -85,7 +87,7 @@ async function recordDuplicate(tx: Tx, d: Duplicate): Promise<Outcome> {
     ipAddress: d.ipAddress,
     eventData: { email: d.email, userType: d.userType, existing: d.existing, noticeQueued },
   });
-  if (noticeQueued) await enqueue_email(tx, registrationDuplicateEmail(d.email, d.existing));
+  if (noticeQueued) await enqueue_email(tx, registrationDuplicateEmail(d.email, d.existing, d.language));
   return { ok: true };
 }
 
@@ -106,7 +108,7 @@ async function existingHolder(
  */
 export async function submitRegistration(
   deps: AppDeps,
-  input: RegistrationInput & { userType: UserType },
+  input: RegistrationInput & { userType: UserType; language?: Language },
   ipAddress: string,
 ): Promise<Outcome> {
   const { sql } = deps;
@@ -119,6 +121,7 @@ export async function submitRegistration(
   const r = tidyRegistration({ ...input, isRepresentative: representative });
   const email = r.email.toLowerCase();
   const userType: UserType = representative ? 'representative' : 'attorney';
+  const language = input.language ?? DEFAULT_LANGUAGE;
   const strength = checkPasswordStrength(r.password, {
     email,
     firstName: r.firstName,
@@ -133,7 +136,7 @@ export async function submitRegistration(
   // Hashed for a duplicate too, and thrown away: an answer that skipped the hash would be told apart by its time.
   const passwordHash = await hashSecret(r.password);
   return await sql.begin(async (tx): Promise<Outcome> => {
-    if (existing) return await recordDuplicate(tx, { email, userType, existing, ipAddress });
+    if (existing) return await recordDuplicate(tx, { email, language, userType, existing, ipAddress });
     const { password: _password, confirmPassword: _confirm, isRepresentative: _type, ...details } = r;
     const stored = await registrations.insert_registration(tx, {
       ...details,
@@ -142,10 +145,11 @@ export async function submitRegistration(
       email,
       passwordHash,
       supervisingAttorneyEmail: r.supervisingAttorneyEmail?.toLowerCase() ?? null,
+      language,
     });
     // Another registration for the address committed between the look-up and the insert.
     if (!stored.ok) {
-      return await recordDuplicate(tx, { email, userType, existing: 'registration', ipAddress });
+      return await recordDuplicate(tx, { email, language, userType, existing: 'registration', ipAddress });
     }
     await insert_audit_event(tx, {
       userId: null,
@@ -157,7 +161,7 @@ export async function submitRegistration(
     });
     await enqueue_email(
       tx,
-      registrationReceivedEmail({ email }),
+      registrationReceivedEmail({ email }, language),
     );
     return { ok: true };
   });

@@ -9,7 +9,12 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
 import * as registrations from '../db/registrations.ts';
-import { find_supervising_attorney, insert_user, type SupervisorCandidate } from '../db/users.ts';
+import {
+  find_supervising_attorney,
+  insert_user,
+  type SupervisorCandidate,
+  update_user_language,
+} from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
 import { registrationApprovedEmail, registrationRejectedEmail } from '../email/messages.ts';
 import type { PendingRegistration, SupervisorMatch } from '../../contract/shapes/registration.ts';
@@ -121,6 +126,8 @@ export async function approveRegistration(
         zipCode: r.zipCode,
       });
       if (!created.ok) return fail('user_email_taken');
+      // The account starts in the language its registration was made in (its saved preference from now on).
+      await update_user_language(tx, created.id, r.language);
       await registrations.mark_registration_approved(tx, id, { reviewerId: reviewer.id, userId: created.id });
       await insert_audit_event(tx, {
         userId: reviewer.id,
@@ -142,7 +149,7 @@ export async function approveRegistration(
           registrationId: id,
         });
       }
-      await enqueue_email(tx, registrationApprovedEmail(r));
+      await enqueue_email(tx, registrationApprovedEmail(r, r.language));
       return { ok: true, supervisingAttorney: supervisor ? toSupervisorMatch(supervisor) : null };
     },
   );
@@ -170,7 +177,10 @@ export async function rejectRegistration(
       ipAddress: decision.ipAddress,
       eventData: { email: found.registration.email, reason: decision.reason },
     });
-    await enqueue_email(tx, registrationRejectedEmail(found.registration, decision.reason));
+    await enqueue_email(
+      tx,
+      registrationRejectedEmail(found.registration, decision.reason, found.registration.language),
+    );
     return { ok: true };
   });
 }

@@ -10,50 +10,46 @@
  * https://…") to any address. The one text not from the department is a rejection's reason, which an approver
  * wrote and answers for.
  */
+import type { Language } from '../../contract/languages.ts';
 import type { OutgoingEmail } from '../db/email_outbox.ts';
+import { EMAIL_TEXTS } from './texts.ts';
 
 /** Whom a message goes to: the address only (see above for why the names are not used). */
 export interface Registrant {
   email: string;
 }
 
-const GREETING = 'Hello,';
-const SIGNATURE =
-  '\n\nThis message was sent automatically by the secure legal-mail portal; replies are not read.\n';
+/** A body in the reader's language: greeting, paragraphs, signature. */
+function letter(language: Language, ...paragraphs: string[]): string {
+  const t = EMAIL_TEXTS[language];
+  return `${t.greeting}\n\n${paragraphs.join('\n\n')}${t.signature}`;
+}
 
-/** Sent when a registration is submitted. */
-export function registrationReceivedEmail(r: Registrant): OutgoingEmail {
-  return {
-    kind: 'registration_received',
-    to: r.email,
-    subject: 'Your registration has been received',
-    body: `${GREETING}\n\nWe have received your registration for the secure legal-mail portal. ` +
-      'An approver will review it, and you will receive another e-mail once it has been approved or rejected.' +
-      SIGNATURE,
-  };
+/** Sent when a registration is submitted, in the language the form was shown in. */
+export function registrationReceivedEmail(r: Registrant, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].registrationReceived;
+  return { kind: 'registration_received', to: r.email, subject: t.subject, body: letter(language, t.body) };
 }
 
 /** Sent when an approver approves a registration. */
-export function registrationApprovedEmail(r: Registrant): OutgoingEmail {
+export function registrationApprovedEmail(r: Registrant, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].registrationApproved;
   return {
     kind: 'registration_approved',
     to: r.email,
-    subject: 'Your registration has been approved',
-    body: `${GREETING}\n\nYour registration for the secure legal-mail portal has been approved.\n\n` +
-      `To sign in, open the portal and sign in with your e-mail address (${r.email}) and the password you ` +
-      'chose when you registered.' + SIGNATURE,
+    subject: t.subject,
+    body: letter(language, t.body(r.email)),
   };
 }
 
 /** Sent when an approver rejects a registration, with the reason given. */
-export function registrationRejectedEmail(r: Registrant, reason: string): OutgoingEmail {
+export function registrationRejectedEmail(r: Registrant, reason: string, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].registrationRejected;
   return {
     kind: 'registration_rejected',
     to: r.email,
-    subject: 'Your registration has been rejected',
-    body: `${GREETING}\n\nYour registration for the secure legal-mail portal has been rejected for the ` +
-      `following reason:\n\n${reason}\n\nYou may submit a new registration once the issue has been addressed.` +
-      SIGNATURE,
+    subject: t.subject,
+    body: letter(language, t.body(reason)),
   };
 }
 
@@ -63,24 +59,17 @@ export function registrationRejectedEmail(r: Registrant, reason: string): Outgoi
  * registered), and the owner learns of the attempt here. Nothing the form's sender typed appears in it (not even
  * the name), so the message cannot carry someone else's words to the owner.
  */
-export function registrationDuplicateEmail(to: string, existing: 'account' | 'registration'): OutgoingEmail {
-  const state = existing === 'account'
-    ? 'This address already has an account on the portal, so no new registration was created.'
-    : 'This address already has a registration awaiting review, so no second registration was created.';
-  const next = existing === 'account'
-    ? 'If it was you, sign in with your e-mail address and your password. If you no longer know your password, ' +
-      'contact the department that runs the portal.'
-    : 'If it was you, there is nothing more to do: you will receive an e-mail once an approver has reviewed ' +
-      'your registration.';
+export function registrationDuplicateEmail(
+  to: string,
+  existing: 'account' | 'registration',
+  language: Language,
+): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].registrationDuplicate;
   return {
     kind: 'registration_duplicate',
     to,
-    subject: 'Registration attempt for your e-mail address',
-    body:
-      'Hello,\n\nSomeone, perhaps you, has just submitted the registration form of the secure legal-mail ' +
-      `portal with this e-mail address (${to}). ${state}\n\n${next}\n\n` +
-      'If it was not you, you do not need to do anything: nothing about your account or your registration has ' +
-      'changed, and no one was given access.' + SIGNATURE,
+    subject: t.subject,
+    body: letter(language, `${t.intro(to)} ${t.state[existing]}`, t.next[existing], t.notYou),
   };
 }
 
@@ -91,14 +80,14 @@ export function registrationDuplicateEmail(to: string, existing: 'account' | 're
  */
 export function documentOpenedEmail(
   notice: { to: string; title: string; doc_number: string; openedOn: string },
+  language: Language,
 ): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].documentOpened;
   return {
     kind: 'document_opened',
     to: notice.to,
-    subject: 'Your document was opened',
-    body: `Hello,\n\nYour document '${notice.title}' to DOC ${notice.doc_number} was opened on ` +
-      `${notice.openedOn}.\n\nYou can turn these e-mails off in the portal's Notifications settings.` +
-      SIGNATURE,
+    subject: t.subject,
+    body: letter(language, t.body(notice.title, notice.doc_number, notice.openedOn)),
   };
 }
 
@@ -112,21 +101,29 @@ export const RESET_PASSWORD_PATH = '/reset-password';
  */
 export function setPasswordEmail(
   r: { to: string; token: string; portalUrl?: string; minutes: number; cause: 'forgotten' | 'admin_reset' },
+  language: Language,
 ): OutgoingEmail {
-  const why = r.cause === 'forgotten'
-    ? 'Someone, perhaps you, asked to set a new password for the account of this e-mail address on the secure ' +
-      'legal-mail portal. If it was not you, there is nothing to do: your password has not changed.'
-    : 'An administrator of the secure legal-mail portal has reset the password of the account of this e-mail ' +
-      'address. Your previous password no longer works.';
-  const lifetime = r.minutes >= 120 ? `${Math.round(r.minutes / 60)} hours` : `${r.minutes} minutes`;
+  const t = EMAIL_TEXTS[language].setPassword;
+  const lifetime = t.lifetime(r.minutes);
   const how = r.portalUrl
-    ? `To choose a new password, open this link within ${lifetime}:\n\n${r.portalUrl}${RESET_PASSWORD_PATH}#${r.token}`
-    : `To choose a new password within ${lifetime}, open the portal, choose "Forgot password?" on the sign-in ` +
-      `page, then "I have a code", and enter this code:\n\n${r.token}`;
+    ? t.link(lifetime, `${r.portalUrl}${RESET_PASSWORD_PATH}#${r.token}`)
+    : t.code(lifetime, r.token);
   return {
     kind: r.cause === 'forgotten' ? 'password_reset_requested' : 'password_reset_by_admin',
     to: r.to,
-    subject: r.cause === 'forgotten' ? 'Set a new password' : 'Your password was reset',
-    body: `${GREETING}\n\n${why}\n\n${how}\n\nThe link works once.` + SIGNATURE,
+    subject: t.subject[r.cause],
+    body: letter(language, t.why[r.cause], `${how}\n\n${t.once}`),
   };
+}
+
+/** Sent when a recovery code signs in: the owner learns of it, and how many are left. */
+export function recoveryUsedEmail(to: string, left: number, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].recoveryUsed;
+  return { kind: 'mfa_recovery_used', to, subject: t.subject, body: letter(language, t.body(left)) };
+}
+
+/** Sent when an administrator removes every second factor of the account. */
+export function factorsResetEmail(to: string, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].factorsReset;
+  return { kind: 'mfa_reset', to, subject: t.subject, body: letter(language, t.body) };
 }

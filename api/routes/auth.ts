@@ -92,6 +92,7 @@ const registerBody = z.object({
   supervisingAttorneyName: optionalText,
   supervisingAttorneyBar: optionalText,
   supervisingAttorneyEmail: optionalText,
+  language: z.enum(LANGUAGES, { error: "language must be 'en' or 'es'." }).optional(),
 }) satisfies z.ZodType<RegistrationRequest>;
 
 const passwordBody = z.object({

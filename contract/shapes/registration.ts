@@ -1,4 +1,5 @@
 /** Registration of attorneys and representatives: the public form's body and the approver's list. */
+import type { Language } from '../languages.ts';
 
 export type UserType = 'attorney' | 'representative';
 
@@ -22,6 +23,8 @@ export interface RegistrationRequest {
   supervisingAttorneyName?: string | null;
   supervisingAttorneyBar?: string | null;
   supervisingAttorneyEmail?: string | null;
+  /** The language the form was shown in (default English): the registration's e-mails are written in it. */
+  language?: Language;
 }
 
 /** A registration awaiting review (GET /api/approver/registrations `registrations`), oldest first. */

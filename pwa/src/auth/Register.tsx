@@ -5,6 +5,7 @@
 import { Button, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
 import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../i18n/i18n.ts';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
@@ -138,7 +139,8 @@ export function Register() {
     setLoading(true);
     try {
       // The API's success message is, in English, the catalogue's text (tests/checks/i18n.test.ts).
-      await register(toRegistrationRequest(values));
+      // The registration's e-mails are written in the language the form is shown in.
+      await register({ ...toRegistrationRequest(values), language: currentLanguage() });
       toast.success(t('register.success'));
       // The form stays disabled until the redirect: nothing more to do here.
       redirectTimer.current = window.setTimeout(() => navigate(PATHS.login), REDIRECT_AFTER_MS);

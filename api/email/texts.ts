@@ -1,0 +1,221 @@
+/**
+ * The e-mails' words, one catalogue per language of contract/languages.ts. Spanish is written as a department
+ * writes to the public in the United States: formal "usted", short sentences, no English left in it. Each text is
+ * a function of what it says, never of anything a stranger typed (messages.ts says why).
+ */
+import type { Language } from '../../contract/languages.ts';
+
+export interface EmailTexts {
+  greeting: string;
+  signature: string;
+  registrationReceived: { subject: string; body: string };
+  registrationApproved: { subject: string; body(email: string): string };
+  registrationRejected: { subject: string; body(reason: string): string };
+  registrationDuplicate: {
+    subject: string;
+    intro(to: string): string;
+    state: Record<'account' | 'registration', string>;
+    next: Record<'account' | 'registration', string>;
+    notYou: string;
+  };
+  documentOpened: { subject: string; body(title: string, docNumber: string, openedOn: string): string };
+  setPassword: {
+    subject: Record<'forgotten' | 'admin_reset', string>;
+    why: Record<'forgotten' | 'admin_reset', string>;
+    lifetime(minutes: number): string;
+    link(lifetime: string, url: string): string;
+    code(lifetime: string, token: string): string;
+    once: string;
+  };
+  recoveryUsed: { subject: string; body(left: number): string };
+  factorsReset: { subject: string; body: string };
+}
+
+const en: EmailTexts = {
+  greeting: 'Hello,',
+  signature:
+    '\n\nThis message was sent automatically by the secure legal-mail portal; replies are not read.\n',
+  registrationReceived: {
+    subject: 'Your registration has been received',
+    body:
+      'We have received your registration for the secure legal-mail portal. An approver will review it, and ' +
+      'you will receive another e-mail once it has been approved or rejected.',
+  },
+  registrationApproved: {
+    subject: 'Your registration has been approved',
+    body: (email) =>
+      'Your registration for the secure legal-mail portal has been approved.\n\n' +
+      `To sign in, open the portal and sign in with your e-mail address (${email}) and the password you chose ` +
+      'when you registered.',
+  },
+  registrationRejected: {
+    subject: 'Your registration has been rejected',
+    body: (reason) =>
+      'Your registration for the secure legal-mail portal has been rejected for the following reason:\n\n' +
+      `${reason}\n\nYou may submit a new registration once the issue has been addressed.`,
+  },
+  registrationDuplicate: {
+    subject: 'Registration attempt for your e-mail address',
+    intro: (to) =>
+      'Someone, perhaps you, has just submitted the registration form of the secure legal-mail portal with this ' +
+      `e-mail address (${to}).`,
+    state: {
+      account: 'This address already has an account on the portal, so no new registration was created.',
+      registration:
+        'This address already has a registration awaiting review, so no second registration was created.',
+    },
+    next: {
+      account:
+        'If it was you, sign in with your e-mail address and your password. If you no longer know your ' +
+        'password, contact the department that runs the portal.',
+      registration:
+        'If it was you, there is nothing more to do: you will receive an e-mail once an approver has ' +
+        'reviewed your registration.',
+    },
+    notYou:
+      'If it was not you, you do not need to do anything: nothing about your account or your registration ' +
+      'has changed, and no one was given access.',
+  },
+  documentOpened: {
+    subject: 'Your document was opened',
+    body: (title, docNumber, openedOn) =>
+      `Your document '${title}' to DOC ${docNumber} was opened on ${openedOn}.\n\n` +
+      "You can turn these e-mails off in the portal's Notifications settings.",
+  },
+  setPassword: {
+    subject: { forgotten: 'Set a new password', admin_reset: 'Your password was reset' },
+    why: {
+      forgotten:
+        'Someone, perhaps you, asked to set a new password for the account of this e-mail address on the ' +
+        'secure legal-mail portal. If it was not you, there is nothing to do: your password has not changed.',
+      admin_reset:
+        'An administrator of the secure legal-mail portal has reset the password of the account of this ' +
+        'e-mail address. Your previous password no longer works.',
+    },
+    lifetime: (minutes) => minutes >= 120 ? `${Math.round(minutes / 60)} hours` : `${minutes} minutes`,
+    link: (lifetime, url) => `To choose a new password, open this link within ${lifetime}:\n\n${url}`,
+    code: (lifetime, token) =>
+      `To choose a new password within ${lifetime}, open the portal, choose "Forgot password?" on the sign-in ` +
+      `page, then "I have a code", and enter this code:\n\n${token}`,
+    once: 'The link works once.',
+  },
+  recoveryUsed: {
+    subject: 'A recovery code was used to sign in',
+    body: (left) =>
+      'One of your recovery codes was just used to sign in to your account on the secure legal-mail portal. ' +
+      `${left} unused recovery code${left === 1 ? '' : 's'} remain.\n\n` +
+      'If it was not you, tell your administrator at once: they can reset your second factors and your password.',
+  },
+  factorsReset: {
+    subject: 'Your second factors were reset',
+    body:
+      'An administrator has removed the passkeys, security keys, authenticator apps and recovery codes of your ' +
+      'account on the secure legal-mail portal. Sign in with your password and add a second factor again.\n\n' +
+      'If you did not ask for this, tell your department at once.',
+  },
+};
+
+const es: EmailTexts = {
+  greeting: 'Buenos días:',
+  signature: '\n\nEste mensaje fue enviado automáticamente por el portal seguro de correo legal. ' +
+    'Nadie lee las respuestas.\n',
+  registrationReceived: {
+    subject: 'Recibimos su registro',
+    body: 'Recibimos su registro en el portal seguro de correo legal. Una persona encargada lo revisará. ' +
+      'Le enviaremos otro correo cuando lo aprueben o lo rechacen.',
+  },
+  registrationApproved: {
+    subject: 'Su registro fue aprobado',
+    body: (email) =>
+      'Su registro en el portal seguro de correo legal fue aprobado.\n\n' +
+      `Para entrar, abra el portal e inicie sesión con su correo electrónico (${email}) y la contraseña que ` +
+      'eligió al registrarse.',
+  },
+  registrationRejected: {
+    subject: 'Su registro fue rechazado',
+    body: (reason) =>
+      'Su registro en el portal seguro de correo legal fue rechazado por este motivo:\n\n' +
+      `${reason}\n\nPuede enviar un nuevo registro cuando haya resuelto el problema.`,
+  },
+  registrationDuplicate: {
+    subject: 'Intento de registro con su correo electrónico',
+    intro: (to) =>
+      'Alguien, quizás usted, acaba de enviar el formulario de registro del portal seguro de correo legal con ' +
+      `este correo electrónico (${to}).`,
+    state: {
+      account: 'Este correo ya tiene una cuenta en el portal, así que no se creó un registro nuevo.',
+      registration:
+        'Este correo ya tiene un registro pendiente de revisión, así que no se creó un segundo registro.',
+    },
+    next: {
+      account:
+        'Si fue usted, inicie sesión con su correo electrónico y su contraseña. Si ya no recuerda su ' +
+        'contraseña, comuníquese con el departamento que administra el portal.',
+      registration:
+        'Si fue usted, no tiene que hacer nada más: le enviaremos un correo cuando se revise su ' +
+        'registro.',
+    },
+    notYou:
+      'Si no fue usted, no tiene que hacer nada: su cuenta y su registro no cambiaron, y nadie recibió ' +
+      'acceso.',
+  },
+  documentOpened: {
+    subject: 'Su documento fue abierto',
+    body: (title, docNumber, openedOn) =>
+      `Su documento «${title}» para el DOC ${docNumber} fue abierto el ${openedOn}.\n\n` +
+      'Puede desactivar estos correos en la sección Notificaciones del portal.',
+  },
+  setPassword: {
+    subject: { forgotten: 'Elija una contraseña nueva', admin_reset: 'Su contraseña fue restablecida' },
+    why: {
+      forgotten:
+        'Alguien, quizás usted, pidió una contraseña nueva para la cuenta de este correo electrónico en ' +
+        'el portal seguro de correo legal. Si no fue usted, no tiene que hacer nada: su contraseña no cambió.',
+      admin_reset:
+        'Un administrador del portal seguro de correo legal restableció la contraseña de la cuenta de ' +
+        'este correo electrónico. Su contraseña anterior ya no funciona.',
+    },
+    lifetime: (minutes) => minutes >= 120 ? `${Math.round(minutes / 60)} horas` : `${minutes} minutos`,
+    link: (lifetime, url) =>
+      `Para elegir una contraseña nueva, abra este enlace en los próximos ${lifetime}:\n\n${url}`,
+    code: (lifetime, token) =>
+      `Para elegir una contraseña nueva en los próximos ${lifetime}, abra el portal, elija «¿Olvidó su ` +
+      'contraseña?» en la página de inicio de sesión, luego «Tengo un código», y escriba este código:\n\n' +
+      token,
+    once: 'El enlace funciona una sola vez.',
+  },
+  recoveryUsed: {
+    subject: 'Se usó un código de recuperación para entrar',
+    body: (left) =>
+      'Se acaba de usar uno de sus códigos de recuperación para entrar en su cuenta del portal seguro de correo ' +
+      `legal. Le ${left === 1 ? 'queda' : 'quedan'} ${left} ${
+        left === 1 ? 'código' : 'códigos'
+      } sin usar.\n\n` +
+      'Si no fue usted, avise de inmediato a su administrador: puede restablecer sus segundos factores y su ' +
+      'contraseña.',
+  },
+  factorsReset: {
+    subject: 'Sus segundos factores fueron restablecidos',
+    body: 'Un administrador eliminó las llaves de acceso, las llaves de seguridad, las aplicaciones de ' +
+      'autenticación y los códigos de recuperación de su cuenta en el portal seguro de correo legal. Inicie sesión ' +
+      'con su contraseña y agregue de nuevo un segundo factor.\n\n' +
+      'Si usted no lo pidió, avise de inmediato a su departamento.',
+  },
+};
+
+export const EMAIL_TEXTS: Record<Language, EmailTexts> = { en, es };
+
+/**
+ * A date as the e-mail's reader writes it: "Dec 3, 2026" in English (the spec's), "3 dic 2026" in Spanish: never an
+ * all-numeric date whose day and month a reader could swap.
+ */
+export function emailDate(date: Date, language: Language): string {
+  const options: Intl.DateTimeFormatOptions = {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  };
+  if (language === 'en') return date.toLocaleDateString('en-US', options);
+  return date.toLocaleDateString('es-US', options).replace(/\./g, '');
+}
