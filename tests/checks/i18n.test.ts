@@ -86,6 +86,7 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.ipWhitelist.activated, SUCCESS.ipRangeActivated],
     [en.ipWhitelist.deactivated, SUCCESS.ipRangeDeactivated],
     [en.settings.updated, SUCCESS.settingUpdated],
+    [en.userLanguage.saved, SUCCESS.languageSaved],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
 });

@@ -1,8 +1,13 @@
 /** The /api/auth calls, shared by the sign-in screens and every portal's Log Off. */
 import { ApiError, apiRequest } from '../lib/api.ts';
 import { parseUser, type User } from './user.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
-import type { LoginRequest, PasswordChangeRequest } from '../../../contract/shapes/user.ts';
+import type {
+  LanguagePreferenceRequest,
+  LoginRequest,
+  PasswordChangeRequest,
+} from '../../../contract/shapes/user.ts';
 import type { MfaAuthenticatorEnrolment, MfaMethod, MfaVerifyRequest } from '../../../contract/shapes/mfa.ts';
 
 /** Spec section 3: the entity is fixed to 'default'. */
@@ -132,7 +137,10 @@ export async function register(request: RegistrationRequest): Promise<string | n
   return body.message ?? null;
 }
 
-/** POST /api/auth/password; resolves with the updated user (no longer bound to change it). */
+/**
+ * POST /api/auth/password; resolves with the updated user (no longer bound to change it), in the session's
+ * language: the one shown, not the answer's saved preference, which may be none (i18n/language.ts).
+ */
 export async function changePassword(
   currentPassword: string,
   newPassword: string,
@@ -140,7 +148,16 @@ export async function changePassword(
   const body = await apiRequest<{ user?: unknown }>('/auth/password', {
     body: { currentPassword, newPassword } satisfies PasswordChangeRequest,
   });
-  return { user: parseUser(body.user), message: body.message ?? null };
+  const user = parseUser(body.user);
+  return { user: user && { ...user, language: currentLanguage() }, message: body.message ?? null };
+}
+
+/** PATCH /api/auth/preferences: the signed-in user's own saved language (null: none, the entity's default). */
+export async function saveLanguagePreference(language: LanguagePreferenceRequest['language']): Promise<void> {
+  await apiRequest('/auth/preferences', {
+    method: 'PATCH',
+    body: { language } satisfies LanguagePreferenceRequest,
+  });
 }
 
 /** POST /api/auth/logout-all: every session of the signed-in user ends, on every device. Never throws. */

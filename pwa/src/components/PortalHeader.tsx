@@ -1,8 +1,9 @@
 /**
  * The header every portal shares: the department title ('{abbreviation}
  * Attorney/Client Mail'), an optional sub-heading, optional extra details and
- * buttons, and Log Off. Plain markup styled in styles.css (no antd): the
- * offender's tablet shows it on a path that carries no antd.
+ * buttons, the language switch (saved as the user's preference), and Log Off.
+ * Plain markup styled in styles.css (no antd): the offender's tablet shows it
+ * on a path that carries no antd.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,10 @@ import { storage } from '../lib/storage.ts';
 import { portalTitle } from '../lib/config.ts';
 import { useAppConfig } from './AppConfigProvider.tsx';
 import { InlineIcon } from './InlineIcon.tsx';
+import { useToast } from './useToast.ts';
+import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
+import { chooseInPortal } from '../i18n/language.ts';
+import type { Language } from '../i18n/i18n.ts';
 
 export interface PortalHeaderProps {
   subtitle?: string;
@@ -31,7 +36,12 @@ const LOG_OFF_PATH =
 export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHeaderProps) {
   const config = useAppConfig();
   const { t } = useTranslation();
+  const toast = useToast();
   const stored = storage.readUser();
+  async function chooseLanguage(language: Language) {
+    // Shown at once either way; a preference the server could not keep lasts this session only.
+    if (!(await chooseInPortal(language))) toast.error(t('language.notSaved'));
+  }
   // Staff manage their own second factors; an offender's tablet has none.
   const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
   const onSecurity = useLocation().pathname === PATHS.security;
@@ -47,6 +57,7 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
           </div>
         </div>
         <div className='portal-header-actions'>
+          <LanguageSwitch onChoose={chooseLanguage} />
           {actions}
           {staff && !onSecurity && (
             <Link className='btn' to={PATHS.security}>

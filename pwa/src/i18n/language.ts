@@ -4,6 +4,8 @@
  * - signed in, the session's language: the user's saved preference (kept by the server with the user), else
  *   what was chosen on the sign-in screen, else the entity's default. It is kept in the session's stored user
  *   (cleared with the session on every way out, lib/state/keys.ts), so a reload or a viewer pop-up shows it;
+ * - a portal header's switch shows the language at once and saves it as the user's preference on the server, so
+ *   it is theirs at their next sign-in, on any tablet;
  * - after any way out, the entity's default again, whatever the last person chose.
  * The tablet keeps no language of its own: nothing here outlives the session or names a person.
  */
@@ -12,6 +14,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../contract/l
 import { loadConfig } from '../lib/config.ts';
 import { onSessionCleared, storage } from '../lib/storage.ts';
 import { showLanguage } from './i18n.ts';
+import { saveLanguagePreference } from '../auth/authApi.ts';
 
 let entityLanguage: Language = DEFAULT_LANGUAGE;
 /** The sign-in screen's choice: memory only, for the sign-in it is made for. */
@@ -68,6 +71,22 @@ export function sessionLanguage(saved: Language | null): Language {
 export function showSessionLanguage(language: Language): Promise<void> {
   signInChoice = null;
   return show(language);
+}
+
+/**
+ * A portal header's switch: shown now, kept as the session's language, and saved as the user's preference.
+ * Resolves false when the server could not save it (offline): the language is still shown for this session.
+ */
+export async function chooseInPortal(language: Language): Promise<boolean> {
+  await show(language);
+  const stored = storage.readUser();
+  if (stored.ok) storage.saveUser({ ...stored.user, language });
+  try {
+    await saveLanguagePreference(language);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** After any way out: the entity's default, the sign-in choice forgotten. */

@@ -57,7 +57,7 @@ export function setApiEvents(next: ApiEvents): void {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON; FormData is sent as multipart; a Blob is sent as it is, typed by its own `type` (a CSV upload). */
   body?: unknown;
   /** false: send no bearer token (sign-in, registration, public config). */

@@ -3,6 +3,7 @@ import { Form, Input, Modal, Select } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Entity, EntityRequest } from './entitiesApi.ts';
+import { ENDONYMS, LANGUAGES } from '../../../i18n/i18n.ts';
 import {
   EMPTY_ENTITY_FORM,
   ENTITY_STATUSES,
@@ -103,6 +104,17 @@ export function EntityFormModal(props: {
               value: s,
               label: s === 'active' ? t('entities.statuses.active') : t('entities.statuses.inactive'),
             }))}
+          />
+        </Form.Item>
+        <Form.Item
+          label={t('entities.form.defaultLanguage')}
+          name='default_language'
+          htmlFor={id('default_language')}
+          extra={t('entities.form.defaultLanguageHint')}
+        >
+          <Select
+            id={id('default_language')}
+            options={LANGUAGES.map((language) => ({ value: language, label: ENDONYMS[language] }))}
           />
         </Form.Item>
         <Form.Item label={t('entities.details.email')} name='email' htmlFor={id('email')}>

@@ -70,7 +70,13 @@ Deno.test('the payload is trimmed, a blank slug comes from the name, blank optio
       email: ' ops@east.test ',
       phone: ' ',
     }),
-    { name: 'East Unit', slug: 'east-unit', status: 'active', email: 'ops@east.test' },
+    {
+      name: 'East Unit',
+      slug: 'east-unit',
+      status: 'active',
+      email: 'ops@east.test',
+      default_language: 'en',
+    },
   );
   assert.deepEqual(
     entityPayload({
@@ -80,7 +86,7 @@ Deno.test('the payload is trimmed, a blank slug comes from the name, blank optio
       status: 'inactive',
       address: ' 1 Main St ',
     }),
-    { name: 'East', slug: 'east-1', status: 'inactive', address: '1 Main St' },
+    { name: 'East', slug: 'east-1', status: 'inactive', address: '1 Main St', default_language: 'en' },
   );
 });
 
@@ -109,4 +115,5 @@ Deno.test('a pending entity is edited as active or inactive', () => {
   assert.equal(formValuesOf(entity).status, 'active');
   assert.equal(formValuesOf({ ...entity, status: 'inactive' }).status, 'inactive');
   assert.equal(formValuesOf(entity).email, '');
+  assert.equal(formValuesOf({ ...entity, default_language: 'es' }).default_language, 'es');
 });

@@ -6,6 +6,7 @@ import { t } from 'i18next';
 import { slugify } from '../../../../../contract/rules/slug.ts';
 import { LOGIN_ENTITY } from '../../../auth/authApi.ts';
 import type { Entity, EntityRequest } from './entitiesApi.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../../../../../contract/languages.ts';
 
 export const ENTITY_STATUSES = ['active', 'inactive'] as const;
 
@@ -16,6 +17,8 @@ export interface EntityFormValues {
   email: string;
   phone: string;
   address: string;
+  /** What a signed-out tablet shows, and a user with no saved language sees. */
+  default_language: Language;
 }
 
 export const EMPTY_ENTITY_FORM: EntityFormValues = {
@@ -25,6 +28,7 @@ export const EMPTY_ENTITY_FORM: EntityFormValues = {
   email: '',
   phone: '',
   address: '',
+  default_language: DEFAULT_LANGUAGE,
 };
 
 /** The form's starting values for an existing entity (a pending one is offered as active or inactive only). */
@@ -36,6 +40,7 @@ export function formValuesOf(entity: Entity): EntityFormValues {
     email: entity.email ?? '',
     phone: entity.phone ?? '',
     address: entity.address ?? '',
+    default_language: entity.default_language ?? DEFAULT_LANGUAGE,
   };
 }
 
@@ -68,7 +73,12 @@ export function entityFormProblem(values: Pick<EntityFormValues, 'name'>): strin
 export function entityPayload(values: EntityFormValues): EntityRequest {
   const name = values.name.trim();
   const slug = values.slug.trim() || slugify(name);
-  const payload: EntityRequest = { name, slug, status: values.status };
+  const payload: EntityRequest = {
+    name,
+    slug,
+    status: values.status,
+    default_language: values.default_language,
+  };
   for (const key of ['email', 'phone', 'address'] as const) {
     const value = values[key].trim();
     if (value) payload[key] = value;

@@ -12,6 +12,7 @@ import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { eventDisplayName } from '../audit/eventNames.ts';
 import { type ActivityEvent, type AdminUser, fetchUserActivity, resetSecondFactors } from './usersApi.ts';
 import { entityText, roleText, statusText, userName } from './usersLogic.ts';
+import { UserLanguageField } from './UserLanguageField.tsx';
 
 export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
@@ -84,6 +85,7 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
             </Descriptions.Item>
             <Descriptions.Item label={t('users.details.userId')}>{user.id}</Descriptions.Item>
           </Descriptions>
+          <UserLanguageField user={user} />
           {user.role !== 'offender' && (
             <div style={{ marginTop: 16 }}>
               <Typography.Title level={5}>{t('adminMfa.heading')}</Typography.Title>

@@ -4,6 +4,7 @@ import type {
   AdminUserPage,
   OffenderRequest,
   PinResetRequest,
+  UserLanguageRequest,
   UserStatusRequest,
 } from '../../../../../contract/shapes/admin_user.ts';
 import type { ActivityEvent } from '../../../../../contract/shapes/audit_log.ts';
@@ -41,6 +42,14 @@ export async function setUserStatus(id: string, status: UserStatusRequest['statu
     body: request,
   });
   return body.message ?? null;
+}
+
+/** PUT /api/admin/users/{id}/language: the user's saved language (null: none, the entity's default). */
+export async function setUserLanguage(id: string, language: UserLanguageRequest['language']): Promise<void> {
+  await apiRequest(`/admin/users/${encodeURIComponent(id)}/language`, {
+    method: 'PUT',
+    body: { language } satisfies UserLanguageRequest,
+  });
 }
 
 /** POST /api/admin/users/{id}/unlock: lifts the lock of failed sign-ins; resolves with the server's message. */

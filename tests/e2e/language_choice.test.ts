@@ -1,0 +1,217 @@
+/**
+ * Who chooses the language on a shared tablet, in Chromium against the real server: the sign-in screen's switch
+ * changes that screen, a server refusal (a wrong PIN), the offender's list, and the viewer's toolbar and dates,
+ * for that sign-in only; the header's switch saves the offender's choice, which applies at their next sign-in;
+ * after Log Off the tablet is back in the entity's language (English, then Spanish once the admin makes it the
+ * entity's default); `<html lang>` follows throughout. Texts are read from the catalogues.
+ * Build the PWA first (npm run build).
+ */
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { apiToken, apiUpload, type Credentials } from '../support/api_client.ts';
+import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
+import { makePdf } from '../support/pdfs.ts';
+import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { DEMO_ATTORNEY, DEMO_OFFENDER, openViewer, SCREENS } from '../support/viewer_pages.ts';
+import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
+import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
+
+const options = { sanitizeResources: false, sanitizeOps: false };
+const ADMIN: Credentials = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
+/** A Spanish date as the portal writes it: day, short month in letters, year ('5 ene 2025'). */
+const SPANISH_DATE = /\b\d{1,2} [a-z]{3}\.? \d{4}\b/;
+/** The spec's US English date ('Jan 5, 2025'). */
+const ENGLISH_DATE = /\b[A-Z][a-z]{2} \d{1,2}, \d{4}\b/;
+
+const htmlLang = (page: Page) => page.locator('html').getAttribute('lang');
+
+/** The sign-in screen in `catalogue`'s language, its heading and `<html lang>` agreeing. */
+async function signInScreenIn(page: Page, catalogue: typeof en, lang: 'en' | 'es') {
+  await page.getByRole('button', { name: catalogue.login.submit }).waitFor();
+  await page.getByLabel(catalogue.login.username).waitFor();
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang, { polling: 100 });
+}
+
+/** Fills the sign-in form in the language shown and submits it. */
+async function submitSignIn(page: Page, catalogue: typeof en, who: Credentials) {
+  await page.getByLabel(catalogue.login.username).fill(who.username);
+  await page.getByLabel(catalogue.login.password).fill(who.password);
+  await page.getByRole('button', { name: catalogue.login.submit }).click();
+}
+
+/** The saved language the server hands back with the user at a sign-in. */
+async function savedLanguage(server: TestServer, who: Credentials): Promise<string | null> {
+  const response = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...who, entity: 'default' }),
+  });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  // The session this opened is not needed: end it.
+  await fetch(`${server.url}/api/auth/logout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${body.token}` },
+  });
+  return body.user.language;
+}
+
+/** Log Off from a portal, through to the sign-in screen (no page load in between: the tablet's own way out). */
+async function logOff(page: Page, catalogue: typeof en) {
+  await page.getByRole('button', { name: catalogue.common.logOff, exact: true }).click();
+  await page.waitForURL(/\/login$/, { timeout: 20_000 });
+}
+
+/** Sets the sign-in entity's default language as the admin would. */
+async function setEntityLanguage(server: TestServer, language: 'en' | 'es') {
+  const token = await apiToken(server, ADMIN);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const list = await (await fetch(`${server.url}/api/admin/entities`, { headers })).json();
+  const entity = list.entities.find((e: { slug: string }) => e.slug === 'default');
+  const response = await fetch(`${server.url}/api/admin/entities/${entity.id}`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({
+      name: entity.name,
+      slug: entity.slug,
+      status: entity.status,
+      default_language: language,
+    }),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
+Deno.test({
+  name:
+    'the language switch: the sign-in choice holds for one sign-in, the saved one applies, Log Off returns',
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn(t) {
+    assertPwaBuilt();
+    const server = await startTestServer();
+    const browser: Browser = await launchBrowser();
+    try {
+      const token = await apiToken(server, DEMO_ATTORNEY);
+      const letterId = await apiUpload(server, token, {
+        recipient: DEMO_OFFENDER.username,
+        title: 'Carta de prueba',
+        bytes: await makePdf({ pages: 2, title: 'Carta' }),
+      });
+      const context = await browser.newContext(SCREENS.tablet);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+
+      await t.step(
+        'the sign-in screen: Español changes it, announced, and a wrong PIN is refused in Spanish',
+        async () => {
+          await page.goto(`${server.url}/login`);
+          await signInScreenIn(page, en, 'en');
+          const spanish = page.getByRole('button', { name: 'Español' });
+          assert.equal(await spanish.getAttribute('lang'), 'es');
+          await spanish.click();
+          await signInScreenIn(page, es, 'es');
+          await page.getByRole('status').filter({ hasText: es.language.changed }).waitFor();
+          // The switch now offers English, named in English.
+          assert.equal(await page.getByRole('button', { name: 'English' }).getAttribute('lang'), 'en');
+
+          await submitSignIn(page, es, { username: DEMO_OFFENDER.username, password: '999999' });
+          await page.getByText(es.codes.bad_credentials).waitFor();
+          assert.equal(await htmlLang(page), 'es');
+        },
+      );
+
+      await t.step(
+        "the sign-in's choice holds for that sign-in: the list and the viewer in Spanish",
+        async () => {
+          await submitSignIn(page, es, DEMO_OFFENDER);
+          await page.waitForURL(/\/portal/);
+          await page.getByRole('heading', { name: es.offender.heading }).waitFor();
+          assert.equal(await htmlLang(page), 'es');
+          const row = page.getByRole('article', { name: 'Carta de prueba' });
+          assert.match(await row.innerText(), SPANISH_DATE);
+
+          const viewer = await context.newPage();
+          viewer.setDefaultTimeout(20_000);
+          await openViewer(viewer, server.url, letterId);
+          assert.equal(await htmlLang(viewer), 'es');
+          const toolbar = viewer.getByRole('toolbar', { name: es.viewerTools.tools });
+          await toolbar.getByRole('button', { name: es.viewerTools.next }).waitFor();
+          await toolbar.getByRole('button', { name: es.viewerTools.properties }).click();
+          const properties = viewer.getByRole('dialog', { name: es.properties.title });
+          const creation = properties.locator('tr', { hasText: es.properties.creationDate });
+          assert.match(await creation.innerText(), SPANISH_DATE);
+          await viewer.close();
+          // Chosen on the sign-in screen, not saved: the offender still has no language of their own.
+          assert.equal(await savedLanguage(server, DEMO_OFFENDER), null);
+        },
+      );
+
+      await t.step('after Log Off the tablet is back in the entity language, English', async () => {
+        await logOff(page, es);
+        await signInScreenIn(page, en, 'en');
+      });
+
+      await t.step(
+        "the header's switch saves the offender's choice, applied at the next sign-in",
+        async () => {
+          await submitSignIn(page, en, DEMO_OFFENDER);
+          await page.waitForURL(/\/portal/);
+          await page.getByRole('heading', { name: en.offender.heading }).waitFor();
+          const row = page.getByRole('article', { name: 'Carta de prueba' });
+          assert.match(await row.innerText(), ENGLISH_DATE);
+          const header = page.locator('header');
+          const spanish = header.getByRole('button', { name: 'Español' });
+          assert.equal(await spanish.getAttribute('lang'), 'es');
+          await spanish.click();
+          await page.getByRole('heading', { name: es.offender.heading }).waitFor();
+          await header.getByRole('status').filter({ hasText: es.language.changed }).waitFor();
+          assert.equal(await htmlLang(page), 'es');
+          assert.match(await row.innerText(), SPANISH_DATE);
+          assert.equal(await savedLanguage(server, DEMO_OFFENDER), 'es');
+
+          await logOff(page, es);
+          await signInScreenIn(page, en, 'en');
+          // Nobody chose on the sign-in screen: the saved Spanish applies.
+          await submitSignIn(page, en, DEMO_OFFENDER);
+          await page.waitForURL(/\/portal/);
+          await page.getByRole('heading', { name: es.offender.heading }).waitFor();
+          assert.equal(await htmlLang(page), 'es');
+          await logOff(page, es);
+          await signInScreenIn(page, en, 'en');
+        },
+      );
+
+      await t.step(
+        "the entity's default language: the sign-in screen shows it and Log Off returns to it",
+        async () => {
+          await setEntityLanguage(server, 'es');
+          try {
+            // A fresh page load reads the entity's default (GET /api/config).
+            await page.goto(`${server.url}/login`);
+            await signInScreenIn(page, es, 'es');
+            // The demo attorney (no saved language) signs in: Spanish, the entity's; chooses English in the header.
+            await submitSignIn(page, es, DEMO_ATTORNEY);
+            await page.waitForURL(/\/portal/);
+            assert.equal(await htmlLang(page), 'es');
+            await page.locator('header').getByRole('button', { name: 'English' }).click();
+            await page.waitForFunction(() => document.documentElement.lang === 'en', undefined, {
+              polling: 100,
+            });
+            await logOff(page, en);
+            // Whoever used the tablet last, it is back in the entity's language.
+            await page.waitForFunction(() => document.documentElement.lang === 'es', undefined, {
+              polling: 100,
+            });
+            assert.equal(await savedLanguage(server, DEMO_ATTORNEY), 'en');
+          } finally {
+            await setEntityLanguage(server, 'en');
+          }
+        },
+      );
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
