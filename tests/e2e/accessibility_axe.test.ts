@@ -180,8 +180,9 @@ Deno.test({
           }
           await page.goto(`${server.url}/portal/admin/users`);
           await page.locator('.ant-table-row').first().waitFor();
-          // View Details of the first user (the users screen is not translated yet: its names are English).
-          await page.locator('.ant-table-row button[aria-label^="View details of"]').first().click();
+          // View Details of the first user, by its label in the language shown.
+          const viewDetails = TEXTS[language].users.viewDetailsNamed.replace('{{name}}', '');
+          await page.locator(`.ant-table-row button[aria-label^="${viewDetails}"]`).first().click();
           await page.getByRole('dialog').waitFor();
           await check(page, `${language} user details`);
           await page.keyboard.press('Escape');

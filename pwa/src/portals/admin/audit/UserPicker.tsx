@@ -76,6 +76,7 @@ export function UserPicker(props: { id: string; value?: string; onChange?: (valu
   return (
     <Select
       id={props.id}
+      className='audit-user-picker'
       showSearch={{ filterOption: false, onSearch: search }}
       allowClear
       value={value}
