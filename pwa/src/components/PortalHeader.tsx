@@ -38,13 +38,14 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
   const { t } = useTranslation();
   const toast = useToast();
   const stored = storage.readUser();
+  // Staff manage their own second factors; an offender's tablet has none.
+  const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
+  const onSecurity = useLocation().pathname === PATHS.security;
+  // Every hook above, before this function: the hooks' lint reads the `if` in it as a condition on them.
   async function chooseLanguage(language: Language) {
     // Shown at once either way; a preference the server could not keep lasts this session only.
     if (!(await chooseInPortal(language))) toast.error(t('language.notSaved'));
   }
-  // Staff manage their own second factors; an offender's tablet has none.
-  const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
-  const onSecurity = useLocation().pathname === PATHS.security;
   return (
     <header className='portal-header'>
       <div className='portal-header-row'>
