@@ -2,8 +2,9 @@
  * Who chooses the language on a shared tablet, in Chromium against the real server: the sign-in screen's switch
  * changes that screen, a server refusal (a wrong PIN), the offender's list, and the viewer's toolbar and dates,
  * for that sign-in only; the header's switch saves the offender's choice, which applies at their next sign-in;
- * after Log Off the tablet is back in the entity's language (English, then Spanish once the admin makes it the
- * entity's default); `<html lang>` follows throughout. Texts are read from the catalogues.
+ * after Log Off, or a session the server ended, the tablet is back in the entity's language (English, then
+ * Spanish once the admin makes it the entity's default, then English again without a page load); `<html lang>`
+ * follows throughout. Texts are read from the catalogues.
  * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { apiToken, apiUpload, type Credentials } from '../support/api_client.ts'
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { storedSession } from '../support/offline_pages.ts';
 import { DEMO_ATTORNEY, DEMO_OFFENDER, openViewer, SCREENS } from '../support/viewer_pages.ts';
 import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
 import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
@@ -206,6 +208,36 @@ Deno.test({
           } finally {
             await setEntityLanguage(server, 'en');
           }
+        },
+      );
+      await t.step(
+        'a default changed while signed in is followed at Log Off, and a session the server ended returns the tablet',
+        async () => {
+          // The page loaded while the default was Spanish; the admin has set English since. The offender's saved
+          // Spanish applies, and Log Off brings the tablet to the entity's English without a page load.
+          await signInScreenIn(page, es, 'es');
+          await submitSignIn(page, es, DEMO_OFFENDER);
+          await page.waitForURL(/\/portal/);
+          await page.getByRole('heading', { name: es.offender.heading }).waitFor();
+          await logOff(page, es);
+          await signInScreenIn(page, en, 'en');
+
+          // The attorney saves Spanish from the header; the server then ends the session (401 at the next call).
+          await submitSignIn(page, en, DEMO_ATTORNEY);
+          await page.waitForURL(/\/portal/);
+          await page.locator('header').getByRole('button', { name: 'Español' }).click();
+          await page.waitForFunction(() => document.documentElement.lang === 'es', undefined, {
+            polling: 100,
+          });
+          const { guid } = await storedSession(page);
+          const ended = await fetch(`${server.url}/api/auth/logout`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${guid}` },
+          });
+          assert.equal(ended.status, 200);
+          await page.reload();
+          await page.waitForURL(/\/login/, { timeout: 20_000 });
+          await signInScreenIn(page, en, 'en');
         },
       );
       await context.close();

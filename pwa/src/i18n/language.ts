@@ -6,12 +6,13 @@
  *   (cleared with the session on every way out, lib/state/keys.ts), so a reload or a viewer pop-up shows it;
  * - a portal header's switch shows the language at once and saves it as the user's preference on the server, so
  *   it is theirs at their next sign-in, on any tablet;
- * - after any way out, the entity's default again, whatever the last person chose.
+ * - after any way out, the entity's default again, whatever the last person chose (asked of the server again, so
+ *   a default the admin changed meanwhile holds without a page load).
  * The tablet keeps no language of its own: nothing here outlives the session or names a person.
  */
 import i18next from 'i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../contract/languages.ts';
-import { loadConfig } from '../lib/config.ts';
+import { fetchConfig, loadConfig } from '../lib/config.ts';
 import { onSessionCleared, storage } from '../lib/storage.ts';
 import { showLanguage } from './i18n.ts';
 import { saveLanguagePreference } from '../auth/authApi.ts';
@@ -53,8 +54,27 @@ export async function startLanguage(): Promise<void> {
   }
   // The other catalogue, when the one asked for could not be fetched.
   if (!i18next.language) await show(DEFAULT_LANGUAGE);
-  onSessionCleared(() => void returnToEntityLanguage());
+  onSessionCleared(() => void returnToEntityLanguage().then(followEntityLanguage));
 }
+
+/**
+ * After a way out, the entity's default as the server has it now: the admin may have changed it since the page
+ * loaded. Shown only while the tablet is still signed out and nobody has chosen on the sign-in screen.
+ */
+async function followEntityLanguage(): Promise<void> {
+  let latest: Language;
+  try {
+    latest = (await fetchConfig(AbortSignal.timeout(CONFIG_WAIT_MS))).defaultLanguage;
+  } catch {
+    return; // Unreachable (offline): the default this page loaded with stays.
+  }
+  if (latest === entityLanguage) return;
+  entityLanguage = latest;
+  if (signInChoice === null && storage.getGuid() === null) await show(latest);
+}
+
+/** How long a way out waits for the entity's current default: the sign-in screen is already shown meanwhile. */
+const CONFIG_WAIT_MS = 5_000;
 
 /** The sign-in screen's switch: shown now, and the session's language if the user has no saved preference. */
 export function chooseOnSignIn(language: Language): Promise<void> {
