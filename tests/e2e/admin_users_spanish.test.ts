@@ -76,6 +76,7 @@ Deno.test({
         .click();
       await page.locator('.ant-popconfirm').getByText(users.deactivateConsequence).waitFor();
       await page.locator('.ant-popconfirm').getByRole('button', { name: users.cancel }).click();
+      await page.locator('.ant-popconfirm').waitFor({ state: 'hidden' });
 
       // The role filter's choices.
       await page.getByLabel(users.roleFilter, { exact: true }).click();
@@ -91,9 +92,7 @@ Deno.test({
       const details = page.getByRole('dialog', { name: users.details.title });
       await details.getByText(users.details.recentActivity).waitFor();
       await details.getByText(users.details.userId).waitFor();
-      await details.getByRole('button', { name: es.common.close }).click().catch(() =>
-        page.keyboard.press('Escape')
-      );
+      await page.keyboard.press('Escape');
       await details.waitFor({ state: 'hidden' });
 
       // Reset PIN and Add Offender.
@@ -103,6 +102,7 @@ Deno.test({
       assert.match(await reset.innerText(), /Richard Roe/);
       assert.doesNotMatch(await reset.innerText(), /Their open sessions end/);
       await reset.getByRole('button', { name: users.cancel }).click();
+      await reset.waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: users.addOffender }).click();
       const add = page.getByRole('dialog', { name: users.addOffender });
       for (
@@ -115,6 +115,7 @@ Deno.test({
         await add.getByLabel(label, { exact: true }).waitFor();
       }
       await add.getByRole('button', { name: users.cancel }).click();
+      await add.waitFor({ state: 'hidden' });
 
       // Import Roster, and its report.
       await page.getByRole('button', { name: users.importRoster }).click();
