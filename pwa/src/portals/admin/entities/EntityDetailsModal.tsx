@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
 import type { Entity } from './entitiesApi.ts';
 import { settingsText } from './entityForm.ts';
+import { ENDONYMS } from '../../../i18n/i18n.ts';
 
 export const ENTITY_STATUS_COLOR: Record<string, string> = {
   active: 'green',
@@ -51,6 +52,9 @@ export function EntityDetailsModal({ entity, onClose }: { entity: Entity | null;
             <EntityStatusTag status={entity.status} />
           </Descriptions.Item>
           <Descriptions.Item label={t('entities.columns.users')}>{entity.user_count}</Descriptions.Item>
+          <Descriptions.Item label={t('entities.form.defaultLanguage')}>
+            {ENDONYMS[entity.default_language] ?? ENDONYMS.en}
+          </Descriptions.Item>
           <Descriptions.Item label={t('entities.details.email')}>
             {entity.email || t('entities.details.notAvailable')}
           </Descriptions.Item>
