@@ -95,7 +95,7 @@ export async function find_active_session(
     select s.id as session_id, s.must_change_password, s.locked_at is not null as locked, s.pin_reset_by,
            ${lastSeenStale(sql)} as stale,
            u.id, u.entity_id, e.slug as entity_slug, u.role,
-           u.status, u.email, u.doc_number, u.first_name, u.last_name, u.language,
+           u.status, u.email, u.doc_number, u.first_name, u.last_name, u.language, u.larger_text,
            case when u.role = 'offender' then ${whitelistOf(sql)} end as whitelist
            ${alongside ? sql`, ${alongside} as alongside` : sql``}
     from sessions s cross join idle join users u on u.id = s.user_id join entities e on e.id = u.entity_id

@@ -17,6 +17,8 @@ export interface UserRow {
   last_name: string;
   /** The saved language; null: none (the entity's default). */
   language: Language | null;
+  /** The saved "Larger text" choice of the tablet's header. */
+  larger_text: boolean;
 }
 
 export interface LoginCandidate extends UserRow {
@@ -32,7 +34,7 @@ export interface LoginCandidate extends UserRow {
 }
 
 const USER_COLUMNS = `u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number,
-  u.first_name, u.last_name, u.language`;
+  u.first_name, u.last_name, u.language, u.larger_text`;
 /** A LoginCandidate's columns (users u join entities e). */
 const LOGIN_COLUMNS =
   `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at,
@@ -395,6 +397,11 @@ export async function update_preferences(
   change: { notifyOnOpen: boolean },
 ): Promise<void> {
   await sql`update users set notify_on_open = ${change.notifyOnOpen}, updated_at = now() where id = ${id}`;
+}
+
+/** Saves a user's "Larger text" choice. */
+export async function update_user_larger_text(sql: Tx, id: string, largerText: boolean): Promise<void> {
+  await sql`update users set larger_text = ${largerText}, updated_at = now() where id = ${id}`;
 }
 
 /** Saves a user's language (null: none, the entity's default applies). */

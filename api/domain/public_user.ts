@@ -14,5 +14,6 @@ export function toPublicUser(row: UserRow, mustChangePassword: boolean): PublicU
     entity: row.entity_slug,
     mustChangePassword,
     language: row.language,
+    largerText: row.larger_text,
   };
 }

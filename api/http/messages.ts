@@ -40,6 +40,7 @@ export const SUCCESS = {
   recipientFound: 'Recipient found',
   preferencesSaved: 'Notification settings saved',
   languageSaved: 'Language saved',
+  displaySaved: 'Display setting saved',
   userReleased: 'Offender marked released',
   userTransferred: 'Offender marked transferred',
   mfaEnrolled: 'Second factor added',

@@ -31,7 +31,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /api/auth/forgot-password': { shapes: ['MessageAnswer'] },
   'GET /api/auth/me': { shapes: ['MeAnswer'] },
   'POST /api/auth/password': { shapes: ['PasswordChangeAnswer'] },
-  'PATCH /api/auth/preferences': { shapes: ['LanguagePreferenceAnswer'] },
+  'PATCH /api/auth/preferences': { shapes: ['OwnPreferencesAnswer'] },
   'GET /api/auth/offline-key': { shapes: ['OfflineKeyAnswer'] },
   'POST /api/auth/lock': { shapes: ['MessageAnswer'] },
   'POST /api/auth/unlock': { shapes: ['OfflineKeyAnswer'] },

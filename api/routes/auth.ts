@@ -9,7 +9,7 @@ import { changePassword, login, logout, NEW_PASSWORD_LIMITS } from '../domain/au
 import { lockSession, offlineKey, unlock } from '../domain/offline.ts';
 import { completePasswordReset, requestPasswordReset, signOutEverywhere } from '../domain/password_reset.ts';
 import { toPublicUser } from '../domain/public_user.ts';
-import { saveOwnLanguage } from '../domain/languages.ts';
+import { saveOwnPreferences } from '../domain/languages.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { LANGUAGES } from '../../contract/languages.ts';
 import { submitRegistration } from '../domain/registration.ts';
@@ -17,11 +17,11 @@ import { REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
 import type { UnlockRequest } from '../../contract/shapes/offline.ts';
 import type {
-  LanguagePreferenceAnswer,
-  LanguagePreferenceRequest,
   LoginAnswer,
   LoginRequest,
   MeAnswer,
+  OwnPreferencesAnswer,
+  OwnPreferencesRequest,
   PasswordChangeAnswer,
   PasswordChangeRequest,
 } from '../../contract/shapes/user.ts';
@@ -50,9 +50,13 @@ const loginBody = z.object({
   entity: z.string().max(100).default('default'),
 }) satisfies z.ZodType<Required<LoginRequest>>;
 
-const languageBody = z.object({
-  language: z.enum(LANGUAGES, { error: "Language must be 'en', 'es' or null." }).nullable(),
-}) satisfies z.ZodType<LanguagePreferenceRequest>;
+const preferencesBody = z.object({
+  language: z.enum(LANGUAGES, { error: "Language must be 'en', 'es' or null." }).nullable().optional(),
+  largerText: z.boolean({ error: 'largerText must be true or false.' }).optional(),
+}).refine(
+  (body) => body.language !== undefined || body.largerText !== undefined,
+  'Please send a language or largerText to save.',
+) satisfies z.ZodType<OwnPreferencesRequest>;
 
 const requiredText = z.string({ error: REGISTRATION_MESSAGES.required }).max(
   TEXT_MAX,
@@ -199,13 +203,16 @@ export const authRoutes = new Hono<AppEnv>()
       { success: true, user: toPublicUser(session, session.must_change_password) } satisfies MeAnswer,
     );
   })
-  // The user's own saved language, from any portal's header: it applies from their next sign-in on, on any tablet.
-  .patch('/preferences', requireSignedIn(), valid('json', languageBody), async (c) => {
-    const { language } = c.req.valid('json');
-    await saveOwnLanguage(c.var.deps.sql, language, actorFrom(c.var.session, c.var.clientAddress));
-    return c.json(
-      { success: true, message: SUCCESS.languageSaved, language } satisfies LanguagePreferenceAnswer,
+  // The user's own choices, from a portal's header: kept with the user, so they follow them to any tablet.
+  .patch('/preferences', requireSignedIn(), valid('json', preferencesBody), async (c) => {
+    const change = c.req.valid('json');
+    const saved = await saveOwnPreferences(
+      c.var.deps.sql,
+      change,
+      actorFrom(c.var.session, c.var.clientAddress),
     );
+    const message = change.language !== undefined ? SUCCESS.languageSaved : SUCCESS.displaySaved;
+    return c.json({ success: true, message, ...saved } satisfies OwnPreferencesAnswer);
   })
   .post(
     '/password',

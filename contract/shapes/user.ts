@@ -26,6 +26,8 @@ export interface PublicUser {
    * saved, so the tablet shows the sign-in screen's choice, else the entity's default.
    */
   language: Language | null;
+  /** The saved "Larger text" choice of the offender's header: the tablet shows it from the sign-in on. */
+  largerText: boolean;
   /**
    * Offenders, in a sign-in's answer only: staff reset the PIN at this time (ISO 8601) and the offender has not
    * yet been told at a sign-in with their own PIN. The tablet says so.
@@ -55,9 +57,14 @@ export interface PasswordChangeRequest {
   newPassword: string;
 }
 
-/** PATCH /api/auth/preferences body: the signed-in user's own saved language (null: none, the entity's default). */
-export interface LanguagePreferenceRequest {
-  language: Language | null;
+/**
+ * PATCH /api/auth/preferences body: the signed-in user's own choices, kept with the user (never on a shared
+ * tablet). Each field is optional, at least one is sent: the language (null: none, the entity's default) and the
+ * offender header's "Larger text".
+ */
+export interface OwnPreferencesRequest {
+  language?: Language | null;
+  largerText?: boolean;
 }
 
 /** GET /api/auth/me answer: who the session's token belongs to. */
@@ -73,9 +80,10 @@ export interface PasswordChangeAnswer {
   user: PublicUser;
 }
 
-/** PATCH /api/auth/preferences answer: the language as saved. */
-export interface LanguagePreferenceAnswer {
+/** PATCH /api/auth/preferences answer: the choices as saved. */
+export interface OwnPreferencesAnswer {
   success: true;
   message: string;
   language: Language | null;
+  largerText: boolean;
 }

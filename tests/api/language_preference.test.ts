@@ -43,7 +43,12 @@ Deno.test({
 
     const saved = await call(t, 'PATCH', '/api/auth/preferences', { token, body: { language: 'es' } });
     assert.equal(saved.status, 200);
-    assert.deepEqual(saved.body, { success: true, message: 'Language saved', language: 'es' });
+    assert.deepEqual(saved.body, {
+      success: true,
+      message: 'Language saved',
+      language: 'es',
+      largerText: false,
+    });
     assert.equal((await me(token)).language, 'es');
     assert.equal(await savedLanguage(offender.id), 'es');
 
@@ -60,6 +65,40 @@ Deno.test({
     const cleared = await call(t, 'PATCH', '/api/auth/preferences', { token, body: { language: null } });
     assert.equal(cleared.status, 200);
     assert.equal((await me(token)).language, null);
+  },
+});
+
+Deno.test({
+  name:
+    "the offender's Larger text is kept with the user: saved alone, audited, and back at the next sign-in",
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender' });
+    const first = await login(offender.username, offender.secret);
+    assert.equal(first.body.user.largerText, false);
+    const token = first.body.token;
+
+    const saved = await call(t, 'PATCH', '/api/auth/preferences', { token, body: { largerText: true } });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.deepEqual(saved.body, {
+      success: true,
+      message: 'Display setting saved',
+      language: null,
+      largerText: true,
+    });
+    assert.equal((await me(token)).largerText, true);
+    assert.equal((await login(offender.username, offender.secret)).body.user.largerText, true);
+    const [audit] = await t.deps.sql<{ event_data: any }[]>`
+      select event_data from audit_logs where event_type = 'preferences_updated' and resource_id = ${offender.id}`;
+    assert.deepEqual(audit.event_data, { largerText: { from: false, to: true } });
+
+    for (const body of [{}, { largerText: 'yes' }]) {
+      const refused = await call(t, 'PATCH', '/api/auth/preferences', { token, body });
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.body.success, false);
+      assert.equal(typeof refused.body.message, 'string');
+    }
+    assert.equal((await me(token)).largerText, true);
   },
 });
 

@@ -108,3 +108,59 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "Larger text is kept with its owner, not with the tablet: a reload keeps it, the next person starts without it, and it is back at the owner's next sign-in",
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn() {
+    assertPwaBuilt();
+    const server = await startTestServer();
+    const browser = await launchBrowser();
+    const next = { username: '100002', password: '135790' };
+    try {
+      const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const larger = page.getByRole('button', { name: 'Larger text' });
+      const signInAs = async (who: { username: string; password: string }) => {
+        await signInThroughForm(page, server.url, who);
+        await page.waitForURL(/\/portal\/offender/);
+        await larger.waitFor();
+      };
+      const logOff = async () => {
+        await page.getByRole('button', { name: 'Log Off' }).click();
+        await page.waitForURL(/\/login$/);
+      };
+      const saved = page.waitForResponse((r) =>
+        r.url().endsWith('/api/auth/preferences') && r.status() === 200
+      );
+      await signInAs(DEMO_OFFENDER);
+      assert.equal(await larger.getAttribute('aria-pressed'), 'false');
+      await larger.click();
+      await saved;
+      assert.equal(await page.locator('.tablet-larger-text').count(), 1);
+      await page.reload();
+      await larger.waitFor();
+      assert.equal(await larger.getAttribute('aria-pressed'), 'true', 'a reload keeps it');
+      await logOff();
+
+      await signInAs(next);
+      assert.equal(
+        await larger.getAttribute('aria-pressed'),
+        'false',
+        'the next person starts at the usual size',
+      );
+      assert.equal(await page.locator('.tablet-larger-text').count(), 0);
+      await logOff();
+
+      await signInAs(DEMO_OFFENDER);
+      assert.equal(await larger.getAttribute('aria-pressed'), 'true', "back at the owner's next sign-in");
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});

@@ -4,8 +4,8 @@ import { parseUser, type User } from './user.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 import type {
-  LanguagePreferenceRequest,
   LoginRequest,
+  OwnPreferencesRequest,
   PasswordChangeRequest,
 } from '../../../contract/shapes/user.ts';
 import type { MfaAuthenticatorEnrolment, MfaMethod, MfaVerifyRequest } from '../../../contract/shapes/mfa.ts';
@@ -152,12 +152,12 @@ export async function changePassword(
   return { user: user && { ...user, language: currentLanguage() }, message: body.message ?? null };
 }
 
-/** PATCH /api/auth/preferences: the signed-in user's own saved language (null: none, the entity's default). */
-export async function saveLanguagePreference(language: LanguagePreferenceRequest['language']): Promise<void> {
-  await apiRequest('/auth/preferences', {
-    method: 'PATCH',
-    body: { language } satisfies LanguagePreferenceRequest,
-  });
+/**
+ * PATCH /api/auth/preferences: the signed-in user's own choices, kept with the user: the language (null: none,
+ * the entity's default) and the offender's "Larger text".
+ */
+export async function savePreferences(change: OwnPreferencesRequest): Promise<void> {
+  await apiRequest('/auth/preferences', { method: 'PATCH', body: change });
 }
 
 /** POST /api/auth/logout-all: every session of the signed-in user ends, on every device. Never throws. */

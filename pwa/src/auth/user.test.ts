@@ -12,6 +12,7 @@ Deno.test('a user object from the API is accepted as it is', () => {
     entity: 'default',
     mustChangePassword: true,
     language: 'es',
+    largerText: true,
   };
   assert.deepEqual(parseUser(user), user);
 });
@@ -40,6 +41,7 @@ Deno.test('a stored user with only a role still parses, with safe defaults', () 
     entity: 'default',
     mustChangePassword: false,
     language: null,
+    largerText: false,
   });
 });
 

@@ -51,5 +51,6 @@ export function parseUser(value: unknown): User | null {
     mustChangePassword: record.mustChangePassword === true,
     ...(typeof record.pinResetAt === 'string' ? { pinResetAt: record.pinResetAt } : {}),
     language: isLanguage(record.language) ? record.language : null,
+    largerText: record.largerText === true,
   };
 }

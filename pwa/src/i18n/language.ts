@@ -15,7 +15,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../contract/l
 import { fetchConfig, loadConfig } from '../lib/config.ts';
 import { onSessionCleared, storage } from '../lib/storage.ts';
 import { showLanguage } from './i18n.ts';
-import { saveLanguagePreference } from '../auth/authApi.ts';
+import { savePreferences } from '../auth/authApi.ts';
 
 let entityLanguage: Language = DEFAULT_LANGUAGE;
 /** The sign-in screen's choice: memory only, for the sign-in it is made for. */
@@ -102,7 +102,7 @@ export async function chooseInPortal(language: Language): Promise<boolean> {
   const stored = storage.readUser();
   if (stored.ok) storage.saveUser({ ...stored.user, language });
   try {
-    await saveLanguagePreference(language);
+    await savePreferences({ language });
     return true;
   } catch {
     return false;

@@ -16,6 +16,7 @@ function stored(overrides: Partial<User> = {}): UserReadResult {
       entity: 'default',
       mustChangePassword: false,
       language: null,
+      largerText: false,
       ...overrides,
     },
   };

@@ -28,6 +28,7 @@ const user: User = {
   entity: 'default',
   mustChangePassword: false,
   language: 'es',
+  largerText: false,
 };
 
 Deno.test('the storage keys are guid, user and docId', () => {

@@ -34,6 +34,7 @@ const offender = (id: string): User => ({
   entity: 'default',
   mustChangePassword: false,
   language: null,
+  largerText: false,
 });
 
 async function signIn(id: string, token: string, pin: string): Promise<void> {

@@ -9,6 +9,7 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import { resetDate } from '../../auth/pinReset.ts';
+import { savePreferences } from '../../auth/authApi.ts';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
@@ -62,8 +63,9 @@ function PinResetNotice() {
 
 /**
  * Larger text: everything on the tablet's screen drawn a quarter larger (CSS zoom, so the layout reflows as it
- * does with the browser's own zoom). Kept in memory for this sign-in only, never on the shared tablet: the next
- * person starts at the usual size.
+ * does with the browser's own zoom). Kept with the user on the server (PATCH /api/auth/preferences) and in this
+ * session's stored user, never on the shared tablet itself: the next person starts at their own size, and the
+ * choice follows its owner to any tablet at their next sign-in.
  */
 function LargerTextButton({ on, onToggle }: { on: boolean; onToggle(): void }) {
   const { t } = useTranslation();
@@ -74,15 +76,36 @@ function LargerTextButton({ on, onToggle }: { on: boolean; onToggle(): void }) {
   );
 }
 
+/** The session's stored choice (from the sign-in's answer, or saved during this session). */
+function storedLargerText(): boolean {
+  const stored = storage.readUser();
+  return stored.ok && stored.user.largerText;
+}
+
+/**
+ * Saves the choice in this session's stored user (a reload keeps it) and with the user on the server. Offline or
+ * refused, the screen keeps it for this session all the same.
+ */
+function saveLargerText(on: boolean): void {
+  const stored = storage.readUser();
+  if (stored.ok) storage.saveUser({ ...stored.user, largerText: on });
+  savePreferences({ largerText: on }).catch(() => {});
+}
+
 export function OffenderPortal() {
   const logOff = useLogOff('logout-screen');
   const tablet = useTabletSession();
   const { t } = useTranslation();
-  const [largerText, setLargerText] = useState(false);
+  const [largerText, setLargerText] = useState(storedLargerText);
+  function toggleLargerText() {
+    const on = !largerText;
+    setLargerText(on);
+    saveLargerText(on);
+  }
   const header = (
     <PortalHeader
       onLogOff={logOff}
-      actions={<LargerTextButton on={largerText} onToggle={() => setLargerText((on) => !on)} />}
+      actions={<LargerTextButton on={largerText} onToggle={toggleLargerText} />}
       details={
         <p className='portal-details'>
           {t('header.docId')} <strong>{storage.getDocId() ?? ''}</strong>
