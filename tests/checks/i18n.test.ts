@@ -87,8 +87,23 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.ipWhitelist.deactivated, SUCCESS.ipRangeDeactivated],
     [en.settings.updated, SUCCESS.settingUpdated],
     [en.userLanguage.saved, SUCCESS.languageSaved],
+    [en.users.activated, SUCCESS.userActivated],
+    [en.users.deactivated, SUCCESS.userDeactivated],
+    [en.users.unlocked, SUCCESS.accountUnlocked],
+    [en.users.offenderAdded, SUCCESS.offenderAdded],
+    [en.users.pinReset, SUCCESS.pinReset],
+    [en.custody.releasedDone, SUCCESS.userReleased],
+    [en.custody.transferredDone, SUCCESS.userTransferred],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
+  // The roster import's summary: the catalogue's plural-free sentence, filled in as the API fills its own.
+  const { importSummary } = await import('../../api/domain/offenders.ts');
+  const report = { added: 3, updated: 2, rejected: 1 };
+  const filled = (en.users.import.summary as string).replace(
+    /\{\{(\w+)\}\}/g,
+    (_, key: keyof typeof report) => String(report[key]),
+  );
+  assert.equal(filled, importSummary({ ...report, rows: [] }));
 });
 
 Deno.test("every setting has its label and description (and its policy) in each catalogue, the English being the settings catalogue's own", async () => {

@@ -13,7 +13,7 @@ import { rejectedRows, rosterFileProblem, rosterSummary } from './usersLogic.ts'
 type Stage =
   | { kind: 'pick' }
   | { kind: 'working'; percent: number; label: string }
-  | { kind: 'done'; report: RosterReport; message: string | null };
+  | { kind: 'done'; report: RosterReport };
 
 /** The rejected rows' columns, titled in the language shown. */
 function rejectedColumns(t: TFunction) {
@@ -52,8 +52,8 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
       const rows = Math.max(0, text.split(/\r?\n/).filter((line) => line.trim() !== '').length - 1);
       // The server checks every row in one request; the bar shows which step is under way.
       setStage({ kind: 'working', percent: 60, label: t('users.import.importing', { count: rows }) });
-      const { report, message } = await importRoster(file);
-      setStage({ kind: 'done', report, message });
+      const { report } = await importRoster(file);
+      setStage({ kind: 'done', report });
     } catch (cause) {
       setStage({ kind: 'pick' });
       setError(failureMessage(cause, { failed: t('users.import.failed') }));
@@ -106,12 +106,13 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
           {error && <Alert type='error' showIcon title={error} />}
         </>
       )}
-      {stage.kind === 'done' && <RosterReportView report={stage.report} message={stage.message} />}
+      {stage.kind === 'done' && <RosterReportView report={stage.report} />}
     </Modal>
   );
 }
 
-function RosterReportView({ report, message }: { report: RosterReport; message: string | null }) {
+/** The summary in the language shown (in English, the API's own sentence: tests/checks). */
+function RosterReportView({ report }: { report: RosterReport }) {
   const rejected = rejectedRows(report.rows);
   const { t } = useTranslation();
   return (
@@ -119,7 +120,7 @@ function RosterReportView({ report, message }: { report: RosterReport; message: 
       <Alert
         type={report.rejected > 0 ? 'warning' : 'success'}
         showIcon
-        title={message ?? rosterSummary(report)}
+        title={rosterSummary(report)}
       />
       <Space size='large' style={{ margin: '16px 0' }}>
         <Statistic title={t('users.import.added')} value={report.added} />

@@ -71,8 +71,9 @@ export function UsersScreen() {
   async function changeStatus(user: AdminUser, next: 'active' | 'deactivated') {
     setChanging(user.id);
     try {
-      const message = await setUserStatus(user.id, next);
-      toast.success(message ?? (next === 'active' ? t('users.activated') : t('users.deactivated')));
+      // The catalogue's text in the language shown (in English, the API's message verbatim: tests/checks).
+      await setUserStatus(user.id, next);
+      toast.success(next === 'active' ? t('users.activated') : t('users.deactivated'));
       list.setPage((previous) => applyStatusChange(previous, { id: user.id, status: next }, list.applied));
     } catch (error) {
       const reason = failureMessage(error, { failed: '' });
@@ -86,8 +87,8 @@ export function UsersScreen() {
   async function changeCustody(user: AdminUser, next: CustodyStatus) {
     setChanging(user.id);
     try {
-      const message = await setUserStatus(user.id, next);
-      toast.success(message ?? t(next === 'released' ? 'custody.releasedDone' : 'custody.transferredDone'));
+      await setUserStatus(user.id, next);
+      toast.success(t(next === 'released' ? 'custody.releasedDone' : 'custody.transferredDone'));
       list.setPage((previous) => applyStatusChange(previous, { id: user.id, status: next }, list.applied));
     } catch (error) {
       toast.error(failureMessage(error, { failed: t('custody.failed') }));
@@ -112,7 +113,8 @@ export function UsersScreen() {
 
   async function submitOffender(offender: OffenderRequest): Promise<boolean> {
     try {
-      toast.success((await addOffender(offender)) ?? t('users.offenderAdded'));
+      await addOffender(offender);
+      toast.success(t('users.offenderAdded'));
       setAdding(false);
       void load();
       return true;
@@ -125,7 +127,8 @@ export function UsersScreen() {
   async function submitPin(pin: string): Promise<boolean> {
     if (!pinFor) return false;
     try {
-      toast.success((await resetOffenderPin(pinFor.id, pin)) ?? t('users.pinReset'));
+      await resetOffenderPin(pinFor.id, pin);
+      toast.success(t('users.pinReset'));
       setPinFor(null);
       return true;
     } catch (error) {

@@ -34,14 +34,10 @@ export async function fetchUsersPage(
   };
 }
 
-/** PUT /api/admin/users/{id}/status; resolves with the server's message. */
-export async function setUserStatus(id: string, status: UserStatusRequest['status']): Promise<string | null> {
+/** PUT /api/admin/users/{id}/status (the screen says so in its own words, in the language shown). */
+export async function setUserStatus(id: string, status: UserStatusRequest['status']): Promise<void> {
   const request: UserStatusRequest = { status };
-  const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/status`, {
-    method: 'PUT',
-    body: request,
-  });
-  return body.message ?? null;
+  await apiRequest(`/admin/users/${encodeURIComponent(id)}/status`, { method: 'PUT', body: request });
 }
 
 /** PUT /api/admin/users/{id}/language: the user's saved language (null: none, the entity's default). */
@@ -52,10 +48,9 @@ export async function setUserLanguage(id: string, language: UserLanguageRequest[
   });
 }
 
-/** POST /api/admin/users/{id}/unlock: lifts the lock of failed sign-ins; resolves with the server's message. */
-export async function unlockUser(id: string): Promise<string | null> {
-  const body = await apiRequest(`/admin/users/${encodeURIComponent(id)}/unlock`, { method: 'POST' });
-  return body.message ?? null;
+/** POST /api/admin/users/{id}/unlock: lifts the lock of failed sign-ins. */
+export async function unlockUser(id: string): Promise<void> {
+  await apiRequest(`/admin/users/${encodeURIComponent(id)}/unlock`, { method: 'POST' });
 }
 
 /** GET /api/admin/users/{id}/activity: that user's last 10 audit events, newest first. */
@@ -67,20 +62,15 @@ export async function fetchUserActivity(id: string, signal?: AbortSignal): Promi
   return body.data?.events ?? [];
 }
 
-/** POST /api/admin/offenders; resolves with the server's message. */
-export async function addOffender(offender: OffenderRequest): Promise<string | null> {
-  const body = await apiRequest('/admin/offenders', { body: offender });
-  return body.message ?? null;
+/** POST /api/admin/offenders. */
+export async function addOffender(offender: OffenderRequest): Promise<void> {
+  await apiRequest('/admin/offenders', { body: offender });
 }
 
-/** PUT /api/admin/offenders/{id}/pin; resolves with the server's message. */
-export async function resetOffenderPin(id: string, pin: string): Promise<string | null> {
+/** PUT /api/admin/offenders/{id}/pin. */
+export async function resetOffenderPin(id: string, pin: string): Promise<void> {
   const request: PinResetRequest = { pin };
-  const body = await apiRequest(`/admin/offenders/${encodeURIComponent(id)}/pin`, {
-    method: 'PUT',
-    body: request,
-  });
-  return body.message ?? null;
+  await apiRequest(`/admin/offenders/${encodeURIComponent(id)}/pin`, { method: 'PUT', body: request });
 }
 
 /** POST /api/admin/users/{id}/mfa/reset: another user's second factors and recovery codes go; the owner is e-mailed. */
@@ -93,13 +83,12 @@ export async function resetSecondFactors(id: string): Promise<string | null> {
  * POST /api/admin/offenders/import with the CSV itself as the body. The file is re-wrapped as text/csv:
  * browsers label .csv files inconsistently (Windows says application/vnd.ms-excel, some say nothing).
  */
-export async function importRoster(file: Blob): Promise<{ message: string | null; report: RosterReport }> {
+export async function importRoster(file: Blob): Promise<{ report: RosterReport }> {
   const body = await apiRequest<{ data?: Partial<RosterReport> }>('/admin/offenders/import', {
     body: new Blob([file], { type: 'text/csv' }),
   });
   const data = body.data ?? {};
   return {
-    message: body.message ?? null,
     report: {
       added: data.added ?? 0,
       updated: data.updated ?? 0,

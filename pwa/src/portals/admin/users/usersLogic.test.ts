@@ -141,7 +141,10 @@ Deno.test('the import report lists the rejected rows in file order', () => {
     { line: 3, docNumber: '', outcome: 'rejected' as const, reason: 'DOC number is required' },
   ];
   assert.deepEqual(rejectedRows(rows).map((r) => r.line), [3, 5]);
-  assert.equal(rosterSummary({ added: 2, updated: 0, rejected: 1 }), 'Added 2, updated 0, rejected 1.');
+  assert.equal(
+    rosterSummary({ added: 2, updated: 0, rejected: 1 }),
+    'Roster imported: 2 added, 0 updated, 1 rejected.',
+  );
 });
 
 Deno.test('a lock shows while in force only, and an unlock clears it from the row alone', () => {
@@ -167,7 +170,7 @@ Deno.test("the screen's words follow the language shown", async () => {
     assert.equal(entityText(null), 'No aplica');
     assert.equal(
       rosterSummary({ added: 2, updated: 0, rejected: 1 }),
-      'Agregadas: 2; actualizadas: 0; rechazadas: 1.',
+      'Lista importada: 2 agregadas, 0 actualizadas, 1 rechazadas.',
     );
   });
 });

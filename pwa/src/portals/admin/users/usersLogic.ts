@@ -199,7 +199,7 @@ export function rejectedRows(rows: RosterReportRow[]): RosterReportRow[] {
   return rows.filter((row) => row.outcome === 'rejected').sort((a, b) => a.line - b.line);
 }
 
-/** The summary line of an import: 'Added 3, updated 1, rejected 1.' */
+/** The summary line of an import: 'Roster imported: 3 added, 1 updated, 1 rejected.' (the API's own words). */
 export function rosterSummary(report: { added: number; updated: number; rejected: number }): string {
   return t('users.import.summary', report);
 }
