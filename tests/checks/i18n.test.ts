@@ -106,6 +106,22 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
   assert.equal(filled, importSummary({ ...report, rows: [] }));
 });
 
+Deno.test("the roster's rules say, in English, the API's own messages", async () => {
+  const roster = await import('../../contract/rules/roster.ts');
+  const en = JSON.parse(await Deno.readTextFile(`${root}pwa/src/i18n/en.json`));
+  const rules: Record<string, string> = en.users.rules;
+  for (
+    const key of ['docNumber', 'firstName', 'lastName', 'firstNameLong', 'lastNameLong', 'empty', 'tooLarge']
+  ) {
+    assert.equal(rules[key], roster.ROSTER_MESSAGES[key as keyof typeof roster.ROSTER_MESSAGES], key);
+  }
+  const fill = (text: string, min: number) => text.replace('{{min}}', String(min)).replace('{{max}}', '12');
+  for (const min of [6, 8]) {
+    assert.equal(fill(rules.pin, min), roster.pinLengthMessage(min));
+    assert.equal(fill(rules.pinHint, min), roster.pinLengthHint(min));
+  }
+});
+
 Deno.test("every setting has its label and description (and its policy) in each catalogue, the English being the settings catalogue's own", async () => {
   const { SETTINGS } = await import('../../contract/settings.ts');
   for (const language of ['en', 'es']) {

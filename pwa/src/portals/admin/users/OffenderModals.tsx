@@ -4,12 +4,13 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { AdminUser, OffenderRequest } from './usersApi.ts';
-// The API's own rules and messages, so the form answers before the round trip.
+// The API's own rules, so the form answers before the round trip; their words are the catalogues' `users.rules`
+// (in English the API's own messages, held to them by tests/checks/i18n.test.ts).
 import {
   OFFENDER_RULES,
-  pinLengthHint,
+  PIN_MAX_LENGTH,
+  PIN_MIN_LENGTH,
   pinProblem,
-  ROSTER_MESSAGES,
 } from '../../../../../contract/rules/roster.ts';
 import { useAppConfig } from '../../../components/AppConfigProvider.tsx';
 import { userName } from './usersLogic.ts';
@@ -26,15 +27,17 @@ function nameRules(required: string, long: string): Rule[] {
  */
 function usePinField(): { rules: Rule[]; extra: string } {
   const { pinMinLength } = useAppConfig();
+  const { t } = useTranslation();
+  const lengths = { min: Math.max(pinMinLength, PIN_MIN_LENGTH), max: PIN_MAX_LENGTH };
   return {
     rules: [{
       required: true,
-      validator: (_rule, value: string | undefined) => {
-        const problem = pinProblem(value ?? '', pinMinLength);
-        return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
-      },
+      validator: (_rule, value: string | undefined) =>
+        pinProblem(value ?? '', pinMinLength)
+          ? Promise.reject(new Error(t('users.rules.pin', lengths)))
+          : Promise.resolve(),
     }],
-    extra: pinLengthHint(pinMinLength),
+    extra: t('users.rules.pinHint', lengths),
   };
 }
 
@@ -78,7 +81,7 @@ export function AddOffenderModal(
             required: true,
             transform: (v: string) => v?.trim(),
             pattern: OFFENDER_RULES.docNumber,
-            message: ROSTER_MESSAGES.docNumber,
+            message: t('users.rules.docNumber'),
           }]}
         >
           <Input id='offender-doc-number' autoComplete='off' maxLength={32} />
@@ -87,7 +90,7 @@ export function AddOffenderModal(
           label={t('users.offenderForm.firstName')}
           name='firstName'
           htmlFor='offender-first-name'
-          rules={nameRules(ROSTER_MESSAGES.firstName, ROSTER_MESSAGES.firstNameLong)}
+          rules={nameRules(t('users.rules.firstName'), t('users.rules.firstNameLong'))}
         >
           <Input id='offender-first-name' autoComplete='off' />
         </Form.Item>
@@ -95,7 +98,7 @@ export function AddOffenderModal(
           label={t('users.offenderForm.lastName')}
           name='lastName'
           htmlFor='offender-last-name'
-          rules={nameRules(ROSTER_MESSAGES.lastName, ROSTER_MESSAGES.lastNameLong)}
+          rules={nameRules(t('users.rules.lastName'), t('users.rules.lastNameLong'))}
         >
           <Input id='offender-last-name' autoComplete='off' />
         </Form.Item>

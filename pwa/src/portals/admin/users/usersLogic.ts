@@ -3,7 +3,7 @@
  * come from the catalogues (`users.*`), in the language shown.
  */
 import { t } from 'i18next';
-import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../../../../contract/rules/roster.ts';
+import { ROSTER_MAX_BYTES } from '../../../../../contract/rules/roster.ts';
 import { fullName } from '../../../lib/format.ts';
 import type { AdminUser, RosterReportRow } from './usersApi.ts';
 
@@ -189,8 +189,8 @@ export function entityText(entityName: string | null | undefined): string {
 export function rosterFileProblem(file: { name: string; size: number }): string | null {
   // Only the browser can tell a chosen file is not a .csv; the other refusals are the API's own (contract/rules/roster.ts).
   if (!/\.csv$/i.test(file.name)) return t('users.import.csvRequired');
-  if (file.size === 0) return ROSTER_MESSAGES.empty;
-  if (file.size > ROSTER_MAX_BYTES) return ROSTER_MESSAGES.tooLarge;
+  if (file.size === 0) return t('users.rules.empty');
+  if (file.size > ROSTER_MAX_BYTES) return t('users.rules.tooLarge');
   return null;
 }
 
