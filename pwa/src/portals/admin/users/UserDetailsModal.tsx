@@ -14,7 +14,13 @@ import { type ActivityEvent, type AdminUser, fetchUserActivity, resetSecondFacto
 import { entityText, roleText, statusText, userName } from './usersLogic.ts';
 import { UserLanguageField } from './UserLanguageField.tsx';
 
-export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; onClose(): void }) {
+export function UserDetailsModal(
+  { user, onClose, onLanguageSaved }: {
+    user: AdminUser | null;
+    onClose(): void;
+    onLanguageSaved(id: string, language: AdminUser['language']): void;
+  },
+) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -85,7 +91,7 @@ export function UserDetailsModal({ user, onClose }: { user: AdminUser | null; on
             </Descriptions.Item>
             <Descriptions.Item label={t('users.details.userId')}>{user.id}</Descriptions.Item>
           </Descriptions>
-          <UserLanguageField user={user} />
+          <UserLanguageField user={user} onSaved={(language) => onLanguageSaved(user.id, language)} />
           {user.role !== 'offender' && (
             <div style={{ marginTop: 16 }}>
               <Typography.Title level={5}>{t('adminMfa.heading')}</Typography.Title>

@@ -12,7 +12,9 @@ import { type AdminUser, setUserLanguage } from './usersApi.ts';
 /** The select's value for "none saved" (a Select cannot hold null). */
 const ENTITY_DEFAULT = 'default';
 
-export function UserLanguageField({ user }: { user: AdminUser }) {
+export function UserLanguageField(
+  { user, onSaved }: { user: AdminUser; onSaved(language: Language | null): void },
+) {
   const { t } = useTranslation();
   const [value, setValue] = useState<Language | null>(user.language ?? null);
   const [busy, setBusy] = useState(false);
@@ -28,6 +30,7 @@ export function UserLanguageField({ user }: { user: AdminUser }) {
     try {
       await setUserLanguage(user.id, next);
       setValue(next);
+      onSaved(next);
       setResult({ ok: true, text: t('userLanguage.saved') });
     } catch (cause) {
       setResult({ ok: false, text: failureMessage(cause, { failed: t('userLanguage.failed') }) });

@@ -27,6 +27,7 @@ import {
   unlockUser,
 } from './usersApi.ts';
 import {
+  applyLanguage,
   applyStatusChange,
   applyUnlock,
   contactText,
@@ -329,7 +330,12 @@ export function UsersScreen() {
       }
       modals={
         <>
-          <UserDetailsModal user={details} onClose={() => setDetails(null)} />
+          <UserDetailsModal
+            user={details}
+            onClose={() => setDetails(null)}
+            onLanguageSaved={(id, language) =>
+              list.setPage((previous) => applyLanguage(previous, id, language))}
+          />
           <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
           <ResetPinModal user={pinFor} onSubmit={submitPin} onCancel={() => setPinFor(null)} />
           <ImportRosterModal

@@ -4,6 +4,7 @@ import { ROSTER_MAX_BYTES } from '../../../../../contract/rules/roster.ts';
 import type { AdminUser } from './usersApi.ts';
 import {
   appendPage,
+  applyLanguage,
   applyStatusChange,
   applyUnlock,
   contactText,
@@ -156,6 +157,13 @@ Deno.test('a lock shows while in force only, and an unlock clears it from the ro
   const other = user({ locked_until: '2026-01-05T14:45:00Z' });
   const page = applyUnlock({ users: [locked, other], total: 2, nextCursor: null }, locked.id);
   assert.deepEqual(page.users.map((u) => u.locked_until), [null, '2026-01-05T14:45:00Z']);
+});
+
+Deno.test('a language saved in View Details shows on the row, so reopening the details shows it too', () => {
+  const kept = user({ language: 'en' });
+  const changed = user({ language: null });
+  const page = applyLanguage({ users: [kept, changed], total: 2, nextCursor: null }, changed.id, 'es');
+  assert.deepEqual(page.users.map((u) => u.language), ['en', 'es']);
 });
 
 Deno.test("the screen's words follow the language shown", async () => {

@@ -164,6 +164,11 @@ export function applyUnlock(page: UsersPage, id: string): UsersPage {
   return { ...page, users: page.users.map((u) => (u.id === id ? { ...u, locked_until: null } : u)) };
 }
 
+/** A user's saved language changed in View Details: the row shows it, so reopening the details does too. */
+export function applyLanguage(page: UsersPage, id: string, language: AdminUser['language']): UsersPage {
+  return { ...page, users: page.users.map((u) => (u.id === id ? { ...u, language } : u)) };
+}
+
 /** An offender's leaving the facility: the actions an active offender's row offers. */
 export const CUSTODY_ACTIONS = ['released', 'transferred'] as const;
 export type CustodyStatus = (typeof CUSTODY_ACTIONS)[number];
