@@ -37,6 +37,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /api/auth/unlock': { shapes: ['OfflineKeyAnswer'] },
   'POST /api/auth/register': { status: 201, shapes: ['MessageAnswer'] },
   'GET /api/auth/mfa/factors': { shapes: ['MfaFactorListAnswer'] },
+  'POST /api/auth/logout-all': { shapes: ['MessageAnswer'] },
 
   'GET /api/documents/offender/{docNumber}': { shapes: ['OffenderDocumentListAnswer'] },
   'GET /api/documents/mine': { shapes: ['MineDocumentListAnswer'] },
@@ -47,9 +48,12 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/preferences': { shapes: ['PreferencesAnswer'] },
   'PUT /api/preferences': { shapes: ['PreferencesSavedAnswer'] },
   'GET /api/attorney/representatives': { shapes: ['LinkedRepresentativeListAnswer'] },
+  'POST /api/attorney/representatives/{id}/remove': { shapes: ['MessageAnswer'] },
+  'POST /api/documents/{id}/withdraw': { shapes: ['DocumentWithdrawnAnswer'] },
 
   'GET /api/approver/registrations': { shapes: ['PendingRegistrationListAnswer'] },
   'POST /api/approver/registrations/{id}/approve': { shapes: ['ApprovalAnswer'] },
+  'POST /api/approver/registrations/{id}/reject': { shapes: ['MessageAnswer'] },
 
   'GET /api/admin/users': { shapes: ['AdminUserListAnswer', 'AdminUserPageAnswer'] },
   'GET /api/admin/users/{id}/activity': { shapes: ['ActivityAnswer'] },
@@ -59,4 +63,14 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/admin/settings': { shapes: ['SettingListAnswer'] },
   'PUT /api/admin/settings/{key}': { shapes: ['MessageAnswer'] },
   'GET /api/admin/ip-whitelist': { shapes: ['IpWhitelistAnswer'] },
+  'POST /api/admin/ip-whitelist': { status: 201, shapes: ['IpRangeSavedAnswer'] },
+  'PUT /api/admin/ip-whitelist/{id}': { shapes: ['IpRangeSavedAnswer'] },
+  'DELETE /api/admin/ip-whitelist/{id}': { shapes: ['MessageAnswer'] },
+  'POST /api/admin/entities': { status: 201, shapes: ['EntitySavedAnswer'] },
+  'PUT /api/admin/entities/{id}': { shapes: ['EntitySavedAnswer'] },
+  'PUT /api/admin/users/{id}/status': { shapes: ['MessageAnswer'] },
+  'POST /api/admin/users/{id}/unlock': { shapes: ['MessageAnswer'] },
+  'POST /api/admin/users/{id}/password-reset': { shapes: ['MessageAnswer'] },
+  'POST /api/admin/offenders': { status: 201, shapes: ['OffenderAddedAnswer'] },
+  'PUT /api/admin/offenders/{id}/pin': { shapes: ['MessageAnswer'] },
 };

@@ -14,7 +14,7 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireDepartmentAdmin, requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
-import type { EntityListAnswer } from '../../contract/shapes/entity.ts';
+import type { EntityListAnswer, EntitySavedAnswer } from '../../contract/shapes/entity.ts';
 
 function toEntity(row: EntityRow): Entity {
   return {
@@ -68,7 +68,11 @@ export const adminEntityRoutes = new Hono<AppEnv>()
     );
     if (!result.ok) throw failureError(result);
     return c.json(
-      { success: true, message: SUCCESS.entityCreated, data: { entity: toEntity(result.entity) } },
+      {
+        success: true,
+        message: SUCCESS.entityCreated,
+        data: { entity: toEntity(result.entity) },
+      } satisfies EntitySavedAnswer,
       201,
     );
   })
@@ -80,9 +84,11 @@ export const adminEntityRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({
-      success: true,
-      message: SUCCESS.entityUpdated,
-      data: { entity: toEntity(result.entity) },
-    });
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS.entityUpdated,
+        data: { entity: toEntity(result.entity) },
+      } satisfies EntitySavedAnswer,
+    );
   });

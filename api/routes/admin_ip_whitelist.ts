@@ -20,7 +20,8 @@ import { failureError, failureText } from '../http/failures.ts';
 import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
-import type { IpWhitelistAnswer } from '../../contract/shapes/ip_range.ts';
+import type { IpRangeSavedAnswer, IpWhitelistAnswer } from '../../contract/shapes/ip_range.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 
 function toIpRangeEntry(row: IpRangeRow): IpRangeEntry {
   return { ...row, createdAt: new Date(row.createdAt).toISOString() };
@@ -75,7 +76,11 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
     );
     if (!result.ok) throw failureError(result);
     return c.json(
-      { success: true, message: CHANGE_MESSAGES[result.kind], data: { ipRange: toIpRangeEntry(result.row) } },
+      {
+        success: true,
+        message: CHANGE_MESSAGES[result.kind],
+        data: { ipRange: toIpRangeEntry(result.row) },
+      } satisfies IpRangeSavedAnswer,
       201,
     );
   })
@@ -85,11 +90,13 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
       actor: actorFrom(c.var.session, c.var.clientAddress),
     });
     if (!result.ok) throw failureError(result);
-    return c.json({
-      success: true,
-      message: CHANGE_MESSAGES[result.kind],
-      data: { ipRange: toIpRangeEntry(result.row) },
-    });
+    return c.json(
+      {
+        success: true,
+        message: CHANGE_MESSAGES[result.kind],
+        data: { ipRange: toIpRangeEntry(result.row) },
+      } satisfies IpRangeSavedAnswer,
+    );
   })
   .delete('/:id', valid('param', idParam), async (c) => {
     const result = await removeIpRange(
@@ -98,5 +105,5 @@ export const adminIpWhitelistRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.ipRangeDeleted });
+    return c.json({ success: true, message: SUCCESS.ipRangeDeleted } satisfies MessageAnswer);
   });

@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { addOffender, importRoster, importSummary, resetOffenderPin } from '../domain/offenders.ts';
 import { toAdminUser } from '../domain/user_admin.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
-import type { OffenderRequest, PinResetRequest } from '../../contract/shapes/admin_user.ts';
+import type {
+  OffenderAddedAnswer,
+  OffenderRequest,
+  PinResetRequest,
+} from '../../contract/shapes/admin_user.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 import type { RosterReport } from '../../contract/shapes/roster_report.ts';
 import { actorFrom } from '../domain/actor.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -43,7 +48,11 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
     );
     if (!result.ok) throw failureError(result);
     return c.json(
-      { success: true, message: SUCCESS.offenderAdded, data: { user: toAdminUser(result.user) } },
+      {
+        success: true,
+        message: SUCCESS.offenderAdded,
+        data: { user: toAdminUser(result.user) },
+      } satisfies OffenderAddedAnswer,
       201,
     );
   })
@@ -54,7 +63,7 @@ export const adminOffenderRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.pinReset });
+    return c.json({ success: true, message: SUCCESS.pinReset } satisfies MessageAnswer);
   })
   .post('/import', rosterBodyLimit, async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer());

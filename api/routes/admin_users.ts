@@ -30,6 +30,7 @@ import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 import type { AdminUserListAnswer, AdminUserPageAnswer } from '../../contract/shapes/admin_user.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 import type { ActivityAnswer } from '../../contract/shapes/audit_log.ts';
 
 function toActivityEvent(row: ActivityRow): ActivityEvent {
@@ -115,10 +116,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({
-      success: true,
-      message: STATUS_MESSAGES[status],
-    });
+    return c.json({ success: true, message: STATUS_MESSAGES[status] } satisfies MessageAnswer);
   })
   // Lifts the lock of failed sign-ins: the user may sign in again at once, with the secret they have.
   .post('/:id/unlock', valid('param', idParam), async (c) => {
@@ -128,7 +126,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.accountUnlocked });
+    return c.json({ success: true, message: SUCCESS.accountUnlocked } satisfies MessageAnswer);
   })
   // The user's saved language (null: none, the entity's default): it applies from their next sign-in on.
   .put('/:id/language', valid('param', idParam), valid('json', languageBody), async (c) => {
@@ -149,7 +147,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       actorFrom(c.var.session, c.var.clientAddress),
     );
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.staffPasswordReset });
+    return c.json({ success: true, message: SUCCESS.staffPasswordReset } satisfies MessageAnswer);
   })
   .get('/:id/activity', valid('param', idParam), async (c) => {
     const { sql } = c.var.deps;

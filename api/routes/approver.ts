@@ -13,6 +13,7 @@ import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 import type { ApprovalAnswer, PendingRegistrationListAnswer } from '../../contract/shapes/registration.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 
 const idParam = z.object({ id: canonicalUuid(failureText('registration_not_found')) });
 const rejectBody = z.object({
@@ -46,5 +47,5 @@ export const approverRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
     });
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.registrationRejected });
+    return c.json({ success: true, message: SUCCESS.registrationRejected } satisfies MessageAnswer);
   });

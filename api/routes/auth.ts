@@ -177,7 +177,7 @@ export const authRoutes = new Hono<AppEnv>()
     async (c) => {
       await signOutEverywhere(c.var.deps, c.var.session, c.var.clientAddress);
       c.header('Clear-Site-Data', '"cache"');
-      return c.json({ success: true, message: SUCCESS.signedOutEverywhere });
+      return c.json({ success: true, message: SUCCESS.signedOutEverywhere } satisfies MessageAnswer);
     },
   )
   // Staff only (offenders' PINs are reset by an admin): the same answer whether the address has an account or not.

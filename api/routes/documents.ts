@@ -52,6 +52,7 @@ import { handleUpload } from '../http/upload.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 import type {
   DocumentInfoAnswer,
+  DocumentWithdrawnAnswer,
   MineDocumentListAnswer,
   OffenderDocumentListAnswer,
   SenderListAnswer,
@@ -328,15 +329,17 @@ export const documentRoutes = new Hono<AppEnv>()
     const result = await withdrawDocument(c.var.deps, c.var.session, { id, ipAddress: c.var.clientAddress });
     if (!result.ok && result.reason === 'document_not_found') throw await documentNotFound(c, id, 'withdraw');
     if (!result.ok) throw failureError(result);
-    return c.json({
-      success: true,
-      message: SUCCESS.documentWithdrawn,
-      data: {
-        documentid: id.toLowerCase(),
-        state: 'withdrawn',
-        withdrawn_at: result.withdrawnAt.toISOString(),
-      },
-    });
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS.documentWithdrawn,
+        data: {
+          documentid: id.toLowerCase(),
+          state: 'withdrawn',
+          withdrawn_at: result.withdrawnAt.toISOString(),
+        },
+      } satisfies DocumentWithdrawnAnswer,
+    );
   })
   .get(
     '/view/:id',

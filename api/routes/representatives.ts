@@ -15,6 +15,7 @@ import { requireRole } from '../http/guard.ts';
 import { SUCCESS } from '../http/messages.ts';
 import { valid } from '../http/validate.ts';
 import type { LinkedRepresentativeListAnswer } from '../../contract/shapes/representative.ts';
+import type { MessageAnswer } from '../../contract/shapes/answer.ts';
 
 // Any string: a malformed id is answered like an unknown one (404), by the domain.
 const idParam = z.object({ id: z.string() });
@@ -43,5 +44,5 @@ export const representativeLinkRoutes = new Hono<AppEnv>()
       ipAddress: c.var.clientAddress,
     });
     if (!result.ok) throw failureError(result);
-    return c.json({ success: true, message: SUCCESS.representativeRemoved });
+    return c.json({ success: true, message: SUCCESS.representativeRemoved } satisfies MessageAnswer);
   });

@@ -70,3 +70,10 @@ export interface AdminUserListAnswer {
 export interface AdminUserPageAnswer extends AdminUserPage {
   success: true;
 }
+
+/** POST /api/admin/offenders answer (201): the offender as added, as the Users list shows them. */
+export interface OffenderAddedAnswer {
+  success: true;
+  message: string;
+  data: { user: AdminUser };
+}

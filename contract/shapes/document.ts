@@ -220,3 +220,15 @@ export interface DocumentInfoAnswer {
   success: true;
   data: { document: DocumentInfo };
 }
+
+/** POST /api/documents/{id}/withdraw answer: the document, withdrawn, and when. */
+export interface DocumentWithdrawnAnswer {
+  success: true;
+  message: string;
+  data: {
+    documentid: string;
+    state: 'withdrawn';
+    /** ISO 8601. */
+    withdrawn_at: string;
+  };
+}

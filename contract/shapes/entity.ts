@@ -39,3 +39,10 @@ export interface EntityListAnswer {
   success: true;
   entities: Entity[];
 }
+
+/** POST /api/admin/entities (201) and PUT /api/admin/entities/{id} answer: the entity as saved. */
+export interface EntitySavedAnswer {
+  success: true;
+  message: string;
+  data: { entity: Entity };
+}

@@ -44,3 +44,10 @@ export interface IpWhitelistAnswer {
   success: true;
   data: { ipRanges: IpRangeEntry[]; policy: IpWhitelistPolicy };
 }
+
+/** POST /api/admin/ip-whitelist (201) and PUT /api/admin/ip-whitelist/{id} answer: the range as saved. */
+export interface IpRangeSavedAnswer {
+  success: true;
+  message: string;
+  data: { ipRange: IpRangeEntry };
+}

@@ -184,6 +184,98 @@ Deno.test({
         );
       });
 
+      await t.step('writes: each answers a message, or the row it saved', async () => {
+        // The approver turns a registration down.
+        const registration = registrationBody();
+        await call(app, 'POST', '/api/auth/register', { body: registration });
+        const pending = (await call(app, 'GET', '/api/approver/registrations', { token: approver })).body
+          .registrations.find((r: { email: string }) => r.email === registration.email);
+        await check(
+          'POST /api/approver/registrations/{id}/reject',
+          `/api/approver/registrations/${pending.id}/reject`,
+          { token: approver, body: { reason: 'The bar number could not be verified.' } },
+        );
+
+        // A sender takes back an unopened document, and lets a representative go.
+        const [attorneyRow] = await app.deps.sql<{ id: string }[]>`
+          select id from users where email = ${DEMO.attorney[0]}`;
+        const [offenderRow] = await app.deps.sql<{ id: string }[]>`
+          select id from users where doc_number = ${DEMO.offender[0]}`;
+        const mistaken = await insertDocument(app, {
+          senderId: attorneyRow.id,
+          recipientId: offenderRow.id,
+          title: 'Sent to the wrong person',
+        });
+        await check('POST /api/documents/{id}/withdraw', `/api/documents/${mistaken}/withdraw`, {
+          token: attorney,
+        });
+        const links = (await call(app, 'GET', '/api/attorney/representatives', { token: attorney })).body;
+        await check(
+          'POST /api/attorney/representatives/{id}/remove',
+          `/api/attorney/representatives/${links.representatives[0].id}/remove`,
+          { token: attorney },
+        );
+
+        // The admin's changes to a user, an offender, an entity and the whitelist.
+        const staff = await makeUser(app, { role: 'attorney' });
+        const staffToken = await signIn(app, staff.username, staff.secret);
+        await check('POST /api/auth/logout-all', '/api/auth/logout-all', { token: staffToken });
+        await check('POST /api/admin/users/{id}/unlock', `/api/admin/users/${staff.id}/unlock`, {
+          token: admin,
+        });
+        await check(
+          'POST /api/admin/users/{id}/password-reset',
+          `/api/admin/users/${staff.id}/password-reset`,
+          {
+            token: admin,
+          },
+        );
+        await check('PUT /api/admin/users/{id}/status', `/api/admin/users/${staff.id}/status`, {
+          token: admin,
+          body: { status: 'deactivated' },
+        });
+        const offender = await check('POST /api/admin/offenders', '/api/admin/offenders', {
+          token: admin,
+          body: {
+            docNumber: `OA-${crypto.randomUUID().slice(0, 8)}`,
+            firstName: 'Ana',
+            lastName: 'Ruiz',
+            pin: '582914',
+          },
+        });
+        await check(
+          'PUT /api/admin/offenders/{id}/pin',
+          `/api/admin/offenders/${offender.data.user.id}/pin`,
+          {
+            token: admin,
+            body: { pin: '739182' },
+          },
+        );
+        const entity = await check('POST /api/admin/entities', '/api/admin/entities', {
+          token: admin,
+          body: { name: `North Facility ${crypto.randomUUID().slice(0, 6)}`, status: 'active' },
+        });
+        await check('PUT /api/admin/entities/{id}', `/api/admin/entities/${entity.data.entity.id}`, {
+          token: admin,
+          body: { name: entity.data.entity.name, status: 'active', default_language: 'es' },
+        });
+        const range = await check('POST /api/admin/ip-whitelist', '/api/admin/ip-whitelist', {
+          token: admin,
+          body: { ipRange: '203.0.113.0/24', description: 'North unit tablets' },
+        });
+        await check('PUT /api/admin/ip-whitelist/{id}', `/api/admin/ip-whitelist/${range.data.ipRange.id}`, {
+          token: admin,
+          body: { isActive: false },
+        });
+        await check(
+          'DELETE /api/admin/ip-whitelist/{id}',
+          `/api/admin/ip-whitelist/${range.data.ipRange.id}`,
+          {
+            token: admin,
+          },
+        );
+      });
+
       await t.step("the admin's routes", async () => {
         const all = await check('GET /api/admin/users', '/api/admin/users', { token: admin });
         await check('GET /api/admin/users', '/api/admin/users?limit=2', { token: admin });
