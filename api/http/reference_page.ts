@@ -61,7 +61,7 @@ function successHtml(operation: Json): string {
 function shapesHtml(schemas: Record<string, Json>): string {
   const generic = new Set(['Failure', 'FailureCode', 'Success']);
   return Object.entries(schemas).filter(([name]) => !generic.has(name)).map(([name, schema]) =>
-    `<section class="op" id="shape-${escape(name)}"><h3><code>${escape(name)}</code></h3>` +
+    `<section class="shape" id="shape-${escape(name)}"><h3><code>${escape(name)}</code></h3>` +
     `${schema.description ? `<p>${escape(schema.description)}</p>` : ''}${fieldsTable(schema)}</section>`
   ).join('\n');
 }
@@ -119,7 +119,7 @@ export function renderReferencePage(document: Json): string {
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.5rem;color:#1f1f1f}
 code{font:13px ui-monospace,monospace}h2{border-bottom:1px solid #ccc;margin-top:2.5rem}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
-.op{border-left:3px solid #ddd;padding-left:1rem;margin:1.5rem 0}.op h3{margin:0}.m{display:inline-block;min-width:4rem;font-size:13px}
+.op,.shape{border-left:3px solid #ddd;padding-left:1rem;margin:1.5rem 0}.op h3,.shape h3{margin:0}.m{display:inline-block;min-width:4rem;font-size:13px}
 .get{color:#0a6a2f}.post{color:#0b57a4}.put{color:#8a5300}.delete{color:#a4161a}nav{display:flex;flex-wrap:wrap;gap:.25rem .75rem}
 </style></head><body>
 <h1>${escape(document.info.title)}</h1>

@@ -214,7 +214,7 @@ Deno.test({
       }
       // A documented answer links to its shape, listed with its fields.
       assert.match(html, /200 with <a href="#shape-LoginAnswer"><code>LoginAnswer<\/code><\/a> or/);
-      assert.ok(html.includes('<section class="op" id="shape-LoginAnswer">'));
+      assert.ok(html.includes('<section class="shape" id="shape-LoginAnswer">'));
       // No script, stylesheet, font or image from anywhere: the page is whole as it is sent.
       assert.doesNotMatch(html, /<script|<link|<img|src=|url\(/i);
       assert.doesNotMatch(html, /https?:\/\//);
