@@ -541,6 +541,8 @@ Deno.test({
           await arrowTo(page, 'ArrowDown', /^IP Whitelist$/);
           await page.keyboard.press('Enter');
           await atPath(page, '/portal/admin/ip-whitelist');
+          // The screen's code arrives on demand: the previous screen stays until it has.
+          await page.getByRole('button', { name: 'Add IP Range' }).waitFor();
           const add = await tabTo(page, /^Add IP Range$/, { max: 40 });
           await page.keyboard.press('Enter');
           await focusInModal(page, 'the IP range modal');

@@ -37,6 +37,8 @@ async function assertLive(element: Locator, what: string): Promise<void> {
 
 /** The region the offender's toasts go in is there before any toast: a region added with its text is not read. */
 async function assertToastRegionWaits(page: Page): Promise<void> {
+  // The app has rendered (the boot screen of index.html stays until the language and any session are loaded).
+  await page.locator('#root form, #root main').first().waitFor();
   const region = page.locator('.toasts');
   assert.equal(await region.count(), 1);
   assert.equal(await region.getAttribute('aria-live'), 'polite');

@@ -37,11 +37,11 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
   const config = useAppConfig();
   const { t } = useTranslation();
   const toast = useToast();
+  const { pathname } = useLocation();
+  const onSecurity = pathname === PATHS.security;
   const stored = storage.readUser();
   // Staff manage their own second factors; an offender's tablet has none.
   const staff = stored.ok && ['attorney', 'representative', 'admin', 'approver'].includes(stored.user.role);
-  const onSecurity = useLocation().pathname === PATHS.security;
-  // Every hook above, before this function: the hooks' lint reads the `if` in it as a condition on them.
   async function chooseLanguage(language: Language) {
     // Shown at once either way; a preference the server could not keep lasts this session only.
     if (!(await chooseInPortal(language))) toast.error(t('language.notSaved'));
