@@ -27,6 +27,10 @@ const envSchema = z.object({
   SESSION_SECRET: secret('SESSION_SECRET'),
   PIN_PEPPER: secret('PIN_PEPPER'),
   MFA_SECRET_KEY: secret('MFA_SECRET_KEY'),
+  // Rotation (docs/operations.md, "Rotating a key"): the key being retired, still accepted while it is needed.
+  SESSION_SECRET_PREVIOUS: secret('SESSION_SECRET_PREVIOUS'),
+  PIN_PEPPER_PREVIOUS: secret('PIN_PEPPER_PREVIOUS'),
+  MFA_SECRET_KEY_PREVIOUS: secret('MFA_SECRET_KEY_PREVIOUS'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   // Where people open the portal (https://mail.example.gov): the set-password e-mails link to it. Unset, they
@@ -159,6 +163,15 @@ export interface Config {
    * unset: a secret generated once and kept in dataDir. Never in the database or its backups.
    */
   mfaSecretKey: string | undefined;
+  /**
+   * The session signing key being retired: tokens it signed are still accepted until they expire (at most the
+   * setting session_max_hours), new ones are signed with sessionSecret.
+   */
+  sessionSecretPrevious: string | undefined;
+  /** The PIN pepper being retired: a PIN hashed under it verifies, and is re-hashed under pinPepper at sign-in. */
+  pinPepperPrevious: string | undefined;
+  /** The MFA key being retired: read only by `npm run keys:rotate-mfa`, which re-seals every secret under the new. */
+  mfaSecretKeyPrevious: string | undefined;
   /** Seed the demo data on an empty database. */
   demoSeed: boolean;
   /** Direct peers whose X-Forwarded-For is believed. */
@@ -198,6 +211,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     sessionSecret: e.SESSION_SECRET,
     pinPepper: e.PIN_PEPPER,
     mfaSecretKey: e.MFA_SECRET_KEY,
+    sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
+    pinPepperPrevious: e.PIN_PEPPER_PREVIOUS,
+    mfaSecretKeyPrevious: e.MFA_SECRET_KEY_PREVIOUS,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
     portalUrl: e.PORTAL_URL?.replace(/\/+$/, ''),

@@ -11,8 +11,12 @@ export interface AppDeps {
   config: Config;
   /** HS256 key for session tokens. */
   signingKey: Uint8Array;
+  /** SESSION_SECRET_PREVIOUS: tokens signed with it are still accepted until they expire (a rotation). */
+  previousSigningKey?: Uint8Array;
   /** HMAC key of offenders' PIN hashes (api/domain/passwords.ts): PIN_PEPPER or the generated one. */
   pinPepper: Uint8Array;
+  /** PIN_PEPPER_PREVIOUS: a PIN hashed under it verifies and is re-hashed under pinPepper at sign-in. */
+  previousPinPepper?: Uint8Array;
   /** The key authenticator-app secrets are sealed and recovery codes hashed under (domain/mfa.ts). */
   mfaKey: Uint8Array;
   /** Where documents' bytes live (BLOB_STORE). */

@@ -9,8 +9,7 @@ import { createDrain } from './http/drain.ts';
 import { createLogger } from './log.ts';
 import { openDatabase } from './db/open.ts';
 import { loadSigningKey } from './domain/tokens.ts';
-import { loadPinPepper } from './domain/passwords.ts';
-import { loadMfaKey } from './domain/mfa.ts';
+import { checkDataKeys, keyRefusal } from './domain/keys.ts';
 import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
@@ -35,8 +34,15 @@ if (config.databaseUrl && !config.pinPepper) {
 }
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
-const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
-const mfaKey = await loadMfaKey(config.mfaSecretKey, config.dataDir);
+// The pepper and the MFA key must be the ones the data was made under: with another, every PIN or code would be
+// refused, so the start stops instead, naming the key (domain/keys.ts).
+const dataKeys = await checkDataKeys(db.sql, config, 'start');
+if (!dataKeys.ok) {
+  console.error(keyRefusal(dataKeys));
+  await db.close();
+  Deno.exit(1);
+}
+const { pinPepper, mfaKey } = dataKeys;
 const blobs = createBlobStore(config, db);
 if (config.s3) await checkObjectStore(config.s3, blobs);
 // The demo mail needs the blob store, which the database seed cannot see.
@@ -47,7 +53,13 @@ const app = createApp({
   sessionSql: db.sessionSql,
   config,
   signingKey,
+  previousSigningKey: config.sessionSecretPrevious
+    ? new TextEncoder().encode(config.sessionSecretPrevious)
+    : undefined,
   pinPepper,
+  previousPinPepper: config.pinPepperPrevious
+    ? new TextEncoder().encode(config.pinPepperPrevious)
+    : undefined,
   mfaKey,
   blobs,
   log,

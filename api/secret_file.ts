@@ -40,6 +40,11 @@ export async function readOrCreateSecretFile(dataDir: string, name: string): Pro
   }
 }
 
+/** The secret in `DATA_DIR/<name>` when the file exists; never creates it (`npm run doctor`, the key check). */
+export async function readSecretFile(dataDir: string, name: string): Promise<Uint8Array | undefined> {
+  return await readSecret(`${dataDir}/${name}`);
+}
+
 /** The secret stored at `path`, undefined when there is none; a damaged one (empty, cut short) is refused. */
 async function readSecret(path: string): Promise<Uint8Array | undefined> {
   let text: string;

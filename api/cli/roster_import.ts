@@ -8,7 +8,7 @@ import { loadConfig } from '../config.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { openDatabase } from '../db/open.ts';
 import { type ImportReportRow, importRoster, importSummary } from '../domain/offenders.ts';
-import { loadPinPepper } from '../domain/passwords.ts';
+import { checkDataKeys, keyRefusal } from '../domain/keys.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
 
 const USAGE = 'Usage: npm run roster:import -- file.csv [--entity slug]';
@@ -56,7 +56,13 @@ async function main(): Promise<number> {
       console.error(`No entity has the slug ${JSON.stringify(args.entity)}.`);
       return 2;
     }
-    const pinPepper = await loadPinPepper(config.pinPepper, config.dataDir);
+    // PINs made under another pepper than the portal's would never verify: the same check as the start's.
+    const keys = await checkDataKeys(db.sql, config, 'start');
+    if (!keys.ok) {
+      console.error(keyRefusal(keys).replace('Refusing to start', 'Refusing to import'));
+      return 1;
+    }
+    const { pinPepper } = keys;
     const result = await importRoster({ sql: db.sql, pinPepper }, bytes, {
       userId: null,
       entityId: entity.id,

@@ -33,7 +33,7 @@ import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
-import { dummySecretHash, hashPin, hashSecret, isPeppered, verifySecret } from './passwords.ts';
+import { dummySecretHash, hashPin, hashSecret, isPepperedUnder, verifySecret } from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
@@ -165,13 +165,12 @@ async function checkLogin(
   // same time. Nothing issues temporary passwords any more (an approved applicant signs in with the password they
   // chose): a temporary one left from before is checked as well until it is used or expires, and only then.
   const dummy = await dummySecretHash();
+  const peppers = { pepper: deps.pinPepper, previousPepper: deps.previousPinPepper };
   const tempUsable = candidate?.temp_password_hash && !candidate.temp_password_used_at &&
     candidate.temp_password_expires_at !== null && candidate.temp_password_expires_at > new Date();
   const [passwordOk, tempOk] = await Promise.all([
-    verifySecret(attempt.password, candidate?.password_hash ?? dummy, { pepper: deps.pinPepper }),
-    tempUsable
-      ? verifySecret(attempt.password, candidate!.temp_password_hash!, { pepper: deps.pinPepper })
-      : false,
+    verifySecret(attempt.password, candidate?.password_hash ?? dummy, peppers),
+    tempUsable ? verifySecret(attempt.password, candidate!.temp_password_hash!, peppers) : false,
   ]);
   const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
 
@@ -190,8 +189,10 @@ async function checkLogin(
   const pinResetAt = candidate.role === 'offender' && candidate.pin_reset_notice_pending
     ? candidate.pin_reset_at
     : null;
-  // A PIN hashed before the pepper existed is re-hashed under it now that the PIN is known.
-  const rehashed = passwordOk && candidate.role === 'offender' && !isPeppered(candidate.password_hash)
+  // A PIN hashed before the pepper existed, or under the pepper being retired (PIN_PEPPER_PREVIOUS), is re-hashed
+  // under the pepper now that the PIN is known.
+  const rehashed = passwordOk && candidate.role === 'offender' &&
+      !(await isPepperedUnder(candidate.password_hash, deps.pinPepper))
     ? await hashPin(attempt.password, { pepper: deps.pinPepper })
     : undefined;
   const maxHours = await get_setting(sql, 'session_max_hours');
@@ -310,9 +311,15 @@ export async function changePassword(
     return fail(admission.refusal === 'address_budget' ? 'throttled' : 'password_change_locked');
   }
   const [currentOk, tempOk] = await Promise.all([
-    verifySecret(change.currentPassword, hashes.password_hash, { pepper: deps.pinPepper }),
+    verifySecret(change.currentPassword, hashes.password_hash, {
+      pepper: deps.pinPepper,
+      previousPepper: deps.previousPinPepper,
+    }),
     session.must_change_password && hashes.temp_password_hash
-      ? verifySecret(change.currentPassword, hashes.temp_password_hash, { pepper: deps.pinPepper })
+      ? verifySecret(change.currentPassword, hashes.temp_password_hash, {
+        pepper: deps.pinPepper,
+        previousPepper: deps.previousPinPepper,
+      })
       : Promise.resolve(false),
   ]);
   if (!currentOk && !tempOk) {

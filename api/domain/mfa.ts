@@ -118,6 +118,24 @@ async function openSecret(
   }
 }
 
+/** True when `sealed` (an authenticator app's secret, sealed with the factor's id) opens under `master`. */
+export async function opensUnder(master: Uint8Array, sealed: Uint8Array, factorId: string): Promise<boolean> {
+  return (await openSecret(master, sealed, factorId)) !== undefined;
+}
+
+/**
+ * An authenticator app's secret sealed under `from`, sealed again under `to` (the MFA key's rotation);
+ * undefined when it does not open under `from`.
+ */
+export async function resealTotpSecret(
+  keys: { from: Uint8Array; to: Uint8Array },
+  sealed: Uint8Array,
+  factorId: string,
+): Promise<Uint8Array | undefined> {
+  const secret = await openSecret(keys.from, sealed, factorId);
+  return secret && await sealSecret(keys.to, secret, factorId);
+}
+
 const hex = (bytes: ArrayBuffer) =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 

@@ -158,7 +158,7 @@ export async function lockSession(
  * checks at once from the address) or 'session_ended'.
  */
 export async function unlock(
-  deps: Pick<AppDeps, 'sql' | 'pinPepper'>,
+  deps: Pick<AppDeps, 'sql' | 'pinPepper' | 'previousPinPepper'>,
   session: ActiveSession,
   attempt: { pin: string; ipAddress: string },
 ): Promise<OfflineKeyResult> {
@@ -172,7 +172,7 @@ export async function unlock(
 }
 
 async function checkUnlock(
-  deps: Pick<AppDeps, 'sql' | 'pinPepper'>,
+  deps: Pick<AppDeps, 'sql' | 'pinPepper' | 'previousPinPepper'>,
   session: ActiveSession,
   attempt: { pin: string; ipAddress: string },
   options: { inFlightSlot: boolean },
@@ -235,6 +235,7 @@ async function checkUnlock(
   const hashes = await find_password_hashes(sql, session.id);
   const pinOk = await verifySecret(attempt.pin, hashes?.password_hash ?? (await dummySecretHash()), {
     pepper: deps.pinPepper,
+    previousPepper: deps.previousPinPepper,
   });
   if (!pinOk || !hashes) return await failAttempt(admission.limits, 'bad_pin', 'unlock_pin_wrong');
 

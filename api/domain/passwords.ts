@@ -84,17 +84,24 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 const PEPPERED = 'pbkdf2-sha256-pepper';
 
-/** Checks a secret against a stored hash (peppered or not); a malformed hash never matches. */
+/**
+ * Checks a secret against a stored hash (peppered or not); a malformed hash never matches. A PIN hashed under
+ * `previousPepper` (PIN_PEPPER_PREVIOUS, a rotation under way) verifies under it.
+ */
 export async function verifySecret(
   secret: string,
   stored: string,
-  options: { pepper?: Uint8Array } = {},
+  options: { pepper?: Uint8Array; previousPepper?: Uint8Array } = {},
 ): Promise<boolean> {
   const [scheme, ...parts] = stored.split('$');
   if (scheme === PEPPERED) {
     const [keyId, ...rest] = parts;
-    if (!options.pepper || keyId !== (await pepperKeyId(options.pepper))) return false;
-    return await verifyParts(await pepperInput(secret, options.pepper), rest);
+    for (const candidate of [options.pepper, options.previousPepper]) {
+      if (candidate && keyId === (await pepperKeyId(candidate))) {
+        return await verifyParts(await pepperInput(secret, candidate), rest);
+      }
+    }
+    return false;
   }
   if (scheme !== 'pbkdf2-sha256') return false;
   return await verifyParts(encoder.encode(secret), parts);
@@ -112,6 +119,11 @@ async function verifyParts(input: Uint8Array, parts: string[]): Promise<boolean>
 /** True for a hash made with the pepper; false for one made before (to re-hash at the next sign-in). */
 export function isPeppered(stored: string): boolean {
   return stored.startsWith(`${PEPPERED}$`);
+}
+
+/** True for a hash made under this very pepper; false for one made before peppering or under another pepper. */
+export async function isPepperedUnder(stored: string, pepper: Uint8Array): Promise<boolean> {
+  return stored.startsWith(`${PEPPERED}$${await pepperKeyId(pepper)}$`);
 }
 
 /** The 8 hex digits that name a pepper in a hash: enough to tell two keys apart, nothing to guess one from. */

@@ -57,7 +57,9 @@ export function requireRole(roles: readonly Role[], options: GuardOptions = {}) 
   const guard = createMiddleware<AppEnv>(async (c, next) => {
     const { deps } = c.var;
     const token = bearerToken(c.req.header('authorization'));
-    const sessionId = token ? await verifiedSessionId(deps.signingKey, token) : undefined;
+    const sessionId = token
+      ? await verifiedSessionId(deps.signingKey, token, deps.previousSigningKey)
+      : undefined;
     const carried = sessionId ? options.alongside?.(c, sessionId) : undefined;
     const resumed = sessionId
       ? await resumeSession(deps, sessionId, c.var.clientAddress, carried)

@@ -27,14 +27,22 @@ interface Verified {
 /** One memo per signing key (tests build apps with different keys in one process). */
 const memos = new WeakMap<Uint8Array, Map<string, Verified>>();
 
-/** The session id a valid token names, or undefined: verifySessionToken, remembered per token until its expiry. */
-export async function verifiedSessionId(key: Uint8Array, token: string): Promise<string | undefined> {
+/**
+ * The session id a valid token names, or undefined: verifySessionToken, remembered per token until its expiry.
+ * `previous` (SESSION_SECRET_PREVIOUS, a rotation): a token it signed is accepted too, until its own expiry.
+ */
+export async function verifiedSessionId(
+  key: Uint8Array,
+  token: string,
+  previous?: Uint8Array,
+): Promise<string | undefined> {
   let memo = memos.get(key);
   if (!memo) memos.set(key, memo = new Map());
   const known = memo.get(token);
   if (known && known.expiresAt > Date.now()) return known.sessionId;
   if (known) memo.delete(token);
-  const sessionId = await verifySessionToken(key, token);
+  const sessionId = await verifySessionToken(key, token) ??
+    (previous ? await verifySessionToken(previous, token) : undefined);
   if (!sessionId) return undefined;
   const { exp } = decodeJwt(token);
   if (typeof exp === 'number') {

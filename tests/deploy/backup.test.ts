@@ -48,8 +48,11 @@ for (
       const sourceBucket = blobStore === 's3' ? await createTestBucket() : undefined;
       const targetBucket = restoredAs === 's3' ? await createTestBucket() : undefined;
       const buckets = [sourceBucket, targetBucket].filter((b): b is TestBucket => !!b);
+      // The keys travel apart from the backup (docs/operations.md, "Keys"): the same on both sides.
       const common = {
         SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
+        PIN_PEPPER: 'backup-test-pepper-0123456789abcdef',
+        MFA_SECRET_KEY: 'backup-test-mfa-key-0123456789abcdef',
         PWA_DIST: `${sourceDir}/no-pwa`,
       };
       const sourceEnv = {
@@ -164,7 +167,12 @@ Deno.test({
       ['src', 'dst', 'bak'].map((n) => Deno.makeTempDir({ prefix: `lmp-bucket-${n}-` })),
     );
     const [sourceDir, targetDir, backups] = dirs;
-    const common = { ...bucket.env, SESSION_SECRET: 'backup-test-secret-0123456789abcdef' };
+    const common = {
+      ...bucket.env,
+      SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
+      PIN_PEPPER: 'backup-test-pepper-0123456789abcdef',
+      MFA_SECRET_KEY: 'backup-test-mfa-key-0123456789abcdef',
+    };
     const sourceEnv = {
       ...common,
       DATABASE_URL: source.url,
