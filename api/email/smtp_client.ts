@@ -126,3 +126,18 @@ export async function sendMail(
     transport.close();
   }
 }
+
+/**
+ * Connects to the relay as a send would (TLS, login) and says goodbye without sending (`npm run doctor`);
+ * throws SmtpError naming what failed.
+ */
+export async function checkRelay(settings: SmtpSettings, options: SendOptions = {}): Promise<void> {
+  const transport = transportFor(settings, options);
+  try {
+    await transport.verify();
+  } catch (error) {
+    throw describe(error, settings);
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * `npm run doctor`: checks an installation with the service's own environment (api/config.ts), one line per check
+ * (`ok name: detail` or `FAIL name: detail`), as `gitlab-rake gitlab:check` does; exit 0 only when every check
+ * passes (docs/operations.md, "Checking an installation"). It changes nothing: no migration, no key generated,
+ * no fingerprint recorded; the blob store's canary is written and removed again.
+ */
+import { type Config, loadConfig } from '../config.ts';
+import { connectPostgres, type Database, startEmbedded } from '../db/client.ts';
+import { list_pending_migrations, readMigrations } from '../db/migrate.ts';
+import { createBlobStore } from '../blobs/store.ts';
+import type { BlobStore } from '../blobs/types.ts';
+import { checkDataKeys } from '../domain/keys.ts';
+import { readSecretFile } from '../secret_file.ts';
+import { readSmtpSettings } from '../email/worker.ts';
+import { checkRelay } from '../email/smtp_client.ts';
+import { rangeMatcher } from '../../contract/rules/ip_ranges.ts';
+
+/** A check that hangs (a store or relay that stopped answering) fails after this long rather than never. */
+const CHECK_TIMEOUT_MS = 20_000;
+
+interface Line {
+  ok: boolean;
+  name: string;
+  detail: string;
+}
+
+const lines: Line[] = [];
+function report(ok: boolean, name: string, detail: string): void {
+  lines.push({ ok, name, detail });
+  console.log(`${ok ? 'ok' : 'FAIL'} ${name}: ${detail}`);
+}
+
+/** Runs one check; a throw or a timeout is its FAIL line. */
+async function check(
+  name: string,
+  run: () => Promise<string | { ok: false; detail: string }>,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`)),
+          CHECK_TIMEOUT_MS,
+        );
+      }),
+    ]);
+    if (typeof result === 'string') report(true, name, result);
+    else report(false, name, result.detail);
+  } catch (error) {
+    report(false, name, (error as Error).message.replace(/\s+/g, ' ').slice(0, 400));
+  } finally {
+    clearTimeout(timer);
+  }
+  return lines.at(-1)!.ok;
+}
+
+const failed = (detail: string) => ({ ok: false as const, detail });
+
+/** Where the database is, without its password. */
+function databaseName(config: Config): string {
+  if (!config.databaseUrl) return `embedded, ${config.dataDir}/pgdata`;
+  const url = new URL(config.databaseUrl);
+  return `${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+}
+
+async function openDatabaseReadOnly(config: Config): Promise<Database> {
+  if (config.databaseUrl) return connectPostgres(config.databaseUrl, { max: 2 });
+  // The embedded database is one process's: the doctor may open it only while the portal is stopped.
+  await Deno.stat(`${config.dataDir}/pgdata`).catch(() => {
+    throw new Error(`no embedded database in ${config.dataDir}/pgdata (the portal has never started there)`);
+  });
+  return await startEmbedded(`${config.dataDir}/pgdata`);
+}
+
+async function checkMigrations(db: Database): Promise<string | { ok: false; detail: string }> {
+  const pending = await list_pending_migrations(db.sql);
+  if (pending.length) return failed(`not applied: ${pending.join(', ')} (npm run db:migrate)`);
+  const known = new Set((await readMigrations()).map((m) => m.version));
+  const applied =
+    (await db.sql<{ version: string }[]>`select version from schema_migrations order by version`)
+      .map((r) => r.version);
+  const newer = applied.filter((v) => !known.has(v));
+  if (newer.length) {
+    return failed(`migrated by a newer version of the portal (${newer.join(', ')} unknown to this code)`);
+  }
+  return `all ${applied.length} applied, the last ${applied.at(-1)}`;
+}
+
+async function checkRole(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {
+  if (!config.databaseUrl) return 'the embedded database has one role';
+  const [role] = await db.sql<{ name: string; superuser: boolean; owns: number }[]>`
+    select current_user as name, r.rolsuper as superuser,
+      (select count(*) from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relowner = r.oid)::int
+      + (select count(*) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.proowner = r.oid)::int
+      + (select count(*) from pg_namespace n where n.nspname = 'public' and n.nspowner = r.oid)::int as owns
+    from pg_roles r where r.rolname = current_user`;
+  if (!config.migrationDatabaseUrl) {
+    return `MIGRATION_DATABASE_URL is unset: ${role.name} both migrates and serves (a trial; see "Database roles")`;
+  }
+  if (role.superuser) {
+    return failed(`DATABASE_URL's role ${role.name} is a superuser: give the API a role of its own`);
+  }
+  if (role.owns > 0) {
+    return failed(
+      `DATABASE_URL's role ${role.name} owns ${role.owns} object(s) in the public schema: it could drop the audit ` +
+        "log's triggers; the schema's owner is MIGRATION_DATABASE_URL's role",
+    );
+  }
+  return `DATABASE_URL's role ${role.name} owns nothing`;
+}
+
+async function checkSessionSecret(config: Config): Promise<string | { ok: false; detail: string }> {
+  if (config.sessionSecret) {
+    return `set in the environment${config.sessionSecretPrevious ? ', with SESSION_SECRET_PREVIOUS' : ''}`;
+  }
+  if (await readSecretFile(config.dataDir, 'session-secret')) return `${config.dataDir}/session-secret`;
+  return `none yet: the first start generates ${config.dataDir}/session-secret`;
+}
+
+async function checkBlobStore(
+  db: Database,
+  blobs: BlobStore,
+): Promise<string | { ok: false; detail: string }> {
+  await blobs.checkWritable();
+  // A canary of its own (random bytes: no document can share its name) written, read back and removed.
+  const canary = crypto.getRandomValues(new Uint8Array(64));
+  const stored = await blobs.put(new Blob([canary]).stream());
+  try {
+    const stream = await blobs.open(stored.sha256);
+    const back = stream ? new Uint8Array(await new Response(stream).arrayBuffer()) : undefined;
+    if (!back || back.length !== canary.length || back.some((b, i) => b !== canary[i])) {
+      return failed('a blob written could not be read back the same');
+    }
+  } finally {
+    await blobs.delete(stored.sha256);
+  }
+  const [document] = await db.sql<{ sha256: string }[]>`
+    select sha256 from documents where deleted_at is null order by uploaded_at desc limit 1`;
+  if (document && !(await blobs.stat(document.sha256))) {
+    return failed(`the newest document's bytes (${document.sha256}) are not in the store`);
+  }
+  return `writable and readable${document ? ', the newest document is there' : ''}`;
+}
+
+/**
+ * BLOB_OFFLOAD=nginx: the front must be able to send the blobs. Readiness through PORTAL_URL is the front's own
+ * view; when readiness carries an offload canary, its answer is the check.
+ */
+async function checkOffload(config: Config): Promise<string | { ok: false; detail: string }> {
+  if (config.blobOffload === 'off') return 'off: the API sends documents itself';
+  if (!config.portalUrl) {
+    return failed('BLOB_OFFLOAD=nginx, but PORTAL_URL is unset: the front cannot be asked');
+  }
+  const r = await fetch(`${config.portalUrl}/api/health/ready`, { signal: AbortSignal.timeout(10_000) });
+  const body = await r.json().catch(() => undefined) as { checks?: Record<string, string> } | undefined;
+  const canary = Object.entries(body?.checks ?? {}).find(([k]) => /offload/i.test(k));
+  if (r.status !== 200) {
+    return failed(
+      `readiness through ${config.portalUrl} answered ${r.status}${canary ? `: ${canary[1]}` : ''}`,
+    );
+  }
+  return `readiness through ${config.portalUrl} answered 200${canary ? `, ${canary[0]}: ${canary[1]}` : ''}`;
+}
+
+async function checkSmtp(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {
+  const settings = await readSmtpSettings(db.sql);
+  if (!settings) {
+    return failed(
+      'e-mail is off or has no relay (Settings > Email): set-password and notice e-mails stay queued',
+    );
+  }
+  await checkRelay(settings, { transport: config.smtp, timeoutMs: 10_000 });
+  return `the relay ${settings.host}:${settings.port} accepted the connection${
+    config.smtp.user ? ` and the login of ${config.smtp.user}` : ''
+  }`;
+}
+
+function checkPortalUrl(config: Config): string | { ok: false; detail: string } {
+  if (!config.portalUrl) {
+    return failed(
+      "unset: e-mails carry a bare code instead of a link, and passkeys take the request's address",
+    );
+  }
+  return config.portalUrl;
+}
+
+const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
+
+function checkTrustedProxies(config: Config): string | { ok: false; detail: string } {
+  const entries = config.trustedProxies;
+  let trusts: (address: string) => boolean;
+  try {
+    trusts = rangeMatcher(entries, 'TRUSTED_PROXIES entry');
+  } catch (error) {
+    return failed((error as Error).message);
+  }
+  if (trusts('203.0.113.7') && trusts('198.51.100.9')) {
+    return failed("trusts any address: anyone could forge X-Forwarded-For (name the front's own address)");
+  }
+  const behindLocalFront = LOOPBACK.includes(config.host) || config.blobOffload === 'nginx';
+  if (behindLocalFront && !entries.length) {
+    return failed(
+      `empty while the API ${
+        config.blobOffload === 'nginx'
+          ? 'has nginx in front (BLOB_OFFLOAD=nginx)'
+          : `listens on ${config.host}`
+      }: every request would seem to come from the front (TRUSTED_PROXIES=127.0.0.1)`,
+    );
+  }
+  if (LOOPBACK.includes(config.host) && !trusts('127.0.0.1') && !trusts('::1')) {
+    return failed(`the API listens on ${config.host} but TRUSTED_PROXIES does not name 127.0.0.1 or ::1`);
+  }
+  return entries.length ? entries.join(', ') : "empty: the socket's peer is the client (no proxy in front)";
+}
+
+async function main(): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    report(false, 'configuration', (error as Error).message);
+    return 1;
+  }
+  report(
+    true,
+    'configuration',
+    `parsed (BLOB_STORE=${config.blobStore}, BLOB_OFFLOAD=${config.blobOffload})`,
+  );
+  let db: Database | undefined;
+  await check('database', async () => {
+    db = await openDatabaseReadOnly(config);
+    const [{ version }] = await db.sql<
+      { version: string }[]
+    >`select current_setting('server_version') as version`;
+    return `reachable (${databaseName(config)}, PostgreSQL ${version})`;
+  });
+  try {
+    if (db) {
+      const open = db;
+      const migrated = await check('migrations', () => checkMigrations(open));
+      await check('database role', () => checkRole(config, open));
+      await check('SESSION_SECRET', () => checkSessionSecret(config));
+      if (migrated) {
+        const keys = await checkDataKeys(open.sql, config, 'check');
+        for (const line of keys.checks) report(line.ok, line.name, line.detail);
+      } else {
+        report(false, 'PIN_PEPPER', 'not checked: the database is not migrated');
+        report(false, 'MFA_SECRET_KEY', 'not checked: the database is not migrated');
+      }
+      await check('blob store', () => checkBlobStore(open, createBlobStore(config, open)));
+      await check('SMTP', () => checkSmtp(config, open));
+    } else {
+      for (
+        const name of ['migrations', 'database role', 'PIN_PEPPER', 'MFA_SECRET_KEY', 'blob store', 'SMTP']
+      ) {
+        report(false, name, 'not checked: the database cannot be reached');
+      }
+    }
+    await check('blob offload', () => checkOffload(config));
+    await check('PORTAL_URL', () => Promise.resolve(checkPortalUrl(config)));
+    await check('TRUSTED_PROXIES', () => Promise.resolve(checkTrustedProxies(config)));
+  } finally {
+    await db?.close();
+  }
+  const failing = lines.filter((l) => !l.ok);
+  console.log(
+    failing.length
+      ? `${failing.length} check(s) failed: ${failing.map((l) => l.name).join(', ')}`
+      : `All ${lines.length} checks passed.`,
+  );
+  return failing.length ? 1 : 0;
+}
+
+Deno.exit(await main());
