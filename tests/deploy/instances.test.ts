@@ -9,6 +9,7 @@ import { makePdf } from '../support/pdfs.ts';
 import { startNginxFront } from '../support/nginx_front.ts';
 import { freshDatabase, type Instance, signInAt, startInstance } from '../support/instance.ts';
 import { makeCertificate, startSmtpRelay } from '../support/smtp.ts';
+import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const SECRET = 'two-instances-share-this-secret-0123456789';
@@ -212,3 +213,77 @@ for (const blobStore of ['postgres', 'fs'] as const) {
     },
   });
 }
+
+/** The variables docs/operations.md's "Several instances" says every instance must share (its first sh block). */
+async function documentedSharedSettings(): Promise<string[]> {
+  const doc = await Deno.readTextFile(new URL('../../docs/operations.md', import.meta.url));
+  const section = doc.slice(doc.indexOf('## Several instances'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
+  return [...block.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+}
+
+Deno.test({
+  name:
+    'two instances from the documented shared settings, each with a DATA_DIR of its own: an offender signed in on A uses the session on B and signs in on B; an authenticator enrolled on A is accepted by B',
+  ...OPTIONS,
+  fn: async () => {
+    const db = await freshDatabase(SERVER!);
+    const dirs = await Promise.all(['a', 'b'].map((n) => Deno.makeTempDir({ prefix: `lmp-own-${n}-` })));
+    const certificate = await makeCertificate();
+    const relay = await startSmtpRelay({ certificate, user: 'relay', password: 'relay-pass' });
+    const shared: Record<string, string> = {
+      DATABASE_URL: db.url,
+      SESSION_SECRET: SECRET,
+      PIN_PEPPER: 'two-instances-share-this-pepper-0123456789',
+      MFA_SECRET_KEY: 'two-instances-share-this-mfa-key-0123456789',
+      BLOB_STORE: 'postgres',
+      PORTAL_URL: 'https://mail.doc.example',
+      SMTP_USER: 'relay',
+      SMTP_PASSWORD: 'relay-pass',
+      SMTP_TLS: 'starttls',
+      SMTP_CA_FILE: certificate.cert,
+      TRUSTED_PROXIES: '127.0.0.1',
+    };
+    assert.deepEqual(
+      Object.keys(shared).sort(),
+      (await documentedSharedSettings()).sort(),
+      'the test shares exactly what docs/operations.md names',
+    );
+    const env = (i: number, seed: boolean) => ({
+      ...shared,
+      DATA_DIR: dirs[i],
+      PWA_DIST: `${dirs[i]}/no-pwa`,
+      DEMO_SEED: seed ? '1' : '0',
+    });
+    let a: Instance | undefined;
+    let b: Instance | undefined;
+    try {
+      a = await startInstance(env(0, true));
+      b = await startInstance(env(1, false));
+
+      // The offender's session from A is good on B, and the PIN hashed on A (first sign-in) verifies on B.
+      const offender = await signInAt(a.url, '100001', '246810');
+      const list = await api(b.url, 'GET', '/api/documents/offender/100001', { token: offender });
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      assert.equal(typeof await signInAt(b.url, '100001', '246810'), 'string', 'the PIN on B');
+
+      // An authenticator app enrolled on A signs the admin in on B.
+      const admin = await signInAt(a.url, 'admin@demo.test', 'Demo-Admin-2026!');
+      const secret = await enrolAuthenticator(a.url, admin);
+      const onB = await signInWithTotp(b.url, {
+        username: 'admin@demo.test',
+        password: 'Demo-Admin-2026!',
+        secret,
+        steps: 1,
+      });
+      assert.equal(onB.status, 200, JSON.stringify(onB.body));
+      assert.equal(typeof onB.body.token, 'string');
+    } finally {
+      for (const i of [a, b]) if (i) await i.stop();
+      await relay.close();
+      await db.drop();
+      for (const d of dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+      await Deno.remove(certificate.dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
