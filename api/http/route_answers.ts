@@ -25,6 +25,7 @@ export interface RouteAnswer {
 /** By `METHOD /api/path/{param}`, as the reference writes the route. */
 export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/config': { shapes: ['PublicConfigAnswer'] },
+  'GET /api/health': { shapes: ['HealthAnswer'] },
 
   'POST /api/auth/login': { shapes: ['LoginAnswer', 'MfaStepAnswer'] },
   'POST /api/auth/logout': { shapes: ['MessageAnswer'] },

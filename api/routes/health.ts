@@ -4,7 +4,7 @@
  * 503, so a balancer sends traffic elsewhere. Unauthenticated and free of data: safe to expose to a balancer.
  */
 import { Hono } from 'hono';
-import { list_pending_migrations } from '../db/migrate.ts';
+import { list_pending_migrations, list_unknown_migrations } from '../db/migrate.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /** A check that hangs (a database that stopped answering) counts as failed well before a probe times out. */
@@ -37,6 +37,11 @@ export const healthRoutes = new Hono<AppEnv>()
       check(async () => {
         const pending = await list_pending_migrations(sql);
         if (pending.length) throw new Error(`not applied: ${pending.join(', ')}`);
+        // Another instance upgraded the schema under this one: its code is older than the tables.
+        const unknown = await list_unknown_migrations(sql);
+        if (unknown.length) {
+          throw new Error(`made by a newer release: ${unknown.map((m) => m.version).join(', ')}`);
+        }
       }),
       check(() => blobs.checkWritable()),
     ]);

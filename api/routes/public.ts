@@ -4,7 +4,8 @@ import { get_setting } from '../db/settings.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { SIGN_IN_ENTITY_SLUG } from '../domain/entities.ts';
 import { DEFAULT_LANGUAGE } from '../../contract/languages.ts';
-import type { PublicConfig, PublicConfigAnswer } from '../../contract/shapes/setting.ts';
+import type { HealthAnswer, PublicConfig, PublicConfigAnswer } from '../../contract/shapes/setting.ts';
+import { APP_VERSION } from '../version.ts';
 import type { AppEnv } from '../http/context.ts';
 
 export const publicRoutes = new Hono<AppEnv>()
@@ -23,5 +24,5 @@ export const publicRoutes = new Hono<AppEnv>()
   })
   .get('/health', async (c) => {
     await c.var.deps.sql`select 1`;
-    return c.json({ success: true, status: 'ok' });
+    return c.json({ success: true, status: 'ok', version: APP_VERSION } satisfies HealthAnswer);
   });

@@ -38,6 +38,13 @@ export interface SettingListAnswer {
   data: { settings: Setting[] };
 }
 
+/** GET /api/health answer: the database answers; `version` is the release's (package.json). */
+export interface HealthAnswer {
+  success: true;
+  status: 'ok';
+  version: string;
+}
+
 /** GET /api/config answer. */
 export interface PublicConfigAnswer {
   success: true;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { connectPostgres } from '../../api/db/client.ts';
 import { migrate, readMigrations } from '../../api/db/migrate.ts';
 import { createTestDatabase } from '../support/db.ts';
-import { DB_TEST } from '../support/app.ts';
+import { call, createTestApp, DB_TEST } from '../support/app.ts';
+import { APP_VERSION } from '../../api/version.ts';
 
 Deno.test({
   name: 'migrations apply once, in order, and a second run applies nothing',
@@ -37,6 +38,51 @@ Deno.test({
     } finally {
       await other?.close();
       await db.drop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    'a release refuses a database a newer release migrated, naming both versions, and is not ready on one',
+  ...DB_TEST,
+  fn: async () => {
+    const t = await createTestApp();
+    try {
+      const applied = await t.db.sql<{ app_version: string | null }[]>`
+        select app_version from schema_migrations where version = '0037'`;
+      assert.equal(applied[0].app_version, APP_VERSION, 'each migration records the release that applied it');
+      assert.equal((await call(t, 'GET', '/api/health/ready')).status, 200);
+      await t.db.sql`insert into schema_migrations (version, name, app_version)
+                     values ('9999', 'from_the_future', '9.1.0')`;
+      await assert.rejects(
+        () => migrate(t.db.sql),
+        (error: Error) => {
+          assert.match(error.message, /migrated by release 9\.1\.0 \(migration 9999_from_the_future\)/);
+          assert.match(error.message, new RegExp(`this is release ${APP_VERSION.replaceAll('.', '\\.')}`));
+          return true;
+        },
+      );
+      assert.equal((await call(t, 'GET', '/api/health/ready')).status, 503);
+    } finally {
+      await t.close();
+    }
+  },
+});
+
+Deno.test({
+  name: 'GET /api/health carries the release version from package.json',
+  ...DB_TEST,
+  fn: async () => {
+    const t = await createTestApp();
+    try {
+      const manifest = JSON.parse(await Deno.readTextFile(new URL('../../package.json', import.meta.url)));
+      const health = await call(t, 'GET', '/api/health');
+      assert.equal(health.status, 200);
+      assert.deepEqual(health.body, { success: true, status: 'ok', version: manifest.version });
+      assert.match(manifest.version, /^\d+\.\d+\.\d+$/, 'a semantic version');
+    } finally {
+      await t.close();
     }
   },
 });

@@ -99,6 +99,7 @@ Deno.test({
 
       await t.step('open routes and sign-in', async () => {
         await check('GET /api/config', '/api/config');
+        await check('GET /api/health', '/api/health');
         await check('POST /api/auth/login', '/api/auth/login', {
           body: { username: DEMO.attorney[0], password: DEMO.attorney[1], entity: 'default' },
         });
