@@ -1,8 +1,25 @@
-/** `npm run db:migrate`: applies pending migrations to the configured database and exits. */
+/**
+ * `npm run db:migrate`: applies pending migrations and exits. It migrates MIGRATION_DATABASE_URL (the schema's
+ * owner) when set, else DATABASE_URL, else the embedded database under DATA_DIR, and says which first: host,
+ * port, database and role, never a password.
+ */
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/open.ts';
+import { connectPostgres, type Database, startEmbedded } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { describeDatabaseUrl } from '../db/describe.ts';
 
 const config = loadConfig();
-const { db, applied } = await openDatabase({ ...config, demoSeed: false });
-console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
-await db.close();
+const url = config.migrationDatabaseUrl ?? config.databaseUrl;
+const where = url ? describeDatabaseUrl(url) : `the embedded database in ${config.dataDir}/pgdata`;
+console.log(`Migrating ${where}…`);
+let db: Database | undefined;
+try {
+  db = url ? connectPostgres(url, { max: 1 }) : await startEmbedded(`${config.dataDir}/pgdata`);
+  const applied = await migrate(db.sql);
+  console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
+} catch (error) {
+  console.error(`Not migrated: ${error instanceof Error ? error.message : error}`);
+  Deno.exitCode = 1;
+} finally {
+  await db?.close();
+}

@@ -43,7 +43,8 @@ export const RESET_REQUESTS_PER_ADDRESS = 5;
 export const RESET_EMAILS_PER_ACCOUNT = 3;
 const WINDOW_MINUTES = 60;
 
-function newToken(): string {
+/** A link's secret: 32 random bytes, base64url. */
+export function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

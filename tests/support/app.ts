@@ -16,10 +16,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh database with the demo entity and accounts. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Builds the app on a fresh database with the demo entity and accounts (`demo: false`: an empty installation). */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { demo?: boolean } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
-  await seedDemo(db.sql);
+  if (options.demo ?? true) await seedDemo(db.sql);
   // Blobs (BLOB_STORE=fs, the default) go to a temporary folder removed on close.
   const blobDir = await Deno.makeTempDir({ prefix: 'lmp-test-blobs-' });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
