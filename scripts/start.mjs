@@ -2,10 +2,14 @@
 // then run the API (which applies migrations and serves the PWA) under Deno.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const dist = join(root, 'pwa/dist/index.html');
+// The API serves PWA_DIST (default pwa/dist, what the build writes).
+const dist = join(
+  process.env.PWA_DIST ? resolve(root, process.env.PWA_DIST) : join(root, 'pwa/dist'),
+  'index.html',
+);
 
 function newestMtime(path) {
   const info = statSync(path);

@@ -5,6 +5,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Sql } from '../db/client.ts';
+import { insert_audit_event } from '../db/audit.ts';
 import { insert_document } from '../db/documents.ts';
 import { put_setting } from '../db/settings.ts';
 import { insert_user, type NewUser } from '../db/users.ts';
@@ -75,6 +76,16 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
     // The demo shows every portal with its password alone (the start banner says so); a new database otherwise
     // requires a second factor of admins and approvers (contract/settings.ts).
     await put_setting(tx, 'mfa_required_roles', { type: 'text', value: '' });
+    // The append-only log keeps that this installation once had the demo's published passwords, whatever
+    // happens to the accounts later (docs/operations.md, "Was it ever seeded with the demo?").
+    await insert_audit_event(tx, {
+      userId: null,
+      eventType: 'demo_data_seeded',
+      resourceType: 'entity',
+      resourceId: entity.id,
+      ipAddress: null,
+      eventData: { accounts: DEMO_ACCOUNTS.map((a) => a.username) },
+    });
     return true;
   });
 }
