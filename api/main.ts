@@ -29,7 +29,7 @@ if (config.databaseUrl && !config.mfaSecretKey) {
 if (config.databaseUrl && !config.pinPepper) {
   // Several instances must share it (or DATA_DIR): a PIN hashed under one pepper does not verify under another.
   console.warn(
-    `PIN_PEPPER is not set: using a pepper kept in ${config.dataDir}/pin-pepper; keep it with backups.`,
+    `PIN_PEPPER is not set: using a pepper kept in ${config.dataDir}/pin-pepper; keep it apart from backups.`,
   );
 }
 const { db, applied, seeded } = await openDatabase(config);

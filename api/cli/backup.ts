@@ -122,6 +122,12 @@ try {
     ? `${needed.length} document object(s) checked in bucket ${config.s3?.bucket}, which is backed up by its own means`
     : 'blobs inside the dump';
   console.log(`Backup written to ${dir}: database dump and ${bytes}.`);
+  // As GitLab's backup says of gitlab-secrets.json: the keys are kept apart on purpose, and a restore needs them.
+  console.log(
+    'The keys are not in this backup: PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET (or, where unset, the files ' +
+      `pin-pepper, mfa-key and session-secret in ${config.dataDir}). Keep them apart from it: a restore needs them ` +
+      '(docs/operations.md, "Keys").',
+  );
 } catch (error) {
   console.error(`Backup failed: ${(error as Error).message}`);
   Deno.exitCode = 1;

@@ -60,6 +60,10 @@ Deno.test({
 
       const backup = await npmRun('backup', [`${backups}/today`], sourceEnv);
       assert.equal(backup.code, 0, backup.output);
+      assert.match(
+        backup.output,
+        /The keys are not in this backup: PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET/,
+      );
       await portal.stop();
       portal = undefined;
       for await (const entry of Deno.readDir(`${backups}/today`)) {
