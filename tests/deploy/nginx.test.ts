@@ -188,6 +188,44 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "nginx: the shipped site's plain HTTP serves ACME challenge tokens for certbot --webroot and redirects everything else",
+  ignore: !(await have('nginx')),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const plain = /^server \{\n    listen 80;[\s\S]*?\n\}\n/m.exec(await Deno.readTextFile(SITE))?.[0];
+    assert.ok(plain, 'the port 80 server block');
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-acme-' });
+    const port = freePort();
+    await Deno.mkdir(`${dir}/webroot/.well-known/acme-challenge`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/webroot/.well-known/acme-challenge/tok3n-_x`, 'tok3n-_x.thumbprint');
+    const nginx = await startNginx(
+      dir,
+      port,
+      `    access_log off;
+${
+        plain.replace('listen 80;', `listen 127.0.0.1:${port};`).replace('listen [::]:80;', '')
+          .replaceAll('/var/www/letsencrypt', `${dir}/webroot`)
+      }`,
+    );
+    try {
+      const token = await rawRequest(nginx.url, 'GET', '/.well-known/acme-challenge/tok3n-_x');
+      assert.equal(token.status, 200, new TextDecoder().decode(token.body));
+      assert.equal(new TextDecoder().decode(token.body), 'tok3n-_x.thumbprint');
+      for (const path of ['/', '/api/config', '/.well-known/other', '/login?x=1']) {
+        const r = await rawRequest(nginx.url, 'GET', path);
+        assert.equal(r.status, 301, path);
+        assert.equal(r.headers.get('location'), `https://127.0.0.1${path}`, path);
+      }
+    } finally {
+      await nginx.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 /** The shipped site's limits on slow clients (client_*_timeout, send_timeout, keepalive_timeout), as written. */
 async function shippedTimeouts(): Promise<string[]> {
   const lines = (await Deno.readTextFile(SITE)).split('\n').map((line) => line.trim());
