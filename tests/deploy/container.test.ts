@@ -6,6 +6,7 @@
  * Everything is torn down at the end: containers, volumes, network. Images are kept for the next run.
  */
 import assert from 'node:assert/strict';
+import { docCommands } from '../support/doc_commands.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { have, must, ROOT, run, waitFor } from './helpers.ts';
 import { buildImage, ensureBaseImage, podman, PODMAN_ENV, podmanWorks } from './podman.ts';
@@ -320,6 +321,54 @@ Deno.test({
       assert.match(part.headers, new RegExp(`etag: "${expected}"`, 'i'));
       assert.equal((await curl(inside, ['-H', `Authorization: Bearer ${offender}`])).status, 404);
       assert.equal((await curl(`/api/documents/view/${id}`)).status, 401, 'no token, no document');
+
+      // The operator's backup of this deployment, as docs/operations.md writes it (the project and the host's
+      // backup folder are the test's): pg_dump inside a replica, of the database image's major version.
+      const [backupSteps] = await docCommands('docs/operations.md', '### Backups of the compose deployment');
+      const backups = `${work}/backups`;
+      await Deno.mkdir(backups);
+      for (const step of backupSteps) {
+        const line = step.replaceAll('podman-compose ', `podman-compose -p ${PROJECT} -f ${COMPOSE} `)
+          .replaceAll(
+            'label=com.docker.compose.service=api1',
+            `label=io.podman.compose.project=${PROJECT} --filter label=com.docker.compose.service=api1`,
+          )
+          .replaceAll(' /backups/', ` ${backups}/`);
+        const ran = await run('sh', ['-ec', line], {
+          cwd: `${ROOT}deploy/container`,
+          env: { ...PODMAN_ENV, ...env },
+        });
+        assert.equal(ran.code, 0, `${line}\n${ran.output.slice(-3000)}`);
+      }
+      const [copied] = [...Deno.readDirSync(backups)].map((e) => `${backups}/${e.name}`);
+      const manifest = JSON.parse(await Deno.readTextFile(`${copied}/manifest.json`));
+      assert.ok(manifest, 'the manifest came out of the replica');
+      const dump = await Deno.readFile(`${copied}/database.dump`);
+      assert.equal(new TextDecoder().decode(dump.subarray(0, 5)), 'PGDMP', 'a pg_dump archive');
+      const blobFiles = (await run('find', [copied, '-type', 'f', '-path', '*/blobs/*'])).output.trim().split(
+        '\n',
+      );
+      assert.ok(blobFiles.some((f) => f.endsWith(expected)), 'the uploaded letter is in the backup');
+      const versions = await podman(['exec', await containerOf('api1'), 'pg_dump', '--version']);
+      const server = await podman([
+        'exec',
+        await containerOf('api1'),
+        'sh',
+        '-c',
+        'psql "$DATABASE_URL" -tAc "show server_version"',
+      ]);
+      assert.equal(
+        /\) (\d+)/.exec(versions)?.[1],
+        /^(\d+)/.exec(server.trim())?.[1],
+        `${versions} / ${server}`,
+      );
+      const left = await run('podman', [
+        'exec',
+        await containerOf('api1'),
+        'ls',
+        '/var/lib/legal-mail-portal/backups',
+      ]);
+      assert.equal(left.output.trim(), '', 'the copy in the volume is removed');
 
       const uid = (await podman(['exec', await containerOf('api1'), 'id', '-u'])).trim();
       assert.notEqual(uid, '0', 'the API runs as root in its container');
