@@ -6,7 +6,9 @@
  */
 import { type Config, loadConfig } from '../config.ts';
 import { connectPostgres, type Database, startEmbedded } from '../db/client.ts';
-import { list_pending_migrations, readMigrations } from '../db/migrate.ts';
+import { list_pending_migrations, list_unknown_migrations } from '../db/migrate.ts';
+import { describeDatabaseUrl } from '../db/describe.ts';
+import { APP_VERSION } from '../version.ts';
 import { createBlobStore } from '../blobs/store.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import { checkDataKeys } from '../domain/keys.ts';
@@ -60,9 +62,7 @@ const failed = (detail: string) => ({ ok: false as const, detail });
 
 /** Where the database is, without its password. */
 function databaseName(config: Config): string {
-  if (!config.databaseUrl) return `embedded, ${config.dataDir}/pgdata`;
-  const url = new URL(config.databaseUrl);
-  return `${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+  return config.databaseUrl ? describeDatabaseUrl(config.databaseUrl) : `embedded, ${config.dataDir}/pgdata`;
 }
 
 async function openDatabaseReadOnly(config: Config): Promise<Database> {
@@ -77,15 +77,17 @@ async function openDatabaseReadOnly(config: Config): Promise<Database> {
 async function checkMigrations(db: Database): Promise<string | { ok: false; detail: string }> {
   const pending = await list_pending_migrations(db.sql);
   if (pending.length) return failed(`not applied: ${pending.join(', ')} (npm run db:migrate)`);
-  const known = new Set((await readMigrations()).map((m) => m.version));
+  const newer = await list_unknown_migrations(db.sql);
+  if (newer.length) {
+    const by = newer.at(-1)!.app_version ? `release ${newer.at(-1)!.app_version}` : 'a newer release';
+    return failed(
+      `migrated by ${by} (${newer.map((m) => m.version).join(', ')} unknown to this release, ${APP_VERSION})`,
+    );
+  }
   const applied =
     (await db.sql<{ version: string }[]>`select version from schema_migrations order by version`)
       .map((r) => r.version);
-  const newer = applied.filter((v) => !known.has(v));
-  if (newer.length) {
-    return failed(`migrated by a newer version of the portal (${newer.join(', ')} unknown to this code)`);
-  }
-  return `all ${applied.length} applied, the last ${applied.at(-1)}`;
+  return `all ${applied.length} applied, the last ${applied.at(-1)} (release ${APP_VERSION})`;
 }
 
 async function checkRole(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {

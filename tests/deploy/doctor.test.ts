@@ -28,7 +28,7 @@ async function doctor(env: Record<string, string>): Promise<{ code: number; line
 
 Deno.test({
   name:
-    'npm run doctor: exit 0 with every line ok on a healthy installation; non-zero naming the check for a wrong key and an unreachable blob store',
+    'npm run doctor: exit 0 with every line ok on a healthy installation; non-zero naming the check for a wrong key, an unreachable blob store, an API role that owns the schema and a newer release'"'"'s migrations',
   ...OPTIONS,
   fn: async () => {
     const db = await freshDatabase(SERVER!);
@@ -116,6 +116,23 @@ Deno.test({
         unreachable.lines.join('\n'),
       );
       assert.match(unreachable.lines.at(-1)!, /1 check\(s\) failed: blob store/);
+
+      // Two roles named, but the API's is the schema's owner (here a superuser too): it could drop the audit triggers.
+      const owner = await doctor({ ...env, MIGRATION_DATABASE_URL: db.url });
+      assert.equal(owner.code, 1, owner.lines.join('\n'));
+      assert.ok(
+        owner.lines.some((l) => /^FAIL database role: DATABASE_URL's role postgres is a superuser/.test(l)),
+        owner.lines.join('\n'),
+      );
+
+      // A database a newer release migrated.
+      await sql`insert into schema_migrations (version, name) values ('9999', 'from_the_future')`;
+      const newer = await doctor(env);
+      assert.equal(newer.code, 1, newer.lines.join('\n'));
+      assert.ok(
+        newer.lines.some((l) => /^FAIL migrations: migrated by a newer release \(9999 unknown/.test(l)),
+        newer.lines.join('\n'),
+      );
     } finally {
       await sql.end();
       await portal.stop();
