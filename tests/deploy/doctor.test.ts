@@ -28,7 +28,7 @@ async function doctor(env: Record<string, string>): Promise<{ code: number; line
 
 Deno.test({
   name:
-    'npm run doctor: exit 0 with every line ok on a healthy installation; non-zero naming the check for a wrong key, an unreachable blob store, an API role that owns the schema and a newer release'"'"'s migrations',
+    "npm run doctor: exit 0 with every line ok on a healthy installation; non-zero naming the check for a wrong key, an unreachable blob store, an API role that owns the schema and a newer release's migrations",
   ...OPTIONS,
   fn: async () => {
     const db = await freshDatabase(SERVER!);
