@@ -71,6 +71,14 @@ async function openDatabaseReadOnly(config: Config): Promise<Database> {
   await Deno.stat(`${config.dataDir}/pgdata`).catch(() => {
     throw new Error(`no embedded database in ${config.dataDir}/pgdata (the portal has never started there)`);
   });
+  // The running portal's socket answers: opening the files a second time could damage them.
+  const socket = await Deno.connect({ transport: 'unix', path: `${config.dataDir}/pgdata/run/.s.PGSQL.5432` })
+    .then((c) => (c.close(), true), () => false);
+  if (socket) {
+    throw new Error(
+      `the portal is running on the embedded database in ${config.dataDir}/pgdata: stop it, then run the doctor`,
+    );
+  }
   return await startEmbedded(`${config.dataDir}/pgdata`);
 }
 

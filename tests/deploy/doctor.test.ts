@@ -143,3 +143,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    'npm run doctor on the embedded database: refused while the portal runs on it (one process at a time), checked once it is stopped',
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: 'lmp-doctor-embedded-' });
+    const env = { DATA_DIR: dataDir, PWA_DIST: `${dataDir}/no-pwa`, DEMO_SEED: '0' };
+    const portal = await startInstance(env);
+    try {
+      const running = await doctor(env);
+      assert.equal(running.code, 1);
+      assert.ok(
+        running.lines.some((l) => /^FAIL database: the portal is running on the embedded database/.test(l)),
+        running.lines.join('\n'),
+      );
+      await portal.stop();
+      const stopped = await doctor(env);
+      for (const name of ['database', 'migrations', 'PIN_PEPPER', 'MFA_SECRET_KEY', 'blob store']) {
+        assert.ok(
+          stopped.lines.some((l) => l.startsWith(`ok ${name}: `)),
+          `${name}:\n${stopped.lines.join('\n')}`,
+        );
+      }
+    } finally {
+      await portal.stop();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
