@@ -103,7 +103,7 @@ async function checkRole(config: Config, db: Database): Promise<string | { ok: f
   const [role] = await db.sql<{ name: string; superuser: boolean; owns: number }[]>`
     select current_user as name, r.rolsuper as superuser,
       (select count(*) from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and c.relowner = r.oid)::int
+        where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'S', 'f') and c.relowner = r.oid)::int
       + (select count(*) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname = 'public' and p.proowner = r.oid)::int
       + (select count(*) from pg_namespace n where n.nspname = 'public' and n.nspowner = r.oid)::int as owns
@@ -116,7 +116,7 @@ async function checkRole(config: Config, db: Database): Promise<string | { ok: f
   }
   if (role.owns > 0) {
     return failed(
-      `DATABASE_URL's role ${role.name} owns ${role.owns} object(s) in the public schema: it could drop the audit ` +
+      `DATABASE_URL's role ${role.name} owns ${role.owns} table(s), view(s), sequence(s) or function(s) in the public schema: it could drop the audit ` +
         "log's triggers; the schema's owner is MIGRATION_DATABASE_URL's role",
     );
   }

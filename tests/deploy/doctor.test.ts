@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import postgres from 'postgres';
 import { freePort, freshDatabase, ROOT, startInstance } from '../support/instance.ts';
 import { makeCertificate, startSmtpRelay } from '../support/smtp.ts';
+import { startPgCluster } from '../support/pg_cluster.ts';
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER } as const;
@@ -170,6 +171,60 @@ Deno.test({
       }
     } finally {
       await portal.stop();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "npm run doctor with two roles on a new cluster: the API's role owning nothing passes; owning a table fails, naming the check",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const cluster = await startPgCluster();
+    const dataDir = await Deno.makeTempDir({ prefix: 'lmp-doctor-roles-' });
+    const superuser = postgres(cluster.url('postgres'), { max: 1, onnotice: () => {} });
+    try {
+      await superuser.unsafe('create role legalmail_owner login');
+      await superuser.unsafe('create role legal_mail_api nologin');
+      await superuser.unsafe('create role legalmail_api login in role legal_mail_api');
+      await superuser.unsafe('create database legalmail owner legalmail_owner');
+      const at = (role: string) => `postgres://${role}@${cluster.host}:${cluster.port}/legalmail`;
+      const env = {
+        DATABASE_URL: at('legalmail_api'),
+        MIGRATION_DATABASE_URL: at('legalmail_owner'),
+        DATA_DIR: dataDir,
+        PIN_PEPPER: 'doctor-roles-pin-pepper-0123456789abcd',
+        MFA_SECRET_KEY: 'doctor-roles-mfa-key-0123456789abcdef',
+      };
+      const migrated = await new Deno.Command('npm', {
+        args: ['run', '--silent', 'db:migrate'],
+        cwd: ROOT,
+        env: { NO_COLOR: '1', ...env },
+        stdout: 'piped',
+        stderr: 'piped',
+      }).output();
+      assert.equal(migrated.code, 0, new TextDecoder().decode(migrated.stderr));
+      const apart = await doctor(env);
+      assert.ok(
+        apart.lines.includes("ok database role: DATABASE_URL's role legalmail_api owns nothing"),
+        apart.lines.join('\n'),
+      );
+      const db = postgres(cluster.url('legalmail'), { max: 1, onnotice: () => {} });
+      await db.unsafe('alter table documents owner to legalmail_api');
+      await db.end();
+      const owning = await doctor(env);
+      assert.equal(owning.code, 1);
+      assert.ok(
+        owning.lines.some((l) =>
+          /^FAIL database role: DATABASE_URL's role legalmail_api owns [1-9]\d* table\(s\)/.test(l)
+        ),
+        owning.lines.join('\n'),
+      );
+    } finally {
+      await superuser.end();
+      await cluster.stop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     }
   },
