@@ -59,3 +59,19 @@ export function list_user_activity(sql: Tx, userId: string, limit: number): Prom
     order by created_at desc, id desc
     limit ${limit}`;
 }
+
+/** A sign-in as its `user_login` event recorded it. */
+export interface SignInEvent {
+  created_at: Date;
+  ip_address: string | null;
+  event_data: Record<string, unknown>;
+}
+
+/** The user's own latest `limit` sign-ins, newest first (the (user_id, created_at) index); nobody else's. */
+export function list_sign_ins(sql: Tx, userId: string, limit: number): Promise<SignInEvent[]> {
+  return sql<SignInEvent[]>`
+    select created_at, ip_address, event_data
+    from audit_logs where user_id = ${userId} and event_type = 'user_login'
+    order by created_at desc, id desc
+    limit ${limit}`;
+}

@@ -29,8 +29,10 @@ export interface LoginCandidate extends UserRow {
   /** The admin who last reset this offender's PIN, and when (null: never). */
   pin_reset_by: string | null;
   pin_reset_at: Date | null;
-  /** The offender has not yet been told, at a sign-in with their own PIN, of the last reset. */
+  /** The offender has not yet dismissed the notice of the last reset ("Staff reset your PIN"). */
   pin_reset_notice_pending: boolean;
+  /** The admin whose reset the PIN in force descends from (api/domain/pin_reset.ts); null: it does not. */
+  pin_descends_from_reset_by: string | null;
 }
 
 const USER_COLUMNS = `u.id, u.entity_id, e.slug as entity_slug, u.role, u.status, u.email, u.doc_number,
@@ -38,7 +40,7 @@ const USER_COLUMNS = `u.id, u.entity_id, e.slug as entity_slug, u.role, u.status
 /** A LoginCandidate's columns (users u join entities e). */
 const LOGIN_COLUMNS =
   `${USER_COLUMNS}, u.password_hash, u.temp_password_hash, u.temp_password_expires_at, u.temp_password_used_at,
-   u.pin_reset_by, u.pin_reset_at, u.pin_reset_notice_pending`;
+   u.pin_reset_by, u.pin_reset_at, u.pin_reset_notice_pending, u.pin_descends_from_reset_by`;
 
 /**
  * The sign-in's user again, inside the transaction that opens its session: the user's row locked and the
@@ -439,13 +441,32 @@ export async function set_reset_pin(
 ): Promise<void> {
   await sql`update users set password_hash = ${r.unusableHash}, temp_password_hash = ${r.oneTimeHash},
               temp_password_expires_at = now() + make_interval(hours => ${r.hours}), temp_password_used_at = null,
-              pin_reset_at = now(), pin_reset_by = ${r.adminId}, pin_reset_notice_pending = true, updated_at = now()
+              pin_reset_at = now(), pin_reset_by = ${r.adminId}, pin_reset_notice_pending = true,
+              pin_descends_from_reset_by = ${r.adminId}, updated_at = now()
             where id = ${r.userId}`;
 }
 
-/** The offender has been told of their PIN's reset (a sign-in with the PIN they chose). */
-export async function clear_pin_reset_notice(sql: Tx, userId: string): Promise<void> {
-  await sql`update users set pin_reset_notice_pending = false where id = ${userId} and pin_reset_notice_pending`;
+/**
+ * The offender dismissed the notice of their PIN's reset; returns whether one was pending (a second dismissal,
+ * from another tablet, changes nothing).
+ */
+export async function clear_pin_reset_notice(sql: Tx, userId: string): Promise<boolean> {
+  const rows = await sql`
+    update users set pin_reset_notice_pending = false where id = ${userId} and pin_reset_notice_pending
+    returning id`;
+  return rows.length > 0;
+}
+
+/** Records whose reset the PIN just chosen descends from (api/domain/pin_reset.ts); null: nobody's. */
+export async function set_pin_descent(sql: Tx, userId: string, resetBy: string | null): Promise<void> {
+  await sql`update users set pin_descends_from_reset_by = ${resetBy} where id = ${userId}`;
+}
+
+/** Whether the notice of the offender's last PIN reset is still waiting to be dismissed, and the reset's time. */
+export async function find_pin_reset_notice(sql: Tx, userId: string): Promise<Date | null> {
+  const [row] = await sql<{ pin_reset_at: Date | null }[]>`
+    select pin_reset_at from users where id = ${userId} and pin_reset_notice_pending`;
+  return row?.pin_reset_at ?? null;
 }
 
 /** The staff member with this e-mail address in this entity (any status), for the forgotten-password form. */

@@ -19,16 +19,17 @@ import {
 import type { ActiveSession } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
 import {
-  clear_pin_reset_notice,
   clear_temporary_password,
   find_login_candidate,
   find_password_hashes,
   lock_login_candidate,
   mark_temporary_password_used,
   rehash_password,
+  set_pin_descent,
   update_password,
 } from '../db/users.ts';
-import { offenderAddressAllowed } from './ip_whitelist.ts';
+import { addressInEntityRanges, offenderAddressAllowed } from './ip_whitelist.ts';
+import { chosenPinDescent, pinResetAudit, sessionResetBy } from './pin_reset.ts';
 import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
@@ -136,6 +137,10 @@ async function checkLogin(
   }
   const limits = admission.limits;
   const candidate = entity ? await find_login_candidate(sql, entity.id, username) : undefined;
+  // Inside one of the entity's own active ranges: the facility's network (api/domain/pin_reset.ts).
+  const facilityNetwork = entity && candidate?.role === 'offender'
+    ? await addressInEntityRanges(sql, entity.id, attempt.ipAddress)
+    : undefined;
 
   /**
    * Keeps the attempt counted (locking the account at the limit) and answers the generic refusal, or, once the
@@ -172,20 +177,25 @@ async function checkLogin(
     verifySecret(attempt.password, candidate?.password_hash ?? dummy, peppers),
     tempUsable ? verifySecret(attempt.password, candidate!.temp_password_hash!, peppers) : false,
   ]);
-  const secretOk = passwordOk || (tempOk && Boolean(tempUsable));
+  // A one-time PIN from staff works on the facility's network only (api/domain/pin_reset.ts): elsewhere it is
+  // refused like a wrong PIN, so the answer tells nobody outside that it was right; the audit log says why.
+  const oneTimeOutside = candidate?.role === 'offender' && !passwordOk && tempOk && !facilityNetwork;
+  const secretOk = passwordOk || (tempOk && Boolean(tempUsable) && !oneTimeOutside);
 
   // Checked only once the secret is proven and answered as a wrong one, so no refusal tells a stranger that a
   // DOC number exists or that a guess was right; the audit log keeps the real reason.
   if (!entity) return await refuse('unknown_entity');
   if (!candidate) return await refuse('unknown_user');
+  if (oneTimeOutside) return await refuse('one_time_pin_outside_facility');
   if (!secretOk) return await refuse('bad_secret');
   if (entity.status !== 'active') return await refuse('entity_inactive');
   if (candidate.status !== 'active') return await refuse(candidate.status);
 
   const usedTemporary = !passwordOk;
-  // A PIN an admin reset (api/domain/pin_reset.ts): the session may only choose a new PIN, and carries the admin.
-  const pinResetBy = usedTemporary && candidate.role === 'offender' ? candidate.pin_reset_by : null;
-  // Told once at a sign-in with their own PIN (and on the new-PIN screen of the reset PIN's session).
+  // A session that descends from a PIN reset carries the admin (api/domain/pin_reset.ts); one opened with the
+  // one-time PIN may only choose a new PIN.
+  const pinResetBy = sessionResetBy(candidate, usedTemporary);
+  // Told at every sign-in until the offender dismisses it (POST /api/auth/pin-reset-notice/dismiss).
   const pinResetAt = candidate.role === 'offender' && candidate.pin_reset_notice_pending
     ? candidate.pin_reset_at
     : null;
@@ -224,7 +234,6 @@ async function checkLogin(
       if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
       else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
       if (rehashed) await rehash_password(tx, candidate.id, rehashed);
-      if (pinResetAt && !usedTemporary) await clear_pin_reset_notice(tx, candidate.id);
       const opened = await insert_session(tx, {
         userId: candidate.id,
         maxHours,
@@ -243,6 +252,7 @@ async function checkLogin(
           role: candidate.role,
           temporaryPassword: usedTemporary,
           ...(pinResetBy ? { pinResetBy } : {}),
+          ...(facilityNetwork !== undefined ? { facilityNetwork } : {}),
           ...(!usedTemporary && candidate.temp_password_hash ? { temporaryPasswordRetired: true } : {}),
         },
       });
@@ -366,6 +376,7 @@ export async function changePassword(
     : await hashSecret(change.newPassword);
   await sql.begin(async (tx) => {
     await update_password(tx, session.id, newHash);
+    if (session.role === 'offender') await set_pin_descent(tx, session.id, chosenPinDescent(session));
     await clear_session_password_flag(tx, session.session_id);
     await revoke_user_sessions(tx, session.id, { except: session.session_id });
     await insert_audit_event(tx, {
@@ -374,6 +385,7 @@ export async function changePassword(
       resourceType: 'user',
       resourceId: session.id,
       ipAddress: change.ipAddress,
+      ...(session.role === 'offender' ? { eventData: pinResetAudit(session) } : {}),
     });
   });
   return { ok: true, user: toPublicUser(session, false) };

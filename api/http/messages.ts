@@ -22,6 +22,7 @@ export const SUCCESS = {
   accountUnlocked: 'Account unlocked. The user can sign in again now.',
   offenderAdded: 'Offender added successfully',
   pinReset: 'PIN reset successfully',
+  pinResetNoticeDismissed: 'Notice dismissed',
   signedOutEverywhere: 'Signed out of all sessions',
   resetLinkSent: 'If this address belongs to an account, we have sent it a link to set a new password.',
   passwordSet: 'Your new password is set. Please sign in.',

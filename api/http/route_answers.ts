@@ -36,6 +36,8 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/auth/offline-key': { shapes: ['OfflineKeyAnswer'] },
   'POST /api/auth/lock': { shapes: ['MessageAnswer'] },
   'POST /api/auth/unlock': { shapes: ['OfflineKeyAnswer'] },
+  'GET /api/auth/sign-ins': { shapes: ['SignInsAnswer'] },
+  'POST /api/auth/pin-reset-notice/dismiss': { shapes: ['MessageAnswer'] },
   'POST /api/auth/register': { status: 201, shapes: ['MessageAnswer'] },
   'GET /api/auth/mfa/factors': { shapes: ['MfaFactorListAnswer'] },
   'POST /api/auth/logout-all': { shapes: ['MessageAnswer'] },

@@ -13,6 +13,8 @@ import { saveOwnPreferences } from '../domain/languages.ts';
 import { actorFrom } from '../domain/actor.ts';
 import { LANGUAGES } from '../../contract/languages.ts';
 import { submitRegistration } from '../domain/registration.ts';
+import { dismissPinResetNotice, ownSignIns } from '../domain/pin_reset.ts';
+import type { SignInsAnswer } from '../../contract/shapes/sign_ins.ts';
 import { REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../contract/shapes/registration.ts';
 import type { UnlockRequest } from '../../contract/shapes/offline.ts';
@@ -248,6 +250,16 @@ export const authRoutes = new Hono<AppEnv>()
     });
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, data: result.key } satisfies OfflineKeyAnswer);
+  })
+  // The offender's own recent sign-ins (api/domain/pin_reset.ts): when, from where, and after a staff PIN reset.
+  .get('/sign-ins', requireRole(['offender']), async (c) => {
+    const data = await ownSignIns(c.var.deps, c.var.session);
+    return c.json({ success: true, data } satisfies SignInsAnswer);
+  })
+  // "Staff reset your PIN" stays at every sign-in until the offender says they have read it.
+  .post('/pin-reset-notice/dismiss', requireRole(['offender']), async (c) => {
+    await dismissPinResetNotice(c.var.deps, c.var.session, c.var.clientAddress);
+    return c.json({ success: true, message: SUCCESS.pinResetNoticeDismissed } satisfies MessageAnswer);
   })
   .post('/register', valid('json', registerBody), async (c) => {
     const result = await submitRegistration(c.var.deps, c.req.valid('json'), c.var.clientAddress);

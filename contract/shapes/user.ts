@@ -30,7 +30,7 @@ export interface PublicUser {
   largerText: boolean;
   /**
    * Offenders, in a sign-in's answer only: staff reset the PIN at this time (ISO 8601) and the offender has not
-   * yet been told at a sign-in with their own PIN. The tablet says so.
+   * yet dismissed the notice (POST /api/auth/pin-reset-notice/dismiss). The tablet says so.
    */
   pinResetAt?: string;
 }

@@ -130,6 +130,10 @@ Deno.test({
         });
         await check('GET /api/auth/me', '/api/auth/me', { token: offender });
         await check('GET /api/auth/offline-key', '/api/auth/offline-key', { token: offender });
+        await check('GET /api/auth/sign-ins', '/api/auth/sign-ins', { token: offender });
+        await check('POST /api/auth/pin-reset-notice/dismiss', '/api/auth/pin-reset-notice/dismiss', {
+          token: offender,
+        });
         await check('POST /api/auth/lock', '/api/auth/lock', { token: offender });
         await check('POST /api/auth/unlock', '/api/auth/unlock', {
           token: offender,

@@ -1,7 +1,7 @@
 /**
  * The account lifecycle in headless Chromium against the real server: an offender's first sign-in with a PIN an
- * admin reset shows only the new-PIN screen (which says staff reset it, and when), their next sign-in tells them
- * again, and the staff "Forgot password?" page answers without saying whether the address has an account.
+ * admin reset shows only the new-PIN screen (which says staff reset it, and when), their next sign-ins tell them
+ * again until they dismiss it, their own sign-ins list marks those after the reset, and the staff "Forgot password?" page answers without saying whether the address has an account.
  * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -32,6 +32,15 @@ Deno.test({
         body: JSON.stringify({ pin: '505050' }),
       });
       assert.equal(reset.status, 200);
+      // The tablets' network: a one-time PIN from staff works only on an address of the entity's whitelist.
+      for (const ipRange of ['127.0.0.1', '::1']) {
+        const added = await fetch(`${server.url}/api/admin/ip-whitelist`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ipRange, description: 'Facility tablets' }),
+        });
+        assert.ok(added.status < 300, await added.text());
+      }
 
       const { context, page } = await newRecordedContext(browser, server.url);
       page.setDefaultTimeout(15_000);
@@ -59,13 +68,42 @@ Deno.test({
         await page.getByRole('button', { name: 'Save new PIN' }).click();
         await page.waitForURL(`${server.url}/portal/offender**`);
       });
-      await t.step('the next sign-in with the new PIN tells the offender again, in plain words', async () => {
+      const logOffAndSignIn = async () => {
         await page.getByRole('button', { name: 'Log Off' }).click();
         await page.waitForURL(`${server.url}/login**`);
         await signIn('707070');
         await page.waitForURL(`${server.url}/portal/offender**`);
-        await page.getByRole('alert').filter({ hasText: /Staff reset your PIN on/ }).waitFor();
-        await page.getByRole('button', { name: 'I understand' }).click();
+      };
+      const notice = () => page.getByRole('alert').filter({ hasText: /Staff reset your PIN on/ });
+      await t.step('every sign-in with the new PIN tells the offender again, in plain words', async () => {
+        await logOffAndSignIn();
+        await notice().waitFor();
+        // Whoever signed in first with the chosen PIN did not use the notice up.
+        await logOffAndSignIn();
+        await notice().waitFor();
+      });
+      await t.step("the offender's own sign-ins mark those after the reset", async () => {
+        await notice().getByRole('link', { name: 'See my recent sign-ins' }).click();
+        await page.waitForURL(`${server.url}/portal/offender/sign-ins`);
+        await page.getByRole('heading', { name: 'My recent sign-ins' }).waitFor();
+        const table = page.getByRole('table', { name: 'My recent sign-ins' });
+        await table.waitFor();
+        // Header and three sign-ins: the one-time PIN's and two with the PIN chosen, all after the reset.
+        assert.equal(await table.getByRole('row').count(), 4);
+        assert.equal(await table.getByText('With the PIN staff set, after a staff PIN reset').count(), 1);
+        assert.equal(await table.getByText('After a staff PIN reset', { exact: true }).count(), 2);
+        assert.equal(await table.getByText('Facility network').count(), 3);
+        // The header's way there, and back, are ordinary links, 44 px high.
+        const back = page.getByRole('link', { name: 'Back to my documents' });
+        assert.ok(((await back.boundingBox())?.height ?? 0) >= 44);
+        await back.click();
+        await page.getByRole('link', { name: 'My sign-ins' }).waitFor();
+      });
+      await t.step('the notice goes only when the offender dismisses it', async () => {
+        await notice().getByRole('button', { name: 'I understand' }).click();
+        await page.getByRole('button', { name: 'I understand' }).waitFor({ state: 'detached' });
+        await logOffAndSignIn();
+        await page.getByRole('link', { name: 'My sign-ins' }).waitFor();
         assert.equal(await page.getByText(/Staff reset your PIN on/).count(), 0);
       });
       await context.close();

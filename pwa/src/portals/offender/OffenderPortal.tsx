@@ -1,6 +1,7 @@
 /**
  * /portal/offender/*: / and /documents show the document list, /view/:fileUrl
- * the viewer (the parameter is the document id), anything else goes back to
+ * the viewer (the parameter is the document id), /sign-ins the offender's own recent sign-ins (SignIns.tsx),
+ * anything else goes back to
  * /portal/offender (spec section 2). On the facility tablet it runs offline too
  * : the lock screen replaces everything while the tablet is locked,
  * and the viewer's code (with antd) loads only when a document is opened.
@@ -11,7 +12,7 @@ import { lazy, Suspense, useState } from 'react';
 import { resetDate } from '../../auth/pinReset.ts';
 import { savePreferences } from '../../auth/authApi.ts';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
 import { PortalLayout } from '../../components/PortalLayout.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -20,6 +21,8 @@ import { ROLE_HOME } from '../../lib/routing.ts';
 import { storage } from '../../lib/storage.ts';
 import { LockScreen } from './LockScreen.tsx';
 import { OffenderDocuments } from './OffenderDocuments.tsx';
+import { SignIns } from './SignIns.tsx';
+import { dismissPinResetNotice } from './signInsApi.ts';
 import { useTabletSession } from './useTabletSession.ts';
 import './offender.css';
 
@@ -34,31 +37,48 @@ function OffenderViewer() {
 }
 
 /**
- * Told at the first sign-in with the offender's own PIN after staff reset it (the API's `pinResetAt`): a reset
- * PIN opens a session, so the offender must hear of it, in plain words, until they say they have read it.
+ * Told at every sign-in after staff reset the PIN (the API's `pinResetAt`) until the offender dismisses it: the
+ * server keeps it until then (POST /api/auth/pin-reset-notice/dismiss), so a sign-in by whoever chose the PIN
+ * cannot use it up. It leads to the offender's own sign-ins, those after the reset marked.
  */
 function PinResetNotice() {
   const { t, i18n } = useTranslation();
   const [stored, setStored] = useState(() => storage.readUser());
+  const [failed, setFailed] = useState(false);
   if (!stored.ok || !stored.user.pinResetAt || stored.user.mustChangePassword) return null;
   const { pinResetAt, ...rest } = stored.user;
+  async function dismiss() {
+    try {
+      await dismissPinResetNotice();
+    } catch {
+      setFailed(true);
+      return;
+    }
+    storage.saveUser(rest);
+    setStored(storage.readUser());
+  }
   return (
     <div className='alert alert-warning' role='alert'>
       <span className='alert-title'>
         {t('pinReset.notice', { date: resetDate(pinResetAt, i18n.language) })}
       </span>
-      <button
-        type='button'
-        className='btn'
-        onClick={() => {
-          storage.saveUser(rest);
-          setStored(storage.readUser());
-        }}
-      >
+      {failed && <span>{t('pinReset.dismissFailed')}</span>}
+      <Link className='btn' to={SIGN_INS_PATH}>{t('pinReset.seeSignIns')}</Link>
+      <button type='button' className='btn' onClick={() => void dismiss()}>
         {t('pinReset.dismiss')}
       </button>
     </div>
   );
+}
+
+const SIGN_INS_PATH = `${ROLE_HOME.offender}/sign-ins`;
+
+/** The header's way to the offender's own sign-ins (hidden while they are shown). */
+function SignInsLink() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  if (pathname === SIGN_INS_PATH) return null;
+  return <Link className='btn' to={SIGN_INS_PATH}>{t('signIns.link')}</Link>;
 }
 
 /**
@@ -105,7 +125,12 @@ export function OffenderPortal() {
   const header = (
     <PortalHeader
       onLogOff={logOff}
-      actions={<LargerTextButton on={largerText} onToggle={toggleLargerText} />}
+      actions={
+        <>
+          <LargerTextButton on={largerText} onToggle={toggleLargerText} />
+          <SignInsLink />
+        </>
+      }
       details={
         <p className='portal-details'>
           {t('header.docId')} <strong>{storage.getDocId() ?? ''}</strong>
@@ -125,6 +150,7 @@ export function OffenderPortal() {
         <Route index element={<OffenderDocuments cache={cache} />} />
         <Route path='documents' element={<OffenderDocuments cache={cache} />} />
         <Route path='view/:fileUrl' element={<OffenderViewer />} />
+        <Route path='sign-ins' element={<SignIns />} />
         <Route path='*' element={<Navigate to={ROLE_HOME.offender} replace />} />
       </Routes>
     );
