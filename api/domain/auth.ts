@@ -137,8 +137,9 @@ async function checkLogin(
   }
   const limits = admission.limits;
   const candidate = entity ? await find_login_candidate(sql, entity.id, username) : undefined;
-  // Inside one of the entity's own active ranges: the facility's network (api/domain/pin_reset.ts).
-  const facilityNetwork = entity && candidate?.role === 'offender'
+  // Inside one of the entity's own active ranges: the facility's network (api/domain/pin_reset.ts). Asked for
+  // every DOC number, named or not, so its cost tells nothing of whether the number exists.
+  const facilityNetwork = entity && !username.includes('@')
     ? await addressInEntityRanges(sql, entity.id, attempt.ipAddress)
     : undefined;
 
