@@ -1,14 +1,16 @@
 /**
- * What a sender knows of a delivery and can do about it: who a DOC number is before sending (throttled and
- * audited, so the roster cannot be scraped), withdrawing a mistake before the recipient has it, and the opt-in
- * "opened" e-mail.
+ * What a sender knows of a delivery and can do about it: who a DOC number is, before sending or as an upload
+ * checks it (one budget for both, throttled and audited, so the roster cannot be scraped), withdrawing a mistake
+ * before the recipient has it, and the opt-in "opened" e-mail.
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import {
   claim_opened_notice,
   find_active_offender,
+  find_active_offenders,
   find_sent_document,
+  type Recipient,
   withdraw_document,
 } from '../db/documents.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
@@ -47,12 +49,61 @@ export function displayName(first: string, last: string): string {
 export type LookupResult = Outcome<{ recipient: RecipientPreview }>;
 
 /**
+ * Spends `count` of the sender's lookups, or refuses: at most `recipient_lookup_limit_per_hour` in any hour,
+ * counted from their 'recipient_lookup' audit rows, which the caller writes in the same transaction (one per DOC
+ * number it checks). Call it first in that transaction: it takes the sender's lock, so concurrent lookups and
+ * uploads count one after another and none overshoots. A refusal spends nothing and is audited
+ * 'recipient_lookup_throttled' once an hour (`docNumber` the first asked, `via` where it was asked when not the
+ * lookup itself); the rest of a scraping run writes nothing.
+ */
+async function spendLookups(
+  tx: Tx,
+  sender: ActiveSession,
+  request: { count: number; limit: number; docNumber: string; ipAddress: string; via?: 'upload' },
+): Promise<boolean> {
+  await lock_recipient_lookups(tx, sender.id);
+  if (await count_recent_recipient_lookups(tx, sender.id) + request.count <= request.limit) return true;
+  if (!(await recipient_lookup_refusal_recorded(tx, sender.id))) {
+    await insert_audit_event(tx, {
+      userId: sender.id,
+      eventType: 'recipient_lookup_throttled',
+      resourceType: 'user',
+      ipAddress: request.ipAddress,
+      eventData: { docNumber: request.docNumber, limit: request.limit, ...viaOf(request) },
+    });
+  }
+  return false;
+}
+
+const viaOf = (request: { via?: 'upload' }) => (request.via ? { via: request.via } : {});
+
+/** One checked DOC number's audit row ('recipient_lookup'): the number asked and whether it was found. */
+async function auditLookup(
+  tx: Tx,
+  sender: ActiveSession,
+  request: { docNumber: string; found?: Recipient; ipAddress: string; via?: 'upload' },
+): Promise<void> {
+  await insert_audit_event(tx, {
+    userId: sender.id,
+    eventType: 'recipient_lookup',
+    resourceType: 'user',
+    resourceId: request.found?.id ?? null,
+    ipAddress: request.ipAddress,
+    eventData: {
+      docNumber: request.docNumber.trim().slice(0, AUDITED_DOC_LENGTH),
+      found: request.found !== undefined,
+      ...viaOf(request),
+    },
+  });
+}
+
+/**
  * GET /api/recipients/{docNumber}: the active offender of the sender's own entity with this DOC number, or
  * 'recipient_not_found' (unknown, deactivated, released, transferred or another entity's: one answer). At most
- * `recipient_lookup_limit_per_hour` lookups per sender in any hour ('recipient_lookup_throttled' past it, audited
- * once per hour); each lookup is audited ('recipient_lookup' with the number asked and whether it was found).
- * The count, the lookup and its audit row share one transaction under a per-sender lock, so concurrent lookups
- * cannot overshoot the limit.
+ * `recipient_lookup_limit_per_hour` lookups per sender in any hour, shared with the recipients their uploads
+ * check (findUploadRecipients); 'recipient_lookup_throttled' past it, audited once per hour. Each lookup is
+ * audited ('recipient_lookup' with the number asked and whether it was found). The count, the lookup and its
+ * audit row share one transaction under a per-sender lock, so concurrent lookups cannot overshoot the limit.
  */
 export async function lookupRecipient(
   deps: Pick<AppDeps, 'sql'>,
@@ -62,36 +113,64 @@ export async function lookupRecipient(
   const limit = await get_setting(deps.sql, 'recipient_lookup_limit_per_hour');
   const asked = request.docNumber.trim().slice(0, AUDITED_DOC_LENGTH);
   return await deps.sql.begin(async (tx): Promise<LookupResult> => {
-    await lock_recipient_lookups(tx, sender.id);
-    if (await count_recent_recipient_lookups(tx, sender.id) >= limit) {
-      // One row per hour says the sender hit the limit; the rest of a scraping run writes nothing.
-      if (!(await recipient_lookup_refusal_recorded(tx, sender.id))) {
-        await insert_audit_event(tx, {
-          userId: sender.id,
-          eventType: 'recipient_lookup_throttled',
-          resourceType: 'user',
-          ipAddress: request.ipAddress,
-          eventData: { docNumber: asked, limit },
-        });
-      }
-      return fail('recipient_lookup_throttled');
-    }
+    const spent = await spendLookups(tx, sender, {
+      count: 1,
+      limit,
+      docNumber: asked,
+      ipAddress: request.ipAddress,
+    });
+    if (!spent) return fail('recipient_lookup_throttled');
     const found = /^[A-Za-z0-9-]{1,32}$/.test(request.docNumber.trim())
       ? await find_active_offender(tx, sender.entity_id, request.docNumber.trim())
       : undefined;
-    await insert_audit_event(tx, {
-      userId: sender.id,
-      eventType: 'recipient_lookup',
-      resourceType: 'user',
-      resourceId: found?.id ?? null,
-      ipAddress: request.ipAddress,
-      eventData: { docNumber: asked, found: found !== undefined },
-    });
+    await auditLookup(tx, sender, { docNumber: asked, found, ipAddress: request.ipAddress });
     if (!found) return fail('recipient_not_found');
     return {
       ok: true,
       recipient: { docNumber: found.doc_number, displayName: displayName(found.first_name, found.last_name) },
     };
+  });
+}
+
+/**
+ * An upload's recipients, checked as lookups are: each distinct DOC number spends one of the sender's lookups
+ * (the same budget as GET /api/recipients) and is audited 'recipient_lookup' with `via: 'upload'`, found or not.
+ * All or none: when the numbers do not all fit in what is left of the hour's budget, none is looked at and the
+ * answer is 'recipient_lookup_throttled' (audited as the lookup's refusal). Otherwise the recipients in the order
+ * given, or 'upload_no_offender' naming every number that is not an active offender of the sender's entity
+ * (the sender must know which to fix; the budget bounds what that tells a prober). The checks' audit rows stay
+ * whatever the upload's outcome.
+ */
+export async function findUploadRecipients(
+  deps: Pick<AppDeps, 'sql'>,
+  sender: ActiveSession,
+  request: { docNumbers: string[]; ipAddress: string },
+): Promise<Outcome<{ recipients: Recipient[] }>> {
+  const wanted = [...new Set(request.docNumbers)];
+  const limit = await get_setting(deps.sql, 'recipient_lookup_limit_per_hour');
+  return await deps.sql.begin(async (tx): Promise<Outcome<{ recipients: Recipient[] }>> => {
+    const spent = await spendLookups(tx, sender, {
+      count: wanted.length,
+      limit,
+      docNumber: (wanted[0] ?? '').slice(0, AUDITED_DOC_LENGTH),
+      ipAddress: request.ipAddress,
+      via: 'upload',
+    });
+    if (!spent) return fail('recipient_lookup_throttled');
+    const found = new Map(
+      (await find_active_offenders(tx, sender.entity_id, wanted)).map((r) => [r.doc_number, r]),
+    );
+    for (const docNumber of wanted) {
+      await auditLookup(tx, sender, {
+        docNumber,
+        found: found.get(docNumber),
+        ipAddress: request.ipAddress,
+        via: 'upload',
+      });
+    }
+    const unknown = wanted.filter((number) => !found.has(number));
+    if (unknown.length > 0) return fail('upload_no_offender', unknown.join(', '));
+    return { ok: true, recipients: wanted.map((number) => found.get(number)!) };
   });
 }
 

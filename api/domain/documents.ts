@@ -28,7 +28,7 @@ import {
 } from '../db/documents.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
-import { queueOpenedNotice } from './delivery.ts';
+import { displayName, queueOpenedNotice } from './delivery.ts';
 import type {
   AttorneyDocument,
   DocumentInfo,
@@ -232,8 +232,12 @@ const iso = (d: Date) => new Date(d).toISOString();
 const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 const senderName = (d: DocumentRow) => name(d.sender_first_name, d.sender_last_name);
+/**
+ * The recipient as the recipient lookup shows them ('KOWALSKI, T. (200009)'), to whoever reads the row: a sender
+ * learns no more of a name from a receipt or a list than the lookup would tell them.
+ */
 const recipientName = (d: DocumentRow) =>
-  `${name(d.recipient_first_name, d.recipient_last_name)} (${d.recipient_doc_number})`;
+  `${displayName(d.recipient_first_name, d.recipient_last_name)} (${d.recipient_doc_number})`;
 
 /** Where the document stands for its sender: the latest of its receipt's events. */
 export function documentState(

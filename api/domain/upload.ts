@@ -1,24 +1,26 @@
 /**
  * Uploading a document: the form's rules, the PDF checks (by bytes, then the isolated
- * inspector), then blob first and row second, the row in one transaction with its audit.
+ * inspector), the recipients (checked as lookups are, on the same budget), then blob first and
+ * row second, the row in one transaction with its audit.
  * A failure anywhere, or a client gone mid-body, leaves no row; a blob left without a row
  * is collected later by the GC (domain/retention.ts).
  */
 import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
-import { find_active_offenders, find_document, insert_document } from '../db/documents.ts';
+import { find_document, insert_document } from '../db/documents.ts';
 import { get_setting } from '../db/settings.ts';
 import type { ActiveSession } from '../db/sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { type InspectLimits, inspectPdf } from '../pdf/inspect.ts';
 import type { DocumentInfo, UploadedDocument, UploadFields } from '../../contract/shapes/document.ts';
+import { findUploadRecipients } from './delivery.ts';
 import { toDocumentInfo } from './documents.ts';
 import { fail, type Outcome } from './outcome.ts';
 
 /** Multipart boundaries, part headers and the three text fields: never more than a few KiB honestly. */
 export const FORM_OVERHEAD_BYTES = 16 * 1024;
 /** Where the PDF header may start (PDF 32000-1 §7.5.2; readers accept leading junk up to 1 KiB). */
-const HEADER_WINDOW = 1024;
+export const HEADER_WINDOW = 1024;
 
 /** The `max_upload_mb` setting, read on every upload so a change takes effect at once. */
 export async function uploadLimit(sql: Tx): Promise<{ mb: number; bytes: number }> {
@@ -58,7 +60,8 @@ export function cleanFileName(name: string): string {
 /**
  * Stores one uploaded PDF sent by `sender` (attorney or representative) to every recipient: the bytes once, and a
  * document per recipient, each with its own receipt, read time and withdrawal. All or nothing: one recipient who
- * is not an active offender of the sender's entity refuses the whole upload, naming the number.
+ * is not an active offender of the sender's entity refuses the whole upload, naming the number, and recipients
+ * past the sender's lookup budget refuse it without being looked at (findUploadRecipients).
  */
 export async function uploadDocument(
   deps: Pick<AppDeps, 'sql' | 'blobs'>,
@@ -73,15 +76,9 @@ export async function uploadDocument(
 ): Promise<UploadResult> {
   const { sql, blobs } = deps;
   const { limit } = options;
-  const wanted = [...new Set(form.recipients)];
-  const found = new Map(
-    (await find_active_offenders(sql, sender.entity_id, wanted)).map((r) => [r.doc_number, r]),
-  );
-  const unknown = wanted.filter((number) => !found.has(number));
-  if (unknown.length > 0) return fail('upload_no_offender', unknown.join(', '));
-  const recipients = wanted.map((number) => found.get(number)!);
+  // The file first, the recipients after: a body that is not a PDF never gets a recipient looked at, so an upload
+  // cannot be a free lookup (api/http/upload.ts refuses most such bodies while they stream).
   if (form.file.size > limit.bytes) return fail('upload_too_large', String(limit.mb));
-
   const bytes = new Uint8Array(await form.file.arrayBuffer());
   if (!looksLikePdf(bytes)) return fail('upload_not_pdf');
   if (!looksComplete(bytes)) return fail('upload_unreadable');
@@ -95,6 +92,13 @@ export async function uploadDocument(
         : 'upload_unreadable',
     );
   }
+  // Each recipient spends one of the sender's lookups and is audited as a lookup is (domain/delivery.ts).
+  const checked = await findUploadRecipients(deps, sender, {
+    docNumbers: form.recipients,
+    ipAddress: options.ipAddress,
+  });
+  if (!checked.ok) return checked;
+  const { recipients } = checked;
 
   const blob = await blobs.put(new Blob([bytes as BlobPart]).stream());
   // A respond-by date marks the document time-sensitive by itself.

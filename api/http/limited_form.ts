@@ -6,7 +6,7 @@
  * stops sending would hold its request, and what it sent, for ever).
  */
 import { AppError } from './errors.ts';
-import { multipartBoundary, MultipartError, readMultipart } from './multipart.ts';
+import { multipartBoundary, MultipartError, type PartSink, readMultipart } from './multipart.ts';
 
 /** A form as received: its text fields, and its one file part (read back from disk once the body is complete). */
 export interface ReceivedForm {
@@ -36,6 +36,11 @@ export async function readLimitedForm(
     textBytes: number;
     /** The most parts a form may have. */
     maxParts: number;
+    /**
+     * A look at the file part's first `bytes` (or all of it, when shorter) as soon as they are in: `refuse()` is
+     * thrown when `accept` says no, before the rest of the body is read.
+     */
+    fileHead?: { bytes: number; accept(head: Uint8Array): boolean; refuse: () => AppError };
   },
 ): Promise<ReceivedForm> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -73,7 +78,7 @@ export async function readLimitedForm(
           if (spool) throw new MultipartError('a second file');
           fileName = part.filename;
           spool = await Spool.open(options.tempDir);
-          return spool;
+          return options.fileHead ? checkedHead(spool, options.fileHead) : spool;
         }
         const chunks: Uint8Array[] = [];
         const values = fields.get(part.name) ?? [];
@@ -105,6 +110,35 @@ export async function readLimitedForm(
   } finally {
     await spool?.remove();
   }
+}
+
+/** `sink` behind a look at the part's head: `head.accept` decides once `head.bytes` are in, or at the part's end. */
+function checkedHead(
+  sink: PartSink,
+  head: NonNullable<Parameters<typeof readLimitedForm>[1]['fileHead']>,
+): PartSink {
+  let seen: Uint8Array[] = [];
+  let length = 0;
+  let decided = false;
+  const decide = () => {
+    decided = true;
+    const bytes = concat(seen);
+    seen = [];
+    if (!head.accept(bytes.subarray(0, head.bytes))) throw head.refuse();
+  };
+  return {
+    async write(chunk) {
+      if (!decided) {
+        seen.push(chunk.slice(0, head.bytes - length));
+        length += Math.min(chunk.length, head.bytes - length);
+        if (length >= head.bytes) decide();
+      }
+      await sink.write(chunk);
+    },
+    end() {
+      if (!decided) decide();
+    },
+  };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

@@ -17,6 +17,8 @@ export interface PartInfo {
 /** Where a part's bytes go; `write` is awaited, so a slow sink slows the read (backpressure). */
 export interface PartSink {
   write(chunk: Uint8Array): void | Promise<void>;
+  /** The part's last byte was written (its delimiter is in). */
+  end?(): void | Promise<void>;
 }
 
 /** The body is not a well-formed multipart form (or ended before its closing delimiter). */
@@ -77,6 +79,7 @@ export async function readMultipart(
         if (at >= 0) {
           if (at > 0) await sink.write(buf.subarray(0, at));
           buf = buf.subarray(at + delimiter.length);
+          await sink.end?.();
           break;
         }
         const safe = buf.length - (delimiter.length - 1);

@@ -5,7 +5,13 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { FORM_OVERHEAD_BYTES, uploadDocument, uploadLimit } from '../domain/upload.ts';
+import {
+  FORM_OVERHEAD_BYTES,
+  HEADER_WINDOW,
+  looksLikePdf,
+  uploadDocument,
+  uploadLimit,
+} from '../domain/upload.ts';
 import { MAX_RECIPIENTS, type UploadFields } from '../../contract/shapes/document.ts';
 import type { AppEnv } from './context.ts';
 import { AppError } from './errors.ts';
@@ -76,6 +82,9 @@ async function receiveUpload(c: Context<AppEnv>, limits: UploadLimits) {
     textBytes: FORM_OVERHEAD_BYTES,
     // Each recipient a part, and the title, description, time-sensitive, respond-by and file parts, and a few more.
     maxParts: MAX_RECIPIENTS + 10,
+    // A file that does not open as a PDF is refused from its first KiB: the rest of the body is not read and no
+    // recipient is looked at (an upload must not be a way round the lookup's budget).
+    fileHead: { bytes: HEADER_WINDOW, accept: looksLikePdf, refuse: () => refusal('upload_not_pdf') },
   });
   const fields = uploadForm.safeParse({
     file: form.file,

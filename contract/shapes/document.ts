@@ -108,7 +108,7 @@ export interface SenderPage<Row> {
 /** GET /api/documents/mine row (/files): anything the user may read. */
 export interface MineDocument extends DocumentListCommon {
   from: string;
-  /** 'First Last (DOC number)'. */
+  /** The recipient as the recipient lookup shows them, with the DOC number: 'SMITH, J. (100001)'. */
   to: string;
 }
 
@@ -145,6 +145,7 @@ export interface DocumentInfo {
   print_allowed: boolean;
   metadata: DocumentMetadata;
   from: string;
+  /** The recipient as the recipient lookup shows them, with the DOC number: 'SMITH, J. (100001)'. */
   to: string;
   /** ISO 8601. */
   date: string;
