@@ -496,8 +496,11 @@ Deno.test({
         await signIn(page, server.url, ATTORNEY);
         await page.goto(`${server.url}/files`);
         await footer(page).filter({ hasText: /Showing 1 to 10 of \d+ entries/ }).waitFor();
-        await (await find(page, 'Appeal brief')).getByRole('button', { name: 'Print Appeal brief' })
-          .waitFor();
+        const brief = await find(page, 'Appeal brief');
+        await brief.getByRole('button', { name: 'Print Appeal brief' }).waitFor();
+        // The recipient as the lookup shows them, never their whole name.
+        await brief.getByText('DOE, J. (100001)', { exact: true }).waitFor();
+        assert.doesNotMatch(await brief.textContent() ?? '', /John/);
         const offender = (await open()).page;
         await signIn(offender, server.url, OFFENDER);
         await offender.goto(`${server.url}/files`);
