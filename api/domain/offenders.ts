@@ -187,7 +187,7 @@ export function importSummary(report: ImportReport): string {
 
 /**
  * Imports a roster file into the actor's entity. A file that is not a roster CSV is refused whole; otherwise
- * every row is added, updated (names; the PIN only when given, which also ends the offender's sessions) or
+ * every row is added, updated (names; the PIN only when given, which is then a PIN reset: a one-time PIN) or
  * rejected with its reason, and a bad row never stops the good ones (each row runs in its own savepoint).
  * PINs are hashed before the transaction opens, so the writes hold it briefly. The `roster_imported`
  * audit event commits together with the rows.
@@ -223,6 +223,11 @@ export async function importRoster(
     IMPORT_HASH_CONCURRENCY,
     (r) => r.pin ? hashPin(r.pin, { pepper: deps.pinPepper }) : Promise.resolve(null),
   );
+  // A PIN the file gives an offender who already has one is a PIN reset (resetOffenderPin): nobody knows this
+  // secret, which replaces their PIN while the file's PIN becomes a one-time PIN. One for the whole file.
+  const unusableHash = writable.some((r) => r.pin && existing.has(r.docNumber))
+    ? await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper })
+    : undefined;
 
   await sql.begin(async (tx) => {
     for (const [i, row] of writable.entries()) {
@@ -236,7 +241,32 @@ export async function importRoster(
             lastName: row.lastName,
             pinHash,
           });
-          if (result?.outcome === 'updated' && pinHash) await revoke_user_sessions(sp, result.id);
+          if (result?.outcome === 'updated' && pinHash) {
+            // Whoever wrote the file knows the PIN: it opens one session, on the facility's network, that may
+            // only choose a new PIN, and the offender is told (api/domain/pin_reset.ts), as an admin's reset.
+            await set_reset_pin(sp, {
+              userId: result.id,
+              oneTimeHash: pinHash,
+              unusableHash: unusableHash ?? (await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper })),
+              hours: ONE_TIME_PIN_HOURS,
+              adminId: actor.userId,
+            });
+            await revoke_user_sessions(sp, result.id);
+            await reset_login_failures(sp, actor.entityId, row.docNumber.toLowerCase());
+            await insert_audit_event(sp, {
+              userId: actor.userId,
+              eventType: 'user_updated',
+              resourceType: 'user',
+              resourceId: result.id,
+              ipAddress: actor.ipAddress,
+              eventData: {
+                change: 'pin_reset',
+                docNumber: row.docNumber,
+                oneTimeHours: ONE_TIME_PIN_HOURS,
+                source: `roster_${actor.source}`,
+              },
+            });
+          }
           if (result && row.language) await update_user_language(sp, result.id, row.language);
           const custody = result && row.status
             ? await set_offender_custody(sp, result.id, row.status)

@@ -14,6 +14,7 @@
  *   network, in a session that does not descend from a reset. After a reset the offender cannot make such a PIN
  *   from a descended session (nothing they can do at a tablet is something the admin who chose the PIN could not
  *   do too), so the account stays marked: a fact in the audit trail, not a restriction.
+ * - A roster import that gives an existing offender a PIN is such a reset too (api/domain/offenders.ts).
  * - The offender is told ("Staff reset your PIN on …") at every sign-in until they dismiss the notice themselves
  *   (an audited call), and can see their own recent sign-ins, those after a reset marked as such.
  */

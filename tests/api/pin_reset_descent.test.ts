@@ -262,6 +262,52 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    'a roster import that gives an existing offender a PIN is a PIN reset: one-time, facility only, told, audited',
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender', secret: '314159' });
+    const documentId = await sendLetter(offender);
+    const imported = await call(t, 'POST', '/api/admin/offenders/import', {
+      token: admin,
+      rawBody: `doc_number,first_name,last_name,pin\n${offender.username},Test,Person,271828\n`,
+      headers: { 'content-type': 'text/csv' },
+      ip: HEADQUARTERS,
+    });
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+    assert.equal((await login(offender.username, '314159')).status, 401, 'the PIN before it stops working');
+    assert.equal(
+      (await login(offender.username, '271828', HEADQUARTERS)).status,
+      403,
+      'not from headquarters',
+    );
+    const first = await login(offender.username, '271828');
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.user.mustChangePassword, true, 'it may only choose a new PIN');
+    assert.equal(typeof first.body.user.pinResetAt, 'string', 'the offender is told');
+    const list = await call(t, 'GET', '/api/documents/mine', { token: first.body.token, ip: FACILITY });
+    assert.equal(list.status, 403);
+    await call(t, 'POST', '/api/auth/password', {
+      token: first.body.token,
+      body: { currentPassword: '271828', newPassword: '161803' },
+      ip: FACILITY,
+    });
+    const next = await login(offender.username, '161803');
+    const view = await call(t, 'GET', `/api/documents/view/${documentId}`, {
+      token: next.body.token,
+      ip: FACILITY,
+    });
+    assert.equal(view.status, 200);
+    assert.equal((await readEvents(documentId)).at(-1)!.pinResetBy, adminId);
+    const [reset] = await t.deps.sql<{ user_id: string; event_data: Record<string, unknown> }[]>`
+      select user_id, event_data from audit_logs
+      where event_type = 'user_updated' and resource_id = ${offender.id} and event_data->>'change' = 'pin_reset'`;
+    assert.equal(reset.user_id, adminId);
+    assert.equal(reset.event_data.source, 'roster_api');
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {

@@ -285,7 +285,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "an import that gives an existing offender a PIN ends that offender's sessions",
+  name: "an import that gives an existing offender a PIN ends that offender's sessions and is a PIN reset",
   ...DB_TEST,
   fn: async () => {
     await call(t, 'POST', '/api/admin/offenders', {
@@ -296,7 +296,9 @@ Deno.test({
     const r = await importCsv('doc_number,first_name,last_name,pin\n610001,A,B,222222\n');
     assert.deepEqual(r.body.data.rows, [{ line: 2, docNumber: '610001', outcome: 'updated' }]);
     assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 401);
+    // The file's PIN is a one-time PIN, as an admin's reset (tests/api/pin_reset_descent.test.ts).
     assert.equal(await loginStatus('610001', '222222'), 200);
+    assert.equal(await loginStatus('610001', '222222'), 401, 'one sign-in only');
   },
 });
 
