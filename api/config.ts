@@ -52,7 +52,8 @@ const envSchema = z.object({
   UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   UPLOAD_DEADLINE_SECONDS: z.coerce.number().int().min(10).max(7200).default(900),
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
-  LOG_FORMAT: z.enum(['json', 'text']).default('json'),
+  // Unset: readable lines on a terminal, JSON lines for journald, a container runtime or a collector.
+  LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'text']).optional()),
   // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
   // with their values); host, port and sender stay settings an admin changes without a restart.
   SMTP_USER: optionalText,
@@ -194,7 +195,11 @@ export interface Config {
 }
 
 /** Parses the environment (or a test's record) into a Config; throws a readable error on bad values. */
-export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+  /** Whether the log goes to a terminal (LOG_FORMAT's default); unset: whether stdout is one. */
+  options: { terminal?: boolean } = {},
+): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -239,7 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       deadlineMs: e.UPLOAD_DEADLINE_SECONDS * 1000,
     },
     logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
+    logFormat: e.LOG_FORMAT ?? (options.terminal ?? Deno.stdout.isTerminal() ? 'text' : 'json'),
     smtp: { tls: e.SMTP_TLS, user: e.SMTP_USER, password: e.SMTP_PASSWORD, caFile: e.SMTP_CA_FILE },
   };
 }

@@ -121,8 +121,15 @@ Deno.test('LOG_FORMAT=text writes one readable line', () => {
   log.info('request', { route: '/api/auth/me', status: 200, user_id: undefined });
   assert.match(out[0], /^\d{4}-\d\d-\d\dT[\d:.]+Z INFO {2}request route=\/api\/auth\/me status=200$/);
   assert.deepEqual(loadConfig({ LOG_FORMAT: 'text' }).logFormat, 'text');
-  assert.deepEqual(loadConfig({}).logFormat, 'json');
   assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), /LOG_FORMAT/);
+});
+
+Deno.test('LOG_FORMAT unset: readable lines on a terminal, JSON lines for journald, containers and collectors', () => {
+  assert.equal(loadConfig({}, { terminal: true }).logFormat, 'text');
+  assert.equal(loadConfig({}, { terminal: false }).logFormat, 'json');
+  assert.equal(loadConfig({ LOG_FORMAT: '' }, { terminal: false }).logFormat, 'json');
+  assert.equal(loadConfig({ LOG_FORMAT: 'json' }, { terminal: true }).logFormat, 'json', 'asked for JSON');
+  assert.equal(loadConfig({ LOG_FORMAT: 'text' }, { terminal: false }).logFormat, 'text');
 });
 
 Deno.test({
