@@ -150,6 +150,11 @@ Deno.test({
           const viewer = await popup;
           await viewer.locator('canvas').first().waitFor();
           await check(viewer, `${language} viewer`);
+          await viewer.close();
+          // The offender's own sign-ins, reached from the header.
+          await page.locator('.portal-header a[href$="/portal/offender/sign-ins"]').click();
+          await page.locator('table.sign-ins-table').waitFor();
+          await check(page, `${language} offender sign-ins`);
           await context.close();
         });
 
