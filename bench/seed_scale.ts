@@ -171,8 +171,8 @@ export async function seedScale(db: Database, options: SeedOptions): Promise<See
   let pinHash = '';
   await timed('hashes (one password, one PIN)', async () => {
     [passwordHash, pinHash] = await Promise.all([
-      hashSecret(SCALE_ACCOUNTS.staffPassword),
-      hashPin(SCALE_ACCOUNTS.offenderPin, { pepper: options.pepper }),
+      hashSecret(SCALE_ACCOUNTS.staffPassword, undefined, { patient: true }),
+      hashPin(SCALE_ACCOUNTS.offenderPin, { pepper: options.pepper, patient: true }),
     ]);
     return 2;
   });

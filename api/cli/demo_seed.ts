@@ -46,7 +46,9 @@ export const DEMO_ACCOUNTS = [
 
 /** Seeds the demo entity and accounts unless any entity exists; returns whether it seeded. */
 export async function seedDemo(sql: Sql): Promise<boolean> {
-  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashSecret(a.secret)));
+  const hashes = await Promise.all(
+    DEMO_ACCOUNTS.map((a) => hashSecret(a.secret, undefined, { patient: true })),
+  );
   return await sql.begin(async (tx) => {
     const [existing] = await tx`select 1 from entities limit 1`;
     if (existing) return false;

@@ -34,7 +34,7 @@ import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
-import { dummySecretHash, hashPin, hashSecret, isPepperedUnder, verifySecret } from './passwords.ts';
+import { dummySecretHash, hashingGate, hashPin, hashSecret, isPepperedUnder, verifySecret } from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
@@ -97,6 +97,12 @@ async function checkLogin(
     // needs no budget, while counting it let one burst use up a facility's whole address budget for everyone.
     await audit('login_throttled', null, { username, reason: 'in_flight' });
     return fail('sign_in_busy');
+  }
+  if (!hashingGate.hasRoom()) {
+    // The process's hashing is at its limit (passwords.ts): refused before the attempt is counted, so a flood
+    // elsewhere costs no one an attempt toward their lock.
+    await audit('login_throttled', null, { username, reason: 'hashing_busy' });
+    return fail('hashing_busy');
   }
 
   const entity = await find_entity_by_slug(sql, attempt.entity);
@@ -316,6 +322,8 @@ export async function changePassword(
       ipAddress: change.ipAddress,
       eventData: { reason },
     });
+  // Refused before the attempt is counted when the process's hashing is at its limit (passwords.ts).
+  if (!hashingGate.hasRoom()) return fail('hashing_busy');
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted) {
     await audit(admission.refusal);

@@ -70,7 +70,7 @@ export async function addOffender(
   const pinMinLength = await get_setting(sql, 'pin_min_length');
   const problem = offenderProblem(o, { pinRequired: true, pinMinLength });
   if (problem) return fail('invalid_input', problem);
-  const passwordHash = await hashPin(o.pin, { pepper: deps.pinPepper });
+  const passwordHash = await hashPin(o.pin, { pepper: deps.pinPepper, patient: true });
   return await sql.begin(async (tx): Promise<Outcome<{ user: AdminUserRow }>> => {
     const created = await insert_user(tx, {
       entityId: actor.entityId,
@@ -108,9 +108,9 @@ export async function resetOffenderPin(
   const problem = pinProblem(pin, await get_setting(sql, 'pin_min_length'));
   if (problem) return fail('invalid_input', problem);
   const [oneTimeHash, unusableHash] = await Promise.all([
-    hashPin(pin, { pepper: deps.pinPepper }),
+    hashPin(pin, { pepper: deps.pinPepper, patient: true }),
     // Nobody knows this secret: until the one-time PIN is used, it is the only way in.
-    hashPin(crypto.randomUUID(), { pepper: deps.pinPepper }),
+    hashPin(crypto.randomUUID(), { pepper: deps.pinPepper, patient: true }),
   ]);
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
@@ -221,7 +221,7 @@ export async function importRoster(
   const hashes = await mapPooled(
     writable,
     IMPORT_HASH_CONCURRENCY,
-    (r) => r.pin ? hashPin(r.pin, { pepper: deps.pinPepper }) : Promise.resolve(null),
+    (r) => r.pin ? hashPin(r.pin, { pepper: deps.pinPepper, patient: true }) : Promise.resolve(null),
   );
   // A PIN the file gives an offender who already has one is a PIN reset (resetOffenderPin): nobody knows this
   // secret, which replaces their PIN while the file's PIN becomes a one-time PIN. One for the whole file.

@@ -38,7 +38,7 @@ import type { OfflineKey, OfflineReadEvent } from '../../contract/shapes/offline
 import { queueOpenedNotice } from './delivery.ts';
 import { findReadableDocument } from './documents.ts';
 import { fail, type Outcome, type Reason } from './outcome.ts';
-import { dummySecretHash, verifySecret } from './passwords.ts';
+import { dummySecretHash, hashingGate, verifySecret } from './passwords.ts';
 import {
   accountAttemptKey,
   admitAttempt,
@@ -217,6 +217,8 @@ async function checkUnlock(
     });
   };
 
+  // Refused before the attempt is counted when the process's hashing is at its limit (passwords.ts).
+  if (!hashingGate.hasRoom()) return fail('hashing_busy');
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted && admission.refusal === 'address_budget') {
     await audit(sql, 'unlock_failed', { reason: 'address_budget', failures: admission.addressFailures });

@@ -15,6 +15,11 @@ export const REASONS = [
   'throttled',
   /** More sign-ins in flight at once from one client address than the API checks (sign_in_throttle.ts). */
   'sign_in_busy',
+  /**
+   * Every password-hashing slot of this process is taken and its short queue is full (hashing_gate.ts): nothing
+   * was checked or counted; try again in a few seconds.
+   */
+  'hashing_busy',
   /** An offender's call from outside their entity's active IP whitelist ranges (the guard). */
   'ip_not_allowed',
   /**
@@ -53,6 +58,10 @@ export const REASONS = [
   'password_reset_throttled',
   /** A set-password link that is unknown, used or expired. */
   'reset_link_invalid',
+  /** `GET /metrics` without the operator's METRICS_TOKEN, or with another (api/routes/metrics.ts). */
+  'metrics_token_required',
+  /** Too many set-password codes tried from one client address (password_reset.ts). */
+  'reset_code_throttled',
   // The offender tablet's offline reading (offline.ts).
   /** The session ended between the guard and the use case: the tablet signs out and wipes. */
   'session_ended',

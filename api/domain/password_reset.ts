@@ -15,6 +15,8 @@ import { find_entity_by_slug } from '../db/entities.ts';
 import { reset_login_failures } from '../db/login_throttle.ts';
 import {
   consume_password_reset,
+  count_reset_code_attempt,
+  find_usable_password_reset,
   insert_password_reset,
   type PasswordResetPurpose,
 } from '../db/password_resets.ts';
@@ -41,6 +43,12 @@ export const ADMIN_LINK_MINUTES = 24 * 60;
 export const RESET_REQUESTS_PER_ADDRESS = 5;
 /** Links one account may be sent an hour through the form: the rest are answered alike and send nothing. */
 export const RESET_EMAILS_PER_ACCOUNT = 3;
+/**
+ * Set-password attempts one client address may make an hour. A person needs one or two (a refused weak password
+ * is another); the code is 256 random bits, so the limit is not what keeps it from being guessed: it bounds the
+ * look-ups and hashing one address can ask for, and 20 leaves room for colleagues behind one office address.
+ */
+export const RESET_CODES_PER_ADDRESS = 20;
 const WINDOW_MINUTES = 60;
 
 /** A link's secret: 32 random bytes, base64url. */
@@ -124,7 +132,11 @@ export async function requestPasswordReset(
 
 /**
  * Sets a new password from a link: once, within its lifetime, for an active staff account. The owner's other
- * sessions end and any sign-in lock lifts. 'reset_link_invalid' for a used, expired or unknown link.
+ * sessions end and any sign-in lock lifts. 'reset_link_invalid' for a used, expired or unknown link;
+ * 'reset_code_throttled' past RESET_CODES_PER_ADDRESS attempts from the client address in the window.
+ *
+ * The link is looked up before the new password is hashed, so an unknown or used code costs one indexed read and
+ * no PBKDF2: the form is open to anyone, and hashing first let any client keep the server's cores busy.
  */
 export async function completePasswordReset(
   deps: Pick<AppDeps, 'sql'>,
@@ -133,43 +145,41 @@ export async function completePasswordReset(
   if (r.newPassword.length < PASSWORD_MIN_LENGTH) {
     return fail('invalid_input', REGISTRATION_MESSAGES.passwordLength);
   }
+  const attempts = await count_reset_code_attempt(deps.sql, {
+    ipAddress: r.ipAddress,
+    windowMinutes: WINDOW_MINUTES,
+  });
+  if (attempts > RESET_CODES_PER_ADDRESS) return fail('reset_code_throttled');
   const hash = await tokenHash(r.token.trim());
+  const link = await find_usable_password_reset(deps.sql, hash);
+  if (!link) return fail('reset_link_invalid');
+  // A weak password leaves the link usable for a better one: nothing is used or hashed yet.
+  const strength = checkPasswordStrength(r.newPassword, {
+    email: link.email,
+    firstName: link.first_name,
+    lastName: link.last_name,
+  });
+  if (!strength.ok) return strength;
   const newHash = await hashSecret(r.newPassword);
-  class Refused extends Error {
-    constructor(readonly outcome: Outcome) {
-      super('refused');
-    }
-  }
-  try {
-    return await deps.sql.begin(async (tx): Promise<Outcome> => {
-      const link = await consume_password_reset(tx, hash);
-      if (!link) return fail('reset_link_invalid');
-      const user = await lock_user(tx, link.user_id);
-      if (!user) return fail('reset_link_invalid');
-      const strength = checkPasswordStrength(r.newPassword, {
-        email: user.email,
-        firstName: user.first_name,
-        lastName: user.last_name,
-      });
-      // The link stays usable for a better password: the transaction (and its use of the link) is undone.
-      if (!strength.ok) throw new Refused(strength);
-      await update_password(tx, user.id, newHash);
-      await revoke_user_sessions(tx, user.id);
-      if (user.email) await reset_login_failures(tx, user.entity_id, user.email.toLowerCase());
-      await insert_audit_event(tx, {
-        userId: user.id,
-        eventType: 'password_reset_completed',
-        resourceType: 'user',
-        resourceId: user.id,
-        ipAddress: r.ipAddress,
-        eventData: { purpose: link.purpose, ...(link.created_by ? { resetBy: link.created_by } : {}) },
-      });
-      return { ok: true };
+  return await deps.sql.begin(async (tx): Promise<Outcome> => {
+    // Used now, atomically: of two uses at once (or a use and a newer link), one gets it.
+    const used = await consume_password_reset(tx, hash);
+    if (!used || used.user_id !== link.user_id) return fail('reset_link_invalid');
+    const user = await lock_user(tx, used.user_id);
+    if (!user) return fail('reset_link_invalid');
+    await update_password(tx, user.id, newHash);
+    await revoke_user_sessions(tx, user.id);
+    if (user.email) await reset_login_failures(tx, user.entity_id, user.email.toLowerCase());
+    await insert_audit_event(tx, {
+      userId: user.id,
+      eventType: 'password_reset_completed',
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: r.ipAddress,
+      eventData: { purpose: used.purpose, ...(used.created_by ? { resetBy: used.created_by } : {}) },
     });
-  } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    throw error;
-  }
+    return { ok: true };
+  });
 }
 
 /**
@@ -183,7 +193,7 @@ export async function adminResetStaffPassword(
   actor: Actor,
 ): Promise<Outcome> {
   // Nobody knows this secret: until the owner uses the link, nothing signs in.
-  const unusableHash = await hashSecret(newToken());
+  const unusableHash = await hashSecret(newToken(), undefined, { patient: true });
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, userId);
     if (!user || user.entity_id !== actor.entityId || user.role === 'offender' || !user.email) {

@@ -17,6 +17,7 @@
  */
 
 import { readOrCreateSecretFile } from '../secret_file.ts';
+import { HashingGate } from './hashing_gate.ts';
 
 /** OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256. */
 export const PBKDF2_ITERATIONS = 600_000;
@@ -37,21 +38,33 @@ function fromBase64(text: string): Uint8Array {
  * Derivations running at once in this process: one core fewer than the machine has (at least one). Deno runs
  * each on a thread of its own, so without a bound a burst of sign-ins (two derivations each, about 0.2 s of
  * a core apiece) starves the thread that answers every other request: 50 sign-ins at once pushed the
- * offender's list from tens of milliseconds to seconds (bench:latency). Queued derivations wait their turn in
- * order; the sign-in answers later, everything else does not.
+ * offender's list from tens of milliseconds to seconds (bench:latency).
  */
-const DERIVE_CONCURRENCY = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
-let deriving = 0;
-const waiting: (() => void)[] = [];
+export const HASHING_SLOTS = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
 
+/**
+ * Derivations that may wait for a slot, per slot. A derivation costs about 0.2 s of a core, so a person's sign-in
+ * waits behind at most 8 others (under 2 s) before its own; past that the request is refused (503, Retry-After)
+ * rather than queued behind a flood (bench/hashing_flood.ts measures both). Legitimate bursts fit: a facility's
+ * tablets share one address, which has at most SIGN_INS_IN_FLIGHT_PER_ADDRESS sign-ins in flight, and a sign-in
+ * checking a leftover temporary password costs two derivations.
+ */
+export const HASHING_QUEUE_PER_SLOT = 8;
+
+/** This process's one gate in front of every derivation (api/domain/hashing_gate.ts). */
+export const hashingGate = new HashingGate(HASHING_SLOTS, HASHING_SLOTS * HASHING_QUEUE_PER_SLOT);
+
+/**
+ * Derives the hash bits through the gate; throws HashingBusy when it is full, unless `patient` (work no stranger
+ * can ask for: it waits its turn however long the line).
+ */
 async function derive(
   secret: string | Uint8Array,
   salt: Uint8Array,
-  iterations: number,
+  options: { iterations: number; patient?: boolean },
 ): Promise<Uint8Array> {
-  if (deriving >= DERIVE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
-  else deriving++;
-  try {
+  const { iterations } = options;
+  return await hashingGate.run(async () => {
     const input = typeof secret === 'string' ? encoder.encode(secret) : secret;
     const key = await crypto.subtle.importKey('raw', input as BufferSource, 'PBKDF2', false, ['deriveBits']);
     const bits = await crypto.subtle.deriveBits(
@@ -60,18 +73,20 @@ async function derive(
       HASH_BITS,
     );
     return new Uint8Array(bits);
-  } finally {
-    // The slot passes straight to the next in line (the count stays), or is given back.
-    const next = waiting.shift();
-    if (next) next();
-    else deriving--;
-  }
+  }, { patient: options.patient });
 }
 
-/** Hashes a password or PIN with a fresh random salt. */
-export async function hashSecret(secret: string, iterations = PBKDF2_ITERATIONS): Promise<string> {
+/**
+ * Hashes a password or PIN with a fresh random salt. `patient`: wait in the hashing gate's line however long
+ * (work no stranger can ask for: the demo seed, an admin's reset); otherwise HashingBusy when the line is full.
+ */
+export async function hashSecret(
+  secret: string,
+  iterations = PBKDF2_ITERATIONS,
+  options: { patient?: boolean } = {},
+): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const hash = await derive(secret, salt, iterations);
+  const hash = await derive(secret, salt, { iterations, patient: options.patient });
   return `pbkdf2-sha256$${iterations}$${toBase64(salt)}$${toBase64(hash)}`;
 }
 
@@ -112,7 +127,7 @@ async function verifyParts(input: Uint8Array, parts: string[]): Promise<boolean>
   if (parts.length !== 3) return false;
   const iterations = Number(parts[0]);
   if (!Number.isInteger(iterations) || iterations < 1) return false;
-  const actual = await derive(input, fromBase64(parts[1]), iterations);
+  const actual = await derive(input, fromBase64(parts[1]), { iterations });
   return constantTimeEqual(actual, fromBase64(parts[2]));
 }
 
@@ -143,14 +158,20 @@ async function pepperInput(pin: string, pepper: Uint8Array): Promise<Uint8Array>
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(pin)));
 }
 
-/** Hashes a PIN under the pepper with a fresh random salt (tests pass a lower `iterations`). */
+/**
+ * Hashes a PIN under the pepper with a fresh random salt (tests pass a lower `iterations`; `patient` as for
+ * hashSecret: the roster's import and an admin's PIN reset wait their turn rather than being refused).
+ */
 export async function hashPin(
   pin: string,
-  options: { pepper: Uint8Array; iterations?: number },
+  options: { pepper: Uint8Array; iterations?: number; patient?: boolean },
 ): Promise<string> {
   const iterations = options.iterations ?? PBKDF2_ITERATIONS;
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const hash = await derive(await pepperInput(pin, options.pepper), salt, iterations);
+  const hash = await derive(await pepperInput(pin, options.pepper), salt, {
+    iterations,
+    patient: options.patient,
+  });
   return `${PEPPERED}$${await pepperKeyId(options.pepper)}$${iterations}$${toBase64(salt)}$${toBase64(hash)}`;
 }
 
@@ -171,7 +192,11 @@ let dummyHash: Promise<string> | undefined;
  * username is unknown so that an unknown user costs the same time as a known one.
  */
 export function dummySecretHash(): Promise<string> {
-  dummyHash ??= hashSecret(crypto.randomUUID());
+  // A refusal (the gate full) is not kept: the next call makes it again.
+  dummyHash ??= hashSecret(crypto.randomUUID()).catch((error) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
 

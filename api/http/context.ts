@@ -15,5 +15,7 @@ export type AppEnv = {
     /** Generated per request (or a trusted proxy's), echoed in X-Request-Id and in every log line. */
     requestId: string;
     log: Logger;
+    /** The catalogue code of a refusal, set where it becomes HTTP (errors.ts), for the metrics (metrics.ts). */
+    failureCode: string | undefined;
   };
 };

@@ -7,6 +7,9 @@ import type { Logger } from '../log.ts';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HashingBusy } from '../domain/hashing_gate.ts';
+import { fail } from '../domain/outcome.ts';
+import { failureError } from './failures.ts';
 
 export class AppError extends Error {
   constructor(
@@ -55,8 +58,11 @@ export function failure(
 }
 
 /** Hono's onError: maps every thrown thing to the standard body. */
-export function handleError(error: Error, c: Context) {
+export function handleError(error: Error, c: Context): Response {
+  // The password-hashing gate refused a derivation deep inside a use case: the catalogue's 503 with Retry-After.
+  if (error instanceof HashingBusy) return handleError(failureError(fail('hashing_busy')), c);
   if (error instanceof AppError) {
+    if (error.code) c.set('failureCode', error.code);
     if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
     return failure(c, error.status, error.message, error.code, error.detail);
   }

@@ -41,6 +41,11 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'Too many sign-ins from this network at once. Please wait a moment and try again.',
     retryAfterSeconds: 2,
   },
+  hashing_busy: {
+    status: 503,
+    message: 'The server is busy checking other sign-ins. Please try again in a few seconds.',
+    retryAfterSeconds: 5,
+  },
   ip_not_allowed: {
     status: 403,
     message: 'Access from this network is not allowed. Please use a facility tablet.',
@@ -74,6 +79,12 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   password_reset_throttled: {
     status: 429,
     message: 'Too many requests from this device. Please try again later.',
+    retryAfterSeconds: 3600,
+  },
+  metrics_token_required: { status: 401, message: 'The metrics need the bearer token the operator set.' },
+  reset_code_throttled: {
+    status: 429,
+    message: 'Too many codes tried from this device. Please try again later.',
     retryAfterSeconds: 3600,
   },
   reset_link_invalid: {

@@ -196,7 +196,11 @@ Deno.test({
       );
       const accepted = bodies.filter((_, i) => answers[i].status === 201).map((b) => b.email);
       const refused = answers.filter((a) => a.status === 429);
-      assert.equal(accepted.length, limit);
+      // Within the budget, a registration may still find the process's password hashing full (a burst of this
+      // size exceeds a small server's line: api/domain/passwords.ts) and be told to retry; it was counted all the
+      // same, so the budget holds either way.
+      const busy = answers.filter((a) => a.status === 503 && a.body.code === 'hashing_busy');
+      assert.equal(accepted.length + busy.length, limit);
       assert.equal(refused.length, 4);
       for (const r of refused) {
         assert.deepEqual(r.body, {

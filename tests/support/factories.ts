@@ -27,8 +27,8 @@ export async function makeUser(
     docNumber: role === 'offender' ? `9${Math.floor(Math.random() * 1e8)}` : null,
     // Offenders' PINs are peppered as the roster screens store them (api/domain/passwords.ts).
     passwordHash: role === 'offender'
-      ? await hashPin(secret, { pepper: t.deps.pinPepper, iterations: TEST_ITERATIONS })
-      : await hashSecret(secret, TEST_ITERATIONS),
+      ? await hashPin(secret, { pepper: t.deps.pinPepper, iterations: TEST_ITERATIONS, patient: true })
+      : await hashSecret(secret, TEST_ITERATIONS, { patient: true }),
     ...overrides,
   };
   const created = await insert_user(t.deps.sql, user);
