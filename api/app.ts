@@ -9,6 +9,7 @@ import type { AppEnv } from './http/context.ts';
 import { handleError, notFound } from './http/errors.ts';
 import { requestLog } from './http/request_log.ts';
 import { createLogger } from './log.ts';
+import { createMetrics } from './http/metrics.ts';
 import { pwaStatic } from './http/pwa_static.ts';
 import { securityHeaders } from './http/security_headers.ts';
 import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
@@ -23,6 +24,7 @@ import { authRoutes } from './routes/auth.ts';
 import { adminMfaRoutes, mfaRoutes } from './routes/mfa.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { publicRoutes } from './routes/public.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
@@ -31,8 +33,11 @@ import { representativeRoutes } from './routes/representative.ts';
 import { representativeLinkRoutes } from './routes/representatives.ts';
 
 /** Builds the application around its dependencies (a test passes its own). */
-export function createApp(deps: AppDeps) {
-  const isTrustedProxy = trustedProxyMatcher(deps.config.trustedProxies);
+export function createApp(appDeps: AppDeps) {
+  const isTrustedProxy = trustedProxyMatcher(appDeps.config.trustedProxies);
+  // One registry per app (tests build several in one process); the requests' blob store calls are counted.
+  const metrics = createMetrics(appDeps);
+  const deps: AppDeps = { ...appDeps, blobs: metrics.countBlobErrors(appDeps.blobs) };
 
   const api = new Hono<AppEnv>()
     .use(async (c, next) => {
@@ -70,6 +75,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // First, so the request id and the log line cover everything after it, failures included.
   app.use(requestLog(deps.log ?? createLogger(deps.config), isTrustedProxy));
+  app.use(metrics.observe);
   app.use(securityHeaders);
   app.use(async (c, next) => {
     c.set('deps', deps);
@@ -79,6 +85,8 @@ export function createApp(deps: AppDeps) {
   app.onError(handleError);
   app.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route('/api', api);
+  // Before the PWA, whose fallback would otherwise answer /metrics with the web app's page.
+  app.route('/', metricsRoutes(deps.config.metricsToken, metrics));
   app.route('/', pwaStatic(deps.config.pwaDist));
   return app;
 }

@@ -31,6 +31,8 @@ const envSchema = z.object({
   SESSION_SECRET_PREVIOUS: secret('SESSION_SECRET_PREVIOUS'),
   PIN_PEPPER_PREVIOUS: secret('PIN_PEPPER_PREVIOUS'),
   MFA_SECRET_KEY_PREVIOUS: secret('MFA_SECRET_KEY_PREVIOUS'),
+  // The bearer token Prometheus sends to GET /metrics; unset, the route does not exist.
+  METRICS_TOKEN: secret('METRICS_TOKEN'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   // Where people open the portal (https://mail.example.gov): the set-password e-mails link to it. Unset, they
@@ -173,6 +175,11 @@ export interface Config {
   pinPepperPrevious: string | undefined;
   /** The MFA key being retired: read only by `npm run keys:rotate-mfa`, which re-seals every secret under the new. */
   mfaSecretKeyPrevious: string | undefined;
+  /**
+   * The bearer token `GET /metrics` asks for (api/routes/metrics.ts); unset, the route does not exist (404), so an
+   * installation that does not scrape shows nothing.
+   */
+  metricsToken: string | undefined;
   /** Seed the demo data on an empty database. */
   demoSeed: boolean;
   /** Direct peers whose X-Forwarded-For is believed. */
@@ -219,6 +226,7 @@ export function loadConfig(
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     pinPepperPrevious: e.PIN_PEPPER_PREVIOUS,
     mfaSecretKeyPrevious: e.MFA_SECRET_KEY_PREVIOUS,
+    metricsToken: e.METRICS_TOKEN,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
     portalUrl: e.PORTAL_URL?.replace(/\/+$/, ''),

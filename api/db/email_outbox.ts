@@ -116,3 +116,24 @@ export function list_outbox(
     order by created_at desc, id desc
     limit ${options.limit}`;
 }
+
+/** The outbox's state for the operator's metrics: messages by status, and the age of the oldest one waiting. */
+export async function count_outbox_backlog(sql: Tx): Promise<{
+  pending: number;
+  retrying: number;
+  failed: number;
+  oldestPendingSeconds: number;
+}> {
+  const [row] = await sql<{ pending: number; retrying: number; failed: number; oldest: number | null }[]>`
+    select count(*) filter (where status = 'pending')::int as pending,
+           count(*) filter (where status = 'pending' and attempts > 0)::int as retrying,
+           count(*) filter (where status = 'failed')::int as failed,
+           extract(epoch from now() - min(created_at) filter (where status = 'pending'))::float8 as oldest
+    from email_outbox where status <> 'sent'`;
+  return {
+    pending: row.pending,
+    retrying: row.retrying,
+    failed: row.failed,
+    oldestPendingSeconds: row.oldest ?? 0,
+  };
+}
