@@ -113,7 +113,7 @@ export async function createAdminAccount(
   const email = request.email.trim().toLowerCase();
   if (!isValidEmail(email) || email.length > 254) return { ok: false, refusal: 'email_invalid' };
   // Nobody knows this secret: until the link is used, nothing signs in to the account.
-  const unusableHash = await hashSecret(newToken());
+  const unusableHash = await hashSecret(newToken(), undefined, { patient: true });
   const token = newToken();
   // A refusal after the entity or the setting was written undoes them with the transaction.
   class Refusal extends Error {

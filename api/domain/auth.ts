@@ -34,7 +34,14 @@ import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
-import { dummySecretHash, hashingGate, hashPin, hashSecret, isPepperedUnder, verifySecret } from './passwords.ts';
+import {
+  dummySecretHash,
+  hashingGate,
+  hashPin,
+  hashSecret,
+  isPepperedUnder,
+  verifySecret,
+} from './passwords.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import { fail, type Outcome } from './outcome.ts';
@@ -207,10 +214,11 @@ async function checkLogin(
     ? candidate.pin_reset_at
     : null;
   // A PIN hashed before the pepper existed, or under the pepper being retired (PIN_PEPPER_PREVIOUS), is re-hashed
-  // under the pepper now that the PIN is known.
+  // under the pepper now that the PIN is known (waiting its turn at the hashing gate: the PIN is proven, so a busy
+  // server must not turn a right PIN into a refusal).
   const rehashed = passwordOk && candidate.role === 'offender' &&
       !(await isPepperedUnder(candidate.password_hash, deps.pinPepper))
-    ? await hashPin(attempt.password, { pepper: deps.pinPepper })
+    ? await hashPin(attempt.password, { pepper: deps.pinPepper, patient: true })
     : undefined;
   const maxHours = await get_setting(sql, 'session_max_hours');
   // A right password is not enough for an account with a second factor, or one whose role must have one
