@@ -226,7 +226,7 @@ export async function importRoster(
   // A PIN the file gives an offender who already has one is a PIN reset (resetOffenderPin): nobody knows this
   // secret, which replaces their PIN while the file's PIN becomes a one-time PIN. One for the whole file.
   const unusableHash = writable.some((r) => r.pin && existing.has(r.docNumber))
-    ? await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper })
+    ? await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper, patient: true })
     : undefined;
 
   await sql.begin(async (tx) => {
@@ -247,7 +247,8 @@ export async function importRoster(
             await set_reset_pin(sp, {
               userId: result.id,
               oneTimeHash: pinHash,
-              unusableHash: unusableHash ?? (await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper })),
+              unusableHash: unusableHash ??
+                (await hashPin(crypto.randomUUID(), { pepper: deps.pinPepper, patient: true })),
               hours: ONE_TIME_PIN_HOURS,
               adminId: actor.userId,
             });
