@@ -8,11 +8,12 @@ import {
   BankOutlined,
   DashboardOutlined,
   GlobalOutlined,
+  MenuOutlined,
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import { Layout, Menu } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { PortalHeader } from '../../components/PortalHeader.tsx';
@@ -53,6 +54,21 @@ export function AdminPortal() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const selected = sectionForPath(pathname) ?? DASHBOARD_KEY;
+  // Below the md breakpoint (a phone, a tablet held upright) the menu folds away behind a button of our own: antd's
+  // zero-width trigger is drawn under the content and reached by neither Tab nor a screen reader.
+  const [narrow, setNarrow] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // The menu stands before the button in the page, so the focus goes into it when it opens (a Tab would leave it).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const menu = document.getElementById('admin-menu');
+    menu?.querySelector<HTMLElement>('.ant-menu-item-selected, [role="menuitem"]')?.focus();
+  }, [menuOpen]);
+  const closeMenu = (returnFocus: boolean) => {
+    setMenuOpen(false);
+    if (returnFocus) toggle.current?.focus();
+  };
   const sections = sectionsFor(signedInAsDepartmentAdmin());
   const items = [
     { key: DASHBOARD_KEY, icon: <DashboardOutlined />, label: t('adminSections.dashboard') },
@@ -66,18 +82,51 @@ export function AdminPortal() {
   return (
     <PortalLayout header={<PortalHeader onLogOff={logOff} />}>
       <Layout className='admin-layout'>
-        <Layout.Sider breakpoint='md' collapsedWidth={0} theme='light' width={220} className='admin-sider'>
-          <nav aria-label={t('adminSections.nav')}>
+        <Layout.Sider
+          breakpoint='md'
+          collapsedWidth={0}
+          collapsed={narrow && !menuOpen}
+          trigger={null}
+          onBreakpoint={(broken) => {
+            setNarrow(broken);
+            setMenuOpen(false);
+          }}
+          theme='light'
+          width={220}
+          className={narrow ? 'admin-sider admin-sider-narrow' : 'admin-sider'}
+        >
+          <nav
+            id='admin-menu'
+            aria-label={t('adminSections.nav')}
+            hidden={narrow && !menuOpen}
+            onKeyDown={(event) => {
+              if (narrow && event.key === 'Escape') closeMenu(true);
+            }}
+          >
             <Menu
               mode='inline'
               selectedKeys={[selected]}
               items={items}
-              onClick={({ key }) =>
-                navigate(key === DASHBOARD_KEY ? ROLE_HOME.admin : `${ROLE_HOME.admin}/${key}`)}
+              onClick={({ key }) => {
+                if (narrow) closeMenu(false);
+                navigate(key === DASHBOARD_KEY ? ROLE_HOME.admin : `${ROLE_HOME.admin}/${key}`);
+              }}
             />
           </nav>
         </Layout.Sider>
         <Layout.Content className='admin-content'>
+          {narrow && (
+            <button
+              ref={toggle}
+              type='button'
+              className='admin-menu-toggle'
+              aria-expanded={menuOpen}
+              aria-controls='admin-menu'
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <MenuOutlined aria-hidden /> {t('adminSections.menu')}
+            </button>
+          )}
           <Routes>
             <Route index element={<AdminDashboard />} />
             {sections.map((section) => (
