@@ -15,6 +15,7 @@ import { securityHeaders } from './http/security_headers.ts';
 import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
 import { adminEmailOutboxRoutes } from './routes/admin_email_outbox.ts';
 import { adminEntityRoutes } from './routes/admin_entities.ts';
+import { adminHealthRoutes } from './routes/admin_health.ts';
 import { adminIpWhitelistRoutes } from './routes/admin_ip_whitelist.ts';
 import { adminOffenderRoutes } from './routes/admin_offenders.ts';
 import { adminSettingRoutes } from './routes/admin_settings.ts';
@@ -60,6 +61,7 @@ export function createApp(appDeps: AppDeps) {
     .route('/admin/offenders', adminOffenderRoutes)
     .route('/admin/entities', adminEntityRoutes)
     .route('/admin/settings', adminSettingRoutes)
+    .route('/admin/health', adminHealthRoutes)
     .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
     .route('/documents', documentRoutes)
     .route('/representative', representativeRoutes)

@@ -47,6 +47,16 @@ const envSchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.enum(['off', 'nginx'], { error: "BLOB_OFFLOAD must be 'off' or 'nginx'" }).default('off'),
   ),
+  // Where the API reaches the nginx in front for the offload canary (http://127.0.0.1:8080): a front that cannot
+  // read the blobs is then not ready, and no read it could not serve is recorded (docs/operations.md).
+  OFFLOAD_CHECK_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^?#\s]+$/.test(v), {
+    message: 'OFFLOAD_CHECK_URL must be an http:// or https:// address (http://127.0.0.1:8080)',
+  }),
+  // How often readiness may write its probe to the blob store and ask the front for the offload canary, whatever
+  // the traffic (docs/operations.md, "Health"); a test's instance shortens it.
+  READY_PROBE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // A document read whose store sends nothing for this long is cut (docs/operations.md, "When the store fails").
+  BLOB_READ_IDLE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   // Set by Deno Deploy on every deployment: its instances share no disk and lose theirs on restart.
   DENO_DEPLOYMENT_ID: optionalText,
   UPLOADS_PER_SENDER: z.coerce.number().int().min(1).max(20).default(2),
@@ -194,6 +204,15 @@ export interface Config {
    * Only with the fs store, and only behind that nginx: without it a reader gets an empty answer.
    */
   blobOffload: 'off' | 'nginx';
+  /**
+   * OFFLOAD_CHECK_URL without a trailing slash: the front's address as the API reaches it, for the offload canary
+   * (api/http/blob_offload.ts checkOffloadCanary). Unset: the canary is not run.
+   */
+  offloadCheckUrl: string | undefined;
+  /** Readiness's costly probes run at most once per this (READY_PROBE_SECONDS, 60), whatever the traffic. */
+  readyProbeIntervalMs: number;
+  /** Longest a document read waits for the store's next bytes before it is cut (BLOB_READ_IDLE_SECONDS, 30). */
+  blobReadIdleMs: number;
   uploads: UploadLimits;
   logLevel: 'silent' | 'info';
   /** JSON lines for a log collector, or text for a terminal. */
@@ -245,6 +264,9 @@ export function loadConfig(
       }
       : undefined,
     blobOffload: e.BLOB_OFFLOAD,
+    offloadCheckUrl: e.OFFLOAD_CHECK_URL?.replace(/\/+$/, ''),
+    blobReadIdleMs: e.BLOB_READ_IDLE_SECONDS * 1000,
+    readyProbeIntervalMs: e.READY_PROBE_SECONDS * 1000,
     uploads: {
       perSender: e.UPLOADS_PER_SENDER,
       inFlight: e.UPLOADS_IN_FLIGHT,

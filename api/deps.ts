@@ -21,6 +21,8 @@ export interface AppDeps {
   mfaKey: Uint8Array;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
+  /** The time readiness's cached probes count by (api/http/readiness.ts); unset, Date.now. A test's own clock. */
+  clock?: () => number;
   /** Where log lines go; unset: built from config (LOG_FORMAT, LOG_LEVEL). */
   log?: Logger;
 }

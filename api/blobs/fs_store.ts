@@ -17,7 +17,8 @@ import { type BlobListing, type BlobStore, SHA256_PATTERN, type StoredBlob } fro
 const READ_CHUNK = 256 * 1024;
 
 export class FsBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  /** The store's folder (DATA_DIR/blobs): the offload canary is written beside the blobs, as they are. */
+  constructor(readonly root: string) {}
 
   private path(sha256: string): string {
     return `${this.root}/${this.inside(sha256)}`;

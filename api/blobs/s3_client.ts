@@ -35,7 +35,8 @@ export interface ListedObject {
  * (1 Mbit/s, a facility's slowest uplink: 79 s for an 8 MiB part). A read's body must arrive at 32 KiB/s at least,
  * which a tablet on a crowded facility link still reads faster than (a 64 KiB range: 17 s; a whole 30 MB document:
  * 16 min); past that the read is cut, so a store that stops sending mid-body never holds a reader's connection for
- * good. Its bytes go to the client untouched (no JavaScript per chunk), so this is the one watch on them.
+ * good, whatever the reader; the document route also cuts a read whose store sends nothing for
+ * BLOB_READ_IDLE_SECONDS (watched_read.ts).
  */
 export const S3_TIMEOUTS = { callMs: 15_000, bytesPerSecond: 128 * 1024, readBytesPerSecond: 32 * 1024 };
 

@@ -109,7 +109,8 @@ export class S3BlobStore implements BlobStore {
     if (!response) return undefined;
     // The response's own stream, untouched: Deno then moves its bytes to the client's socket without JavaScript
     // (bench:stream: 7.7 ms of the API's CPU per 10 MB answer, where a stream read through JavaScript took 48 ms
-    // and a quarter of the throughput). Its deadline is the client's (s3_client.ts, S3_TIMEOUTS.readBytesPerSecond).
+    // and a quarter of the throughput). Its deadline is the client's (s3_client.ts, S3_TIMEOUTS.readBytesPerSecond);
+    // the document route also watches it for silence and a short end (watched_read.ts).
     return response.body ?? new Blob([]).stream();
   }
 

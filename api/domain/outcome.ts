@@ -122,6 +122,8 @@ export const REASONS = [
   'ip_range_not_found',
   // Documents (documents.ts, upload.ts); `detail` is the DOC number or the limit in MB.
   'document_not_found',
+  /** The blob store (or the offload front) cannot serve a document now; no reading is recorded. */
+  'document_store_unavailable',
   'upload_fields_required',
   'upload_title_too_long',
   'upload_description_too_long',

@@ -214,6 +214,13 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     retryAfterSeconds: 30,
   },
 
+  // The store did not answer or refused the read before any byte was sent (docs/operations.md): nothing recorded.
+  document_store_unavailable: {
+    status: 503,
+    message: 'The document cannot be opened right now. Please try again in a minute.',
+    retryAfterSeconds: 30,
+  },
+
   recipient_not_found: { status: 404, message: 'No one with this DOC number receives mail here' },
   recipient_lookup_throttled: {
     status: 429,

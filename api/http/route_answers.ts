@@ -26,6 +26,7 @@ export interface RouteAnswer {
 export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/config': { shapes: ['PublicConfigAnswer'] },
   'GET /api/health': { shapes: ['HealthAnswer'] },
+  'GET /api/health/ready': { shapes: ['ReadinessAnswer'] },
 
   'POST /api/auth/login': { shapes: ['LoginAnswer', 'MfaStepAnswer'] },
   'POST /api/auth/logout': { shapes: ['MessageAnswer'] },
@@ -64,6 +65,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/admin/email-outbox': { shapes: ['OutboxEmailListAnswer'] },
   'GET /api/admin/entities': { shapes: ['EntityListAnswer'] },
   'GET /api/admin/settings': { shapes: ['SettingListAnswer'] },
+  'GET /api/admin/health': { shapes: ['AdminHealthAnswer'] },
   'PUT /api/admin/settings/{key}': { shapes: ['MessageAnswer'] },
   'GET /api/admin/ip-whitelist': { shapes: ['IpWhitelistAnswer'] },
   'POST /api/admin/ip-whitelist': { status: 201, shapes: ['IpRangeSavedAnswer'] },

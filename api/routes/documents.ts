@@ -5,7 +5,9 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { type ByteRange, parseRange } from '../blobs/range.ts';
+import { watchedRead } from '../blobs/watched_read.ts';
 import { OFFLOAD_HEADER, OFFLOAD_LOCATION } from '../http/blob_offload.ts';
+import { offloadCanary } from '../http/readiness.ts';
 import {
   type DocumentRow,
   type DocumentToRead,
@@ -223,7 +225,7 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
   const status = range ? 206 : 200;
   // HEAD (Hono runs this GET handler for it) tells the size without reading or auditing anything.
   if (c.req.method === 'HEAD') return c.body(null, status, headers);
-  const stream = await deps.blobs.open(doc.sha256, range);
+  const stream = await openBlob(c, doc, range);
   if (!stream) {
     console.error(`[documents] blob ${doc.sha256} of document ${doc.id} is missing`);
     throw await documentNotFound(c, id, kind);
@@ -244,7 +246,39 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
     await stream.cancel();
     throw await documentNotFound(c, id, kind);
   }
-  return c.body(stream, status, headers);
+  // A store that breaks or goes silent now aborts the connection (the reader sees an incomplete transfer); the log
+  // says which document, how far it got and why. The reading was recorded: its bytes had started to go.
+  const watched = watchedRead(stream, {
+    expected: length,
+    idleMs: deps.config.blobReadIdleMs,
+    onBroken: ({ cause, bytesSent }) =>
+      c.var.log.error('document read broke off', {
+        request_id: c.var.requestId,
+        document_id: doc.id,
+        bytes_sent: bytesSent,
+        bytes_expected: length,
+        cause,
+      }),
+  });
+  return c.body(watched, status, headers);
+}
+
+/**
+ * The blob's bytes, or undefined when it is missing. A store that cannot start the read (down, refusing, silent
+ * past its deadline) is the 503 `document_store_unavailable` with Retry-After, before anything is recorded: the
+ * sender never sees "opened" for a read that did not happen. The cause goes to the log, never to the reader.
+ */
+async function openBlob(c: Context<AppEnv>, doc: DocumentToRead, range: ByteRange | undefined) {
+  try {
+    return await c.var.deps.blobs.open(doc.sha256, range);
+  } catch (error) {
+    c.var.log.error('document read could not start', {
+      request_id: c.var.requestId,
+      document_id: doc.id,
+      cause: (error as Error).message,
+    });
+    throw refusal('document_store_unavailable');
+  }
 }
 
 /**
@@ -262,6 +296,17 @@ async function offloadDocument(
   range: ByteRange | undefined,
 ) {
   const { deps, session, clientAddress } = c.var;
+  // A front that could not send the canary cannot send this either: refused before the reading is recorded.
+  const canary = offloadCanary(deps);
+  const state = canary ? await canary.result : 'ok';
+  if (state !== 'ok') {
+    c.var.log.error('document read refused: the front cannot send the blobs', {
+      request_id: c.var.requestId,
+      document_id: doc.id,
+      cause: state,
+    });
+    throw refusal('document_store_unavailable');
+  }
   const inside = await deps.blobs.relativePath?.(doc.sha256);
   if (!inside) {
     console.error(`[documents] blob ${doc.sha256} of document ${doc.id} is missing`);

@@ -20,6 +20,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   // Probes for a balancer: they say nothing about data, so they need no sign-in.
   'GET /api/health/live': PUBLIC,
   'GET /api/health/ready': PUBLIC,
+  // The offload canary's file, sent by the front (404 unless BLOB_OFFLOAD=nginx): a random token, nothing else.
+  'GET /api/health/offload-canary/:name': PUBLIC,
   'POST /api/auth/login': PUBLIC,
   'POST /api/auth/register': PUBLIC,
   // The API reference: what the API accepts, never what it holds, like the PWA's own code.
@@ -76,6 +78,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/admin/entities': ['admin'],
   'PUT /api/admin/entities/:id': ['admin'],
   'GET /api/admin/settings': ['admin'],
+  // What readiness found, with the stores' addresses: the installation's, so the department admin's.
+  'GET /api/admin/health': ['admin'],
   'PUT /api/admin/settings/:key': ['admin'],
   'GET /api/admin/ip-whitelist': ['admin'],
   'POST /api/admin/ip-whitelist': ['admin'],
@@ -106,6 +110,7 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
 const DEPARTMENT_ONLY = new Set([
   'GET /api/admin/email-outbox',
   'GET /api/admin/settings',
+  'GET /api/admin/health',
   'PUT /api/admin/settings/:key',
   'POST /api/admin/entities',
 ]);
@@ -133,6 +138,7 @@ const ACROSS_ENTITIES: Record<string, number> = {
   'POST /api/admin/entities': 403,
   'PUT /api/admin/entities/:id': 404,
   'GET /api/admin/settings': 403,
+  'GET /api/admin/health': 403,
   'PUT /api/admin/settings/:key': 403,
   'GET /api/admin/ip-whitelist': 200,
   'POST /api/admin/ip-whitelist': 400,

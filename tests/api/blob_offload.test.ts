@@ -2,9 +2,10 @@
  * BLOB_OFFLOAD=nginx in the API alone (the nginx half: tests/deploy/blob_offload.test.ts): an authorized view,
  * print or prefetch is audited and answered with X-Accel-Redirect to the blob's place, the usual headers and no
  * body; a Range is left to nginx (no 206 of ours), an unsatisfiable one is still our 416; HEAD is unchanged;
- * a refused request gets no redirect.
+ * a refused request gets no redirect; with OFFLOAD_CHECK_URL, a front that fails the canary gets no read recorded.
  */
 import assert from 'node:assert/strict';
+import { createApp } from '../../api/app.ts';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { upload } from '../support/documents.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
@@ -103,6 +104,45 @@ Deno.test({
     const gone = await get(`/api/documents/view/${id}`, offender);
     assert.equal(gone.status, 404);
     assert.equal(gone.headers.get('x-accel-redirect'), null);
+  },
+});
+
+Deno.test({
+  name:
+    'offload: with OFFLOAD_CHECK_URL and a front that does not send the canary, a read is refused (503) and not recorded',
+  ...DB_TEST,
+  fn: async () => {
+    // A front that is not there: nothing listens on the port.
+    const closed = Deno.listen({ hostname: '127.0.0.1', port: 0 });
+    const port = (closed.addr as Deno.NetAddr).port;
+    closed.close();
+    const config = { ...t.deps.config, offloadCheckUrl: `http://127.0.0.1:${port}` };
+    const deps = { ...t.deps, config };
+    const app = { ...t, deps, app: createApp(deps) };
+    const attorney = await signIn(app, ...DEMO.attorney);
+    const fresh = await makePdf({ pages: 1, title: 'Not through this front', padTo: 20_000 });
+    const up = await upload(app, attorney, {
+      file: fresh,
+      recipient: '100001',
+      title: 'Not through this front',
+    });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const freshId = up.body.document.documentid;
+    const token = await signIn(app, ...DEMO.offender);
+    const r = await app.app.request(`/api/documents/view/${freshId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '30');
+    assert.equal(r.headers.get('x-accel-redirect'), null);
+    const [row] = await t.deps.sql<{ n: number; viewed: boolean }[]>`
+      select (select count(*)::int from audit_logs where event_type = 'document_viewed' and resource_id = d.id::text) as n,
+             d.viewed_at is not null as viewed
+      from documents d where d.id = ${freshId}`;
+    assert.deepEqual({ ...row }, { n: 0, viewed: false });
+    const ready = await app.app.request('/api/health/ready');
+    assert.equal(ready.status, 503);
+    assert.deepEqual(await ready.json(), { success: false, message: 'Not ready.' });
   },
 });
 

@@ -100,6 +100,7 @@ Deno.test({
       await t.step('open routes and sign-in', async () => {
         await check('GET /api/config', '/api/config');
         await check('GET /api/health', '/api/health');
+        await check('GET /api/health/ready', '/api/health/ready');
         await check('POST /api/auth/login', '/api/auth/login', {
           body: { username: DEMO.attorney[0], password: DEMO.attorney[1], entity: 'default' },
         });
@@ -291,6 +292,7 @@ Deno.test({
         await check('GET /api/admin/email-outbox', '/api/admin/email-outbox', { token: admin });
         await check('GET /api/admin/entities', '/api/admin/entities', { token: admin });
         await check('GET /api/admin/settings', '/api/admin/settings', { token: admin });
+        await check('GET /api/admin/health', '/api/admin/health', { token: admin });
         await check('GET /api/admin/ip-whitelist', '/api/admin/ip-whitelist', { token: admin });
         await check('GET /api/auth/mfa/factors', '/api/auth/mfa/factors', { token: admin });
         // With a second factor required of approvers, the approver's sign-in answers the step, not a session.

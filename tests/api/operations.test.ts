@@ -133,13 +133,17 @@ Deno.test('LOG_FORMAT unset: readable lines on a terminal, JSON lines for journa
 });
 
 Deno.test({
-  name: '/api/health/live answers; /api/health/ready checks database, migrations and blob store',
+  name:
+    "/api/health/live answers; /api/health/ready checks database, migrations and blob store (each in the admin's view)",
   ...DB_TEST,
   fn: async () => {
     assert.deepEqual((await call(t, 'GET', '/api/health/live')).body, { success: true, status: 'live' });
     const ready = await call(t, 'GET', '/api/health/ready');
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body.checks, { database: 'ok', migrations: 'ok', blobStore: 'ok' });
+    assert.deepEqual(ready.body, { success: true, status: 'ready' });
+    const admin = await signIn(t, ...DEMO.admin);
+    const view = await call(t, 'GET', '/api/admin/health', { token: admin });
+    assert.deepEqual(view.body.data.checks, { database: 'ok', migrations: 'ok', blobStore: 'ok' });
     assert.equal((await call(t, 'GET', '/api/health')).body.status, 'ok', 'the old probe still works');
   },
 });
@@ -154,17 +158,19 @@ Deno.test({
     try {
       const r = await call(t, 'GET', '/api/health/ready');
       assert.equal(r.status, 503);
-      assert.equal(r.body.success, false);
-      assert.match(r.body.message, /Not ready: migrations/);
-      assert.match(r.body.checks.migrations, new RegExp(last.version));
+      assert.deepEqual(r.body, { success: false, message: 'Not ready.' });
+      const admin = await signIn(t, ...DEMO.admin);
+      const view = await call(t, 'GET', '/api/admin/health', { token: admin });
+      assert.match(view.body.data.checks.migrations, new RegExp(last.version));
     } finally {
       await t.deps.sql`insert into schema_migrations (version, name) values (${last.version}, ${last.name})`;
     }
     const readOnly = appWith({ blobs: new FsBlobStore('/proc/lmp-not-writable') });
     const r = await call(readOnly, 'GET', '/api/health/ready');
     assert.equal(r.status, 503);
-    assert.equal(r.body.checks.database, 'ok');
-    assert.notEqual(r.body.checks.blobStore, 'ok');
+    const view = await call(readOnly, 'GET', '/api/admin/health', { token: await signIn(t, ...DEMO.admin) });
+    assert.equal(view.body.data.checks.database, 'ok');
+    assert.notEqual(view.body.data.checks.blobStore, 'ok');
     assert.equal((await call(readOnly, 'GET', '/api/health/live')).status, 200, 'alive all the same');
   },
 });

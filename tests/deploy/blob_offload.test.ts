@@ -39,15 +39,26 @@ function holds(haystack: Uint8Array, needle: Uint8Array): boolean {
   return false;
 }
 
-/** nginx in front as deploy/nginx ships it (minus TLS): a host-wide gzip as Debian's, the two includes. */
-async function startFront(dir: string, dataDir: string, apiPort: number) {
-  const port = freePort();
+/**
+ * nginx in front as deploy/nginx ships it (minus TLS): a host-wide gzip as Debian's, the two includes, on `port`.
+ * `folder`: where its /_blobs/ points (default the API's DATA_DIR/blobs/, as it must).
+ */
+async function startFront(
+  dir: string,
+  dataDir: string,
+  apiPort: number,
+  options: { port?: number; folder?: string } = {},
+) {
+  const port = options.port ?? freePort();
   const blobs = await Deno.readTextFile(`${ROOT}deploy/nginx/portal-blobs.conf`);
   assert.ok(
     blobs.includes(`alias ${SHIPPED_FOLDER};`),
     'the shipped folder is the systemd unit DATA_DIR/blobs',
   );
-  await Deno.writeTextFile(`${dir}/portal-blobs.conf`, blobs.replace(SHIPPED_FOLDER, `${dataDir}/blobs/`));
+  await Deno.writeTextFile(
+    `${dir}/portal-blobs.conf`,
+    blobs.replace(SHIPPED_FOLDER, options.folder ?? `${dataDir}/blobs/`),
+  );
   await Deno.copyFile(`${ROOT}deploy/nginx/portal-proxy.conf`, `${dir}/portal-proxy.conf`);
   return await startNginx(
     dir,
@@ -82,6 +93,7 @@ Deno.test({
     let api: Instance | undefined;
     let front: Awaited<ReturnType<typeof startFront>> | undefined;
     try {
+      const frontPort = freePort();
       api = await startInstance({
         DATABASE_URL: db.url,
         SESSION_SECRET: 'offload-test-secret-0123456789abcdefghij',
@@ -89,11 +101,15 @@ Deno.test({
         DATA_DIR: dataDir,
         BLOB_STORE: 'fs',
         BLOB_OFFLOAD: 'nginx',
+        OFFLOAD_CHECK_URL: `http://127.0.0.1:${frontPort}`,
         TRUSTED_PROXIES: '127.0.0.1',
         PWA_DIST: `${dataDir}/no-pwa`,
       });
-      front = await startFront(dir, dataDir, api.port);
+      front = await startFront(dir, dataDir, api.port, { port: frontPort });
       const base = front.url;
+      // The offload canary went through this front: ready.
+      const ready = await fetch(`${base}/api/health/ready`);
+      assert.deepEqual([ready.status, await ready.json()], [200, { success: true, status: 'ready' }]);
 
       const pdf = await makePdf({ pages: 3, title: 'Offloaded', padTo: 1_500_000 });
       const attorney = await signInAt(base, 'attorney@demo.test', 'Demo-Attorney-2026!');
@@ -228,6 +244,88 @@ Deno.test({
       const [{ viewed }] = await sql<{ viewed: boolean }[]>`
         select viewed_at is not null as viewed from documents where id::text = ${id}`;
       assert.ok(viewed, 'the first reading sets the read time the sender sees');
+    } finally {
+      await front?.stop();
+      await api?.stop();
+      await sql.end();
+      await db.drop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name:
+    'BLOB_OFFLOAD=nginx with a front that cannot open the blobs: not ready, and a read is refused (503) before it is recorded',
+  ignore: !SERVER || !(await have('nginx')),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const db = await freshDatabase(SERVER!);
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const dataDir = await Deno.makeTempDir({ prefix: 'lmp-offload-data-' });
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-offload-nginx-' });
+    let api: Instance | undefined;
+    let front: Awaited<ReturnType<typeof startFront>> | undefined;
+    try {
+      const frontPort = freePort();
+      api = await startInstance({
+        DATABASE_URL: db.url,
+        SESSION_SECRET: 'offload-test-secret-0123456789abcdefghij',
+        DEMO_SEED: '1',
+        DATA_DIR: dataDir,
+        BLOB_STORE: 'fs',
+        BLOB_OFFLOAD: 'nginx',
+        OFFLOAD_CHECK_URL: `http://127.0.0.1:${frontPort}`,
+        TRUSTED_PROXIES: '127.0.0.1',
+        PWA_DIST: `${dataDir}/no-pwa`,
+      });
+      // nginx's /_blobs/ points at a folder that is not the API's: it cannot open any blob.
+      await Deno.mkdir(`${dataDir}/elsewhere`);
+      front = await startFront(dir, dataDir, api.port, { port: frontPort, folder: `${dataDir}/elsewhere/` });
+      const base = front.url;
+
+      const ready = await fetch(`${base}/api/health/ready`);
+      assert.deepEqual([ready.status, await ready.json()], [503, { success: false, message: 'Not ready.' }]);
+
+      const pdf = await makePdf({ pages: 1, title: 'Never read', padTo: 20_000 });
+      const attorney = await signInAt(base, 'attorney@demo.test', 'Demo-Attorney-2026!');
+      const form = new FormData();
+      form.set('file', new File([pdf as BlobPart], 'letter.pdf', { type: 'application/pdf' }));
+      form.set('recipient_doc_number', '100001');
+      form.set('title', 'Never read');
+      const up = await fetch(`${base}/api/documents/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${attorney}` },
+        body: form,
+      });
+      const uploaded = await up.json();
+      assert.equal(up.status, 201, JSON.stringify(uploaded));
+      const id: string = uploaded.document.documentid;
+      const offender = await signInAt(base, '100001', '246810');
+      for (const kind of ['view', 'print', 'prefetch']) {
+        const r = await rawRequest(base, 'GET', `/api/documents/${kind}/${id}`, {
+          Authorization: `Bearer ${offender}`,
+        });
+        assert.equal(r.status, 503, kind);
+        assert.equal(r.headers.get('retry-after'), '30', kind);
+        assert.ok(!holds(r.body, pdf.slice(0, 64)), kind);
+      }
+      const [{ n }] = await sql<{ n: number }[]>`
+        select count(*)::int as n from audit_logs
+        where resource_id::text = ${id}
+          and event_type in ('document_viewed', 'document_printed', 'document_prefetched')`;
+      assert.equal(n, 0, 'no reading, print or prefetch recorded');
+      const [{ viewed }] = await sql<{ viewed: boolean }[]>`
+        select viewed_at is not null as viewed from documents where id::text = ${id}`;
+      assert.equal(viewed, false, 'the sender does not see "opened"');
+
+      const admin = await signInAt(base, 'admin@demo.test', 'Demo-Admin-2026!');
+      const view = await fetch(`${base}/api/admin/health`, { headers: { authorization: `Bearer ${admin}` } });
+      const health = await view.json();
+      assert.equal(view.status, 200, JSON.stringify(health));
+      assert.match(health.data.checks.offload, /answered 404: nginx cannot open the blobs/);
     } finally {
       await front?.stop();
       await api?.stop();

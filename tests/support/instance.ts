@@ -11,6 +11,8 @@ export interface Instance {
   port: number;
   url: string;
   lines: string[];
+  /** Its stderr lines: the log's warnings and errors. */
+  errors: string[];
   child: Deno.ChildProcess;
   /** Sends the signal and waits for the exit code. */
   stop(signal?: Deno.Signal): Promise<number>;
@@ -63,6 +65,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       port,
       url: `http://127.0.0.1:${port}`,
       lines,
+      errors,
       child,
       async stop(signal: Deno.Signal = 'SIGTERM') {
         try {
