@@ -1,7 +1,8 @@
-// npm test: type-checks and lints both halves, runs every suite, and ends with
-// exactly one line `tests: N passed, M failed` summing them all (CI reads it).
+// npm test: type-checks and lints both halves, runs every suite, prints where the time went (each step's wall
+// time, the slowest test files), and ends with exactly one line `tests: N passed, M failed` summing them all
+// (CI reads it).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -9,11 +10,19 @@ const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const runStarted = performance.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Each step's wall time, in the order they ran: { name, seconds }. */
+const stepTimes = [];
+/** Each test file's time in its tests, from Deno's JUnit report: { suite, file, seconds }. */
+const fileTimes = [];
+const reportDir = mkdtempSync(join(tmpdir(), 'lmp-test-reports-'));
+process.on('exit', () => rmSync(reportDir, { recursive: true, force: true }));
 
-/** Runs a command with its output shown; resolves with its exit code and output. */
-function run(command, args, env = {}) {
+/** Runs a command with its output shown; resolves with its exit code and output, and records its wall time. */
+function run(name, command, args, env = {}) {
+  const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env } });
     let output = '';
@@ -23,14 +32,37 @@ function run(command, args, env = {}) {
         process.stdout.write(chunk);
       });
     }
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      stepTimes.push({ name, seconds });
+      console.log(`${name}: ${seconds.toFixed(1)} s`);
+      resolve({ code: code ?? 1, output });
+    });
   });
+}
+
+/**
+ * The time each test file of a suite spent in its tests: the sum of its tests' times in Deno's JUnit report
+ * (a file's module loading is not in it; its setup tests are). Robust to the order Deno prints in.
+ */
+function readFileTimes(suite, reportPath) {
+  let xml;
+  try {
+    xml = readFileSync(reportPath, 'utf8');
+  } catch {
+    return; // the suite died before writing its report; its failure is counted elsewhere
+  }
+  for (const [, file, body] of xml.matchAll(/<testsuite name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
+    let seconds = 0;
+    for (const [, time] of body.matchAll(/<testcase [^>]*\btime="([\d.]+)"/g)) seconds += Number(time);
+    fileTimes.push({ suite, file: file.replace(/^\.\//, ''), seconds });
+  }
 }
 
 /** A check that is one test: passes when the command exits 0. */
 async function check(name, command, args, env) {
   console.log(`\n== ${name}`);
-  const { code } = await run(command, args, env);
+  const { code } = await run(name, command, args, env);
   if (code === 0) totals.passed++;
   else {
     totals.failed++;
@@ -42,7 +74,9 @@ async function check(name, command, args, env) {
 /** A Deno test suite: its own counts, or one failure when it dies before counting. */
 async function denoSuite(name, args, env) {
   console.log(`\n== ${name}`);
-  const { code, output } = await run(bin('deno'), ['test', ...args], env);
+  const reportPath = join(reportDir, `${stepTimes.length}.xml`);
+  const { code, output } = await run(name, bin('deno'), ['test', `--junit-path=${reportPath}`, ...args], env);
+  readFileTimes(name, reportPath);
   const summary = [...output.matchAll(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)]
     .pop();
   if (summary) {
@@ -169,6 +203,15 @@ if (!existsSync(chromium)) {
 } else {
   await denoSuite('Browser end-to-end tests (Chromium)', ['-A', 'tests/e2e']);
 }
+
+console.log('\n== Where the time went');
+console.log('each step, wall time:');
+for (const { name, seconds } of stepTimes) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+console.log('the 15 slowest test files (time in their tests):');
+for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+  console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}  (${suite})`);
+}
+console.log(`total: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
 
 if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
