@@ -63,9 +63,13 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
  * (mode 0700): PGlite has no passwords, so a loopback TCP port would let any local
  * user read the whole database. PGlite is one session, so the client keeps one
  * connection: two pooled connections would interleave their transactions inside
- * that single session.
+ * that single session. `loadDataDir` starts it from a tarball of a data directory (PGlite's `dumpDataDir`)
+ * instead of an empty cluster: the tests start each file's database from an already migrated one.
  */
-export async function startEmbedded(dir: string | undefined): Promise<Database> {
+export async function startEmbedded(
+  dir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   // Migration 0015's trigram indexes (the admin's user search) need pg_trgm, which PGlite ships as a loadable part.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -73,7 +77,7 @@ export async function startEmbedded(dir: string | undefined): Promise<Database> 
   if (dir) await Deno.mkdir(dir, { recursive: true });
   const socketDir = await privateSocketDir(dir);
   const path = `${socketDir}/.s.PGSQL.5432`;
-  const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const pglite = await PGlite.create(dir, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
   const server = new PGLiteSocketServer({ db: pglite, path, maxConnections: 1 });
   await server.start();
   const sql = postgres({

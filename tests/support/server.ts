@@ -4,6 +4,7 @@
  * folder. Used by the browser suite and by streaming tests.
  */
 import assert from 'node:assert/strict';
+import { copyMigratedPgliteDir } from './db.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -30,9 +31,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Starts the server; resolves once it listens. Extra environment variables may be given. */
+/**
+ * Starts the server; resolves once it listens. Extra environment variables may be given. On the embedded
+ * database it starts on a copy of the tests' migrated template (tests/support/db.ts) rather than making and
+ * migrating a cluster of its own, as a restarted installation does; it seeds the demo as on any first start.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await Deno.makeTempDir({ prefix: 'lmp-e2e-' });
+  if (!(env.DATABASE_URL ?? Deno.env.get('DATABASE_URL'))) await copyMigratedPgliteDir(`${dataDir}/pgdata`);
   const child = new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
     args: ['run', '-A', 'api/main.ts'],
     cwd: ROOT,
