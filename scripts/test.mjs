@@ -42,8 +42,9 @@ function run(name, command, args, env = {}) {
 }
 
 /**
- * The time each test file of a suite spent in its tests: the sum of its tests' times in Deno's JUnit report
- * (a file's module loading is not in it; its setup tests are). Robust to the order Deno prints in.
+ * The time each test file of a suite spent in its tests: the sum of its tests' times (steps excluded, being
+ * inside their tests) in Deno's JUnit report; a file's module loading is not in it, its setup tests are.
+ * Robust to the order Deno prints in, files running side by side included.
  */
 function readFileTimes(suite, reportPath) {
   let xml;
@@ -53,8 +54,14 @@ function readFileTimes(suite, reportPath) {
     return; // the suite died before writing its report; its failure is counted elsewhere
   }
   for (const [, file, body] of xml.matchAll(/<testsuite name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
+    const cases = [...body.matchAll(/<testcase name="([^"]*)"[^>]*\btime="([\d.]+)"/g)]
+      .map(([, testName, time]) => ({ testName, seconds: Number(time) }));
+    // A step is reported as a case of its own, `test &gt; step`, and its time is in its test's already.
+    const names = new Set(cases.map((c) => c.testName));
+    const isStep = (testName) =>
+      [...testName.matchAll(/ &gt; /g)].some((m) => names.has(testName.slice(0, m.index)));
     let seconds = 0;
-    for (const [, time] of body.matchAll(/<testcase [^>]*\btime="([\d.]+)"/g)) seconds += Number(time);
+    for (const c of cases) if (!isStep(c.testName)) seconds += c.seconds;
     fileTimes.push({ suite, file: file.replace(/^\.\//, ''), seconds });
   }
 }
