@@ -5,21 +5,43 @@
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import enUS from 'antd/locale/en_US';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useRef } from 'react';
 import { Outlet } from 'react-router-dom';
-import { TOAST_MAX_COUNT, toastOptions } from '../lib/toast.ts';
+import { staleKinds, TOAST_MAX_COUNT, toastKey, type ToastKind, toastOptions } from '../lib/toast.ts';
 import { theme } from '../theme.ts';
 import { TABLET_THEME } from './tabletTheme.ts';
 import { type Toast, ToastContext } from './useToast.ts';
 
-/** useToast inside the shell: antd's App-scoped message API. */
+/**
+ * useToast inside the shell: antd's App-scoped message API, keyed by kind and words (lib/toast.ts) so a repeat
+ * replaces its twin, and a success takes away the errors shown before it.
+ */
 function AntdToasts({ children }: { children: ReactNode }) {
   const { message } = AntApp.useApp();
-  const toast = useMemo<Toast>(() => ({
-    success: (text, seconds) => void message.success(toastOptions('success', text, seconds)),
-    error: (text, seconds) => void message.error(toastOptions('error', text, seconds)),
-    info: (text, seconds) => void message.info(toastOptions('info', text, seconds)),
-  }), [message]);
+  const shown = useRef(new Map<string, ToastKind>());
+  const toast = useMemo<Toast>(() => {
+    const show = (kind: 'success' | 'error' | 'info', text: string, seconds?: number) => {
+      for (const [key, shownKind] of shown.current) {
+        if (staleKinds(kind).includes(shownKind)) {
+          message.destroy(key);
+          shown.current.delete(key);
+        }
+      }
+      const key = toastKey(kind, text);
+      shown.current.set(key, kind);
+      void message.open({
+        type: kind,
+        key,
+        ...toastOptions(kind, text, seconds),
+        onClose: () => shown.current.delete(key),
+      });
+    };
+    return {
+      success: (text, seconds) => show('success', text, seconds),
+      error: (text, seconds) => show('error', text, seconds),
+      info: (text, seconds) => show('info', text, seconds),
+    };
+  }, [message]);
   return <ToastContext.Provider value={toast}>{children}</ToastContext.Provider>;
 }
 

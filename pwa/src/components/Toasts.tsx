@@ -1,10 +1,11 @@
 /**
  * The light toasts of the tablet's path (components/useToast.ts): spec section 9's durations and limit, the
- * newest at the bottom of a stack at the top of the window, read out by screen readers (a live region). No
+ * newest at the bottom of a stack at the foot of the window, where it covers neither the header (Log Off, the
+ * language, Larger text) nor the heading, read out by screen readers (a live region). No
  * antd: the sign-in page and the offender's list must stay within the tablet's 200 KB of JavaScript.
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { TOAST_MAX_COUNT, type ToastKind, toastOptions } from '../lib/toast.ts';
+import { type ToastKind, toastOptions, withToast } from '../lib/toast.ts';
 import { type Toast, ToastContext } from './useToast.ts';
 
 interface Shown {
@@ -23,8 +24,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback((kind: ToastKind, text: string, seconds?: number) => {
     const id = ++next.current;
     const { duration } = toastOptions(kind, text, seconds);
-    // Spec section 9: at most 20 at once, the oldest gives way.
-    setShown((list) => [...list, { id, kind, text }].slice(-TOAST_MAX_COUNT));
+    // Spec section 9: at most 20 at once, the oldest gives way; a repeat replaces its twin, a success its errors.
+    setShown((list) => withToast(list, { id, kind, text }));
     const timer = window.setTimeout(() => {
       timers.current.delete(timer);
       setShown((list) => list.filter((toast) => toast.id !== id));

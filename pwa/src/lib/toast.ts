@@ -25,3 +25,26 @@ export interface ToastOptions {
 export function toastOptions(kind: ToastKind, content: string, seconds?: number): ToastOptions {
   return { content, duration: seconds ?? TOAST_SECONDS[kind] };
 }
+
+/** A toast's identity: the same words of the same kind are one toast, shown again rather than stacked. */
+export function toastKey(kind: ToastKind, text: string): string {
+  return `${kind}:${text}`;
+}
+
+/**
+ * The toasts a new one of `kind` makes stale, and so takes away: a success answers the error or warning shown
+ * before it (a retry that worked), which would otherwise stand beside it saying the opposite.
+ */
+export function staleKinds(kind: ToastKind): readonly ToastKind[] {
+  return kind === 'success' ? ['error', 'warning'] : [];
+}
+
+/** The list shown once `incoming` joins `list`: its own repeat and what it makes stale leave, the oldest give way. */
+export function withToast<T extends { kind: ToastKind; text: string }>(list: readonly T[], incoming: T): T[] {
+  const stale = staleKinds(incoming.kind);
+  const key = toastKey(incoming.kind, incoming.text);
+  return [
+    ...list.filter((t) => toastKey(t.kind, t.text) !== key && !stale.includes(t.kind)),
+    incoming,
+  ].slice(-TOAST_MAX_COUNT);
+}
