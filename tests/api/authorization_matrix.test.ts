@@ -38,6 +38,9 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/auth/offline-key': ['offender'],
   'POST /api/auth/lock': ['offender'],
   'POST /api/auth/unlock': ['offender'],
+  // The offender's own sign-ins and the staff-PIN-reset notice: an offender's account alone has them.
+  'GET /api/auth/sign-ins': ['offender'],
+  'POST /api/auth/pin-reset-notice/dismiss': ['offender'],
   // The second step of a sign-in: its own step token is the proof (tests/api/mfa.test.ts).
   'POST /api/auth/mfa/verify': PUBLIC,
   'POST /api/auth/mfa/enroll/totp': PUBLIC,
