@@ -19,6 +19,9 @@ const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER 
 const SECRETS = {
   SESSION_SECRET: 's3-instances-share-this-secret-0123456789',
   PIN_PEPPER: 's3-instances-share-this-pepper-0123456789',
+  // Shared like the others (docs/operations.md, "Several instances"): a second instance with a key of its own
+  // refuses to start on the first one's data.
+  MFA_SECRET_KEY: 's3-instances-share-this-mfa-key-0123456789',
 };
 /** The viewer's range size (pwa/src/viewer/engine.ts, rangeChunkSize). */
 const VIEWER_RANGE = 65_536;
