@@ -16,6 +16,7 @@ import { readSecretFile } from '../secret_file.ts';
 import { readSmtpSettings } from '../email/worker.ts';
 import { checkRelay } from '../email/smtp_client.ts';
 import { rangeMatcher } from '../../contract/rules/ip_ranges.ts';
+import { checkOffloadCanary } from '../http/blob_offload.ts';
 
 /** A check that hangs (a store or relay that stopped answering) fails after this long rather than never. */
 const CHECK_TIMEOUT_MS = 20_000;
@@ -157,23 +158,19 @@ async function checkBlobStore(
 }
 
 /**
- * BLOB_OFFLOAD=nginx: the front must be able to send the blobs. Readiness through PORTAL_URL is the front's own
- * view; when readiness carries an offload canary, its answer is the check.
+ * BLOB_OFFLOAD=nginx: the front must be able to send the blobs. The offload canary readiness runs
+ * (http/blob_offload.ts): a file written beside the blobs, asked for through the front, which must send its bytes.
  */
 async function checkOffload(config: Config): Promise<string | { ok: false; detail: string }> {
   if (config.blobOffload === 'off') return 'off: the API sends documents itself';
-  if (!config.portalUrl) {
-    return failed('BLOB_OFFLOAD=nginx, but PORTAL_URL is unset: the front cannot be asked');
+  const checkUrl = config.offloadCheckUrl ?? config.portalUrl;
+  if (!checkUrl) {
+    return failed('BLOB_OFFLOAD=nginx, but neither OFFLOAD_CHECK_URL nor PORTAL_URL names the front to ask');
   }
-  const r = await fetch(`${config.portalUrl}/api/health/ready`, { signal: AbortSignal.timeout(10_000) });
-  const body = await r.json().catch(() => undefined) as { checks?: Record<string, string> } | undefined;
-  const canary = Object.entries(body?.checks ?? {}).find(([k]) => /offload/i.test(k));
-  if (r.status !== 200) {
-    return failed(
-      `readiness through ${config.portalUrl} answered ${r.status}${canary ? `: ${canary[1]}` : ''}`,
-    );
-  }
-  return `readiness through ${config.portalUrl} answered 200${canary ? `, ${canary[0]}: ${canary[1]}` : ''}`;
+  await checkOffloadCanary({ blobsDir: `${config.dataDir}/blobs`, checkUrl, timeoutMs: 10_000 });
+  return `the front at ${checkUrl} sent a canary blob${
+    config.offloadCheckUrl ? '' : ' (OFFLOAD_CHECK_URL is unset: readiness does not run this check; set it)'
+  }`;
 }
 
 async function checkSmtp(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {

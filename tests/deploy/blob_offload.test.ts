@@ -79,6 +79,18 @@ async function startFront(
   );
 }
 
+/** `npm run doctor` with the service's environment: what it printed. */
+async function npmDoctor(env: Record<string, string>): Promise<string> {
+  const out = await new Deno.Command('npm', {
+    args: ['run', '--silent', 'doctor'],
+    cwd: ROOT,
+    env: { NO_COLOR: '1', ...env },
+    stdout: 'piped',
+    stderr: 'piped',
+  }).output();
+  return new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+}
+
 Deno.test({
   name:
     'BLOB_OFFLOAD=nginx: the API authorizes and audits, nginx sends the exact bytes with its headers and Range; /_blobs/ is closed from outside',
@@ -94,22 +106,28 @@ Deno.test({
     let front: Awaited<ReturnType<typeof startFront>> | undefined;
     try {
       const frontPort = freePort();
-      api = await startInstance({
+      const env = {
         DATABASE_URL: db.url,
         SESSION_SECRET: 'offload-test-secret-0123456789abcdefghij',
-        DEMO_SEED: '1',
         DATA_DIR: dataDir,
         BLOB_STORE: 'fs',
         BLOB_OFFLOAD: 'nginx',
         OFFLOAD_CHECK_URL: `http://127.0.0.1:${frontPort}`,
         TRUSTED_PROXIES: '127.0.0.1',
         PWA_DIST: `${dataDir}/no-pwa`,
-      });
+      };
+      api = await startInstance({ ...env, DEMO_SEED: '1' });
       front = await startFront(dir, dataDir, api.port, { port: frontPort });
       const base = front.url;
       // The offload canary went through this front: ready.
       const ready = await fetch(`${base}/api/health/ready`);
       assert.deepEqual([ready.status, await ready.json()], [200, { success: true, status: 'ready' }]);
+      // npm run doctor (docs/operations.md) sends its own canary through the same front.
+      const doctor = await npmDoctor(env);
+      assert.ok(
+        doctor.includes(`ok blob offload: the front at http://127.0.0.1:${frontPort} sent a canary blob\n`),
+        doctor,
+      );
 
       const pdf = await makePdf({ pages: 3, title: 'Offloaded', padTo: 1_500_000 });
       const attorney = await signInAt(base, 'attorney@demo.test', 'Demo-Attorney-2026!');
@@ -270,17 +288,17 @@ Deno.test({
     let front: Awaited<ReturnType<typeof startFront>> | undefined;
     try {
       const frontPort = freePort();
-      api = await startInstance({
+      const env = {
         DATABASE_URL: db.url,
         SESSION_SECRET: 'offload-test-secret-0123456789abcdefghij',
-        DEMO_SEED: '1',
         DATA_DIR: dataDir,
         BLOB_STORE: 'fs',
         BLOB_OFFLOAD: 'nginx',
         OFFLOAD_CHECK_URL: `http://127.0.0.1:${frontPort}`,
         TRUSTED_PROXIES: '127.0.0.1',
         PWA_DIST: `${dataDir}/no-pwa`,
-      });
+      };
+      api = await startInstance({ ...env, DEMO_SEED: '1' });
       // nginx's /_blobs/ points at a folder that is not the API's: it cannot open any blob.
       await Deno.mkdir(`${dataDir}/elsewhere`);
       front = await startFront(dir, dataDir, api.port, { port: frontPort, folder: `${dataDir}/elsewhere/` });
@@ -288,6 +306,11 @@ Deno.test({
 
       const ready = await fetch(`${base}/api/health/ready`);
       assert.deepEqual([ready.status, await ready.json()], [503, { success: false, message: 'Not ready.' }]);
+      const doctor = await npmDoctor(env);
+      assert.match(
+        doctor,
+        /^FAIL blob offload: the offload canary: .*answered 404: nginx cannot open the blobs/m,
+      );
 
       const pdf = await makePdf({ pages: 1, title: 'Never read', padTo: 20_000 });
       const attorney = await signInAt(base, 'attorney@demo.test', 'Demo-Attorney-2026!');
