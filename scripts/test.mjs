@@ -20,25 +20,43 @@ const fileTimes = [];
 const reportDir = mkdtempSync(join(tmpdir(), 'lmp-test-reports-'));
 process.on('exit', () => rmSync(reportDir, { recursive: true, force: true }));
 
-/** Runs a command with its output shown; resolves with its exit code and output, and records its wall time. */
+/**
+ * Runs a command; resolves with its exit code and output, and records its wall time. Steps run two at a time,
+ * so each one's output is printed whole when it ends, under its name.
+ */
 function run(name, command, args, env = {}) {
   const started = performance.now();
+  console.log(`-- started: ${name}`);
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env } });
     let output = '';
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.on('data', (chunk) => {
-        output += chunk;
-        process.stdout.write(chunk);
-      });
-    }
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output += chunk);
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
       stepTimes.push({ name, seconds });
+      process.stdout.write(`\n== ${name}\n${output}`);
       console.log(`${name}: ${seconds.toFixed(1)} s`);
       resolve({ code: code ?? 1, output });
     });
   });
+}
+
+/**
+ * Runs the tasks (functions returning promises) at most `limit` at a time, in the order given; resolves with
+ * their results in that order. Two: the machine CI runs on has two cores, and a suite mostly keeps one busy
+ * (PGlite runs in the test process's own thread).
+ */
+async function pool(limit, tasks) {
+  const results = new Array(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
+  return results;
 }
 
 /**
@@ -68,7 +86,6 @@ function readFileTimes(suite, reportPath) {
 
 /** A check that is one test: passes when the command exits 0. */
 async function check(name, command, args, env) {
-  console.log(`\n== ${name}`);
   const { code } = await run(name, command, args, env);
   if (code === 0) totals.passed++;
   else {
@@ -79,9 +96,9 @@ async function check(name, command, args, env) {
 }
 
 /** A Deno test suite: its own counts, or one failure when it dies before counting. */
+let reports = 0;
 async function denoSuite(name, args, env) {
-  console.log(`\n== ${name}`);
-  const reportPath = join(reportDir, `${stepTimes.length}.xml`);
+  const reportPath = join(reportDir, `${reports++}.xml`);
   const { code, output } = await run(
     name,
     bin('deno'),
@@ -161,22 +178,24 @@ const pwaTests = readdirSync(join(root, 'pwa/src'), { recursive: true })
   .filter((file) => /(^|[/._])test\.(ts|tsx|mts|js|mjs|jsx)$/.test(file))
   .sort()
   .map((file) => join('pwa/src', file));
+// The checks, two at a time; meanwhile the test databases' templates are made (tests/support/db.ts), so that
+// the suites' first files do not each start making them. A template that fails here is made by the tests, which
+// then fail with the reason.
 // Every file the suites below load is checked here once; so they run with --no-check (a cold cache checks a suite's
 // modules again otherwise: about 12 s of a core for tests/api alone).
-await check('type-check API, tests and the PWA unit tests', bin('deno'), ['check', ...denoDirs, ...pwaTests]);
-await check('lint both halves (deno lint, React hooks rules included)', bin('deno'), ['lint']);
-await check('format check both halves (deno fmt)', bin('deno'), ['fmt', '--check']);
-await check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']);
-const built = await check('build PWA', bin('vite'), [
-  'build',
-  '--config',
-  'pwa/vite.config.ts',
-  '--logLevel',
-  'warn',
+const checks = await pool(2, [
+  () =>
+    check('type-check API, tests and the PWA unit tests', bin('deno'), ['check', ...denoDirs, ...pwaTests]),
+  () => check('build PWA', bin('vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn']),
+  () => check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']),
+  () => run("the test databases' templates", bin('deno'), ['run', '-A', 'tests/support/db.ts']),
+  () => check('lint both halves (deno lint, React hooks rules included)', bin('deno'), ['lint']),
+  () => check('format check both halves (deno fmt)', bin('deno'), ['fmt', '--check']),
 ]);
+const built = checks[1];
 
-await denoSuite('Boundary checks (contract/, pwa/ → api/, api/domain/)', ['-A', 'tests/checks']);
-await denoSuite('PWA unit tests', ['pwa/src']);
+// The suites share no state (each test file has its own database, bucket, ports and folders), so they run two
+// at a time, the longest first. The s3 suites wait for the gateway, which stops when the last of them ends.
 const { env: s3Env = {}, missing: noGateway } = await gateway;
 if (noGateway) {
   if (ci) {
@@ -188,41 +207,51 @@ if (noGateway) {
     totals.skipped++;
   }
 }
-await denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], {
-  TEST_BACKEND: 'pglite',
-  ...s3Env,
-});
-if (pgUrl) {
-  await denoSuite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], {
-    TEST_BACKEND: 'postgres',
-    ...s3Env,
-  });
-} else {
-  console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
-}
-
-// The ways to run it: release tarball, systemd unit, nginx front, Deno Deploy guard, container + compose.
-await denoSuite('Deployment tests', ['-A', 'tests/deploy'], s3Env);
-stopGateway();
-
-if (!existsSync(chromium)) {
-  if (ci) {
-    console.log(`\nBrowser tests: FAILED, Chromium is missing at ${chromium} (CI requires it)`);
-    totals.failed++;
-    failures.push('browser tests (no Chromium)');
-  } else {
-    console.log(
-      `\nBrowser tests: skipped, Chromium is not installed at ${chromium} (apt-get install chromium)`,
-    );
-    totals.skipped++;
+let s3Suites = pgUrl ? 3 : 2;
+const s3Suite = (name, args, env) => async () => {
+  try {
+    await denoSuite(name, args, { ...env, ...s3Env });
+  } finally {
+    if (--s3Suites === 0) stopGateway();
   }
-} else if (!built) {
-  console.log('\nBrowser tests: not run, the PWA did not build');
-  totals.failed++;
-  failures.push('browser tests (no PWA build)');
-} else {
-  await denoSuite('Browser end-to-end tests (Chromium)', ['-A', 'tests/e2e']);
-}
+};
+const browserSuite = async () => {
+  if (!existsSync(chromium)) {
+    if (ci) {
+      console.log(`\nBrowser tests: FAILED, Chromium is missing at ${chromium} (CI requires it)`);
+      totals.failed++;
+      failures.push('browser tests (no Chromium)');
+    } else {
+      console.log(
+        `\nBrowser tests: skipped, Chromium is not installed at ${chromium} (apt-get install chromium)`,
+      );
+      totals.skipped++;
+    }
+  } else if (!built) {
+    console.log('\nBrowser tests: not run, the PWA did not build');
+    totals.failed++;
+    failures.push('browser tests (no PWA build)');
+  } else {
+    await denoSuite('Browser end-to-end tests (Chromium)', ['-A', 'tests/e2e']);
+  }
+};
+if (!pgUrl) console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
+await pool(2, [
+  s3Suite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], { TEST_BACKEND: 'pglite' }),
+  browserSuite,
+  ...(pgUrl
+    ? [
+      s3Suite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], {
+        TEST_BACKEND: 'postgres',
+      }),
+    ]
+    : []),
+  // The ways to run it: release tarball, systemd unit, nginx front, Deno Deploy guard, container + compose.
+  s3Suite('Deployment tests', ['-A', 'tests/deploy'], {}),
+  () => denoSuite('Boundary checks (contract/, pwa/ → api/, api/domain/)', ['-A', 'tests/checks']),
+  () => denoSuite('PWA unit tests', ['pwa/src']),
+]);
+stopGateway();
 
 console.log('\n== Where the time went');
 console.log('each step, wall time:');
