@@ -9,6 +9,12 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const ci = process.env.CI === 'true' || process.env.CI === '1';
+/**
+ * `npm run test:quick`: the daily loop. The Deno type check, lint and format check, the PWA unit tests and the
+ * API tests on PGlite, their files two at a time (`deno test --parallel`); no PWA build, no Ceph gateway (the s3
+ * tests skip), no PostgreSQL, deployment or browser suite. `npm test` runs everything.
+ */
+const quick = process.argv.includes('--quick');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const runStarted = performance.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -145,29 +151,30 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.exit(130);
   });
 }
-const gateway =
-  existsSync('/usr/bin/radosgw') && existsSync('/usr/bin/ceph-osd') && existsSync('/usr/bin/ceph-mon')
-    ? new Promise((resolve) => {
-      const child = spawn(bin('deno'), ['run', '-A', gatewayScript, 'start', gatewayDir], {
-        cwd: root,
-        env: { ...process.env, NO_COLOR: '1', GATEWAY_OWNER_PID: String(process.pid) },
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk) => out += chunk);
-      child.stderr.on('data', (chunk) => err += chunk);
-      child.on('close', (code) => {
-        if (code === 0) {
-          gatewayRunning = true;
-          resolve({ env: JSON.parse(out.trim().split('\n').pop()) });
-        } else {resolve({
-            missing: `the Ceph gateway did not start: ${err.trim().split('\n').slice(-5).join(' ')}`,
-          });}
-      });
-    })
-    : Promise.resolve({
-      missing: "Ceph's gateway is not installed (apt-get install radosgw ceph-mon ceph-osd ceph-common)",
+const gateway = quick
+  ? Promise.resolve({ quick: true })
+  : existsSync('/usr/bin/radosgw') && existsSync('/usr/bin/ceph-osd') && existsSync('/usr/bin/ceph-mon')
+  ? new Promise((resolve) => {
+    const child = spawn(bin('deno'), ['run', '-A', gatewayScript, 'start', gatewayDir], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', GATEWAY_OWNER_PID: String(process.pid) },
     });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => out += chunk);
+    child.stderr.on('data', (chunk) => err += chunk);
+    child.on('close', (code) => {
+      if (code === 0) {
+        gatewayRunning = true;
+        resolve({ env: JSON.parse(out.trim().split('\n').pop()) });
+      } else {resolve({
+          missing: `the Ceph gateway did not start: ${err.trim().split('\n').slice(-5).join(' ')}`,
+        });}
+    });
+  })
+  : Promise.resolve({
+    missing: "Ceph's gateway is not installed (apt-get install radosgw ceph-mon ceph-osd ceph-common)",
+  });
 
 const denoDirs = ['api/', 'contract/', 'tests/', 'db/', 'bench/'].filter((dir) =>
   existsSync(join(root, dir))
@@ -186,13 +193,31 @@ const pwaTests = readdirSync(join(root, 'pwa/src'), { recursive: true })
 const checks = await pool(2, [
   () =>
     check('type-check API, tests and the PWA unit tests', bin('deno'), ['check', ...denoDirs, ...pwaTests]),
-  () => check('build PWA', bin('vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn']),
-  () => check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']),
+  ...(quick ? [] : [
+    () => check('build PWA', bin('vite'), ['build', '--config', 'pwa/vite.config.ts', '--logLevel', 'warn']),
+    () => check('type-check PWA', bin('tsc'), ['-p', 'pwa/tsconfig.json']),
+  ]),
   () => run("the test databases' templates", bin('deno'), ['run', '-A', 'tests/support/db.ts']),
   () => check('lint both halves (deno lint, React hooks rules included)', bin('deno'), ['lint']),
   () => check('format check both halves (deno fmt)', bin('deno'), ['fmt', '--check']),
 ]);
-const built = checks[1];
+const built = !quick && checks[1];
+
+if (quick) {
+  await pool(2, [
+    () =>
+      denoSuite('API tests on the embedded Postgres (PGlite), two files at a time', [
+        '-A',
+        '--parallel',
+        'tests/api',
+      ], {
+        TEST_BACKEND: 'pglite',
+        DENO_JOBS: '2',
+      }),
+    () => denoSuite('PWA unit tests', ['pwa/src']),
+  ]);
+  finish();
+}
 
 // The suites share no state (each test file has its own database, bucket, ports and folders), so they run two
 // at a time, the longest first. The s3 suites wait for the gateway, which stops when the last of them ends.
@@ -253,16 +278,21 @@ await pool(2, [
 ]);
 stopGateway();
 
-console.log('\n== Where the time went');
-console.log('each step, wall time:');
-for (const { name, seconds } of stepTimes) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
-console.log('the 15 slowest test files (time in their tests):');
-for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
-  console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}  (${suite})`);
-}
-console.log(`total: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
+finish();
 
-if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
-const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
-console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
-process.exit(totals.failed > 0 ? 1 : 0);
+/** Prints where the time went and the one closing line, and exits with the run's outcome. */
+function finish() {
+  console.log('\n== Where the time went');
+  console.log('each step, wall time:');
+  for (const { name, seconds } of stepTimes) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+  console.log('the 15 slowest test files (time in their tests):');
+  for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+    console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}  (${suite})`);
+  }
+  console.log(`total: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
+
+  if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
+  const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  process.exit(totals.failed > 0 ? 1 : 0);
+}
