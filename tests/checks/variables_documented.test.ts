@@ -27,5 +27,9 @@ Deno.test('every variable the configuration reads is in .env.example and in the 
     [],
     'missing from .env.example',
   );
-  assert.deepEqual(variables.filter((v) => !table.includes(`\`${v}\``)), [], "missing from the README's table");
+  assert.deepEqual(
+    variables.filter((v) => !table.includes(`\`${v}\``)),
+    [],
+    "missing from the README's table",
+  );
 });
