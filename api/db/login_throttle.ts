@@ -1,6 +1,7 @@
 /**
  * Sign-in throttling kept in Postgres, so every instance agrees: consecutive failures per username (known or
- * not) and recent failures per client address (and, at a facility address, per address and username).
+ * not), with the time of the last one, and recent failures per client address in two budgets (DOC numbers,
+ * e-mail addresses).
  *
  * An attempt is counted BEFORE its secret is checked (reserve_login_attempt), atomically, and forgiven only when
  * it succeeds (forgive_login_attempt): a burst sent at once cannot all be checked against the hash while the
@@ -13,12 +14,17 @@ import type { Sql, Tx } from './client.ts';
  * address's hashtext). The two-key form never meets the one-key locks of advisory_locks.ts.
  */
 const ADDRESS_LOCK_CLASS = 7_110_101;
+/**
+ * The class of the two-key advisory locks that serialise one account's reservations where its wait is checked
+ * (the second key is the hashtext of entity and username): always taken after the address's, so never a cycle.
+ */
+const ACCOUNT_LOCK_CLASS = 7_110_102;
 
 /** What reserving an attempt found. */
 export type Reservation =
-  /** The address has used its failure budget for the window: refuse at once; nothing was recorded. */
-  | { addressThrottled: true; addressFailures: number }
-  /** At a facility address, this username's recent failures from it ask for a wait: nothing was recorded. */
+  /** The address has used this budget for the window: refuse at once; nothing was recorded. */
+  | { addressThrottled: true; addressFailures: number; retryAfterSeconds: number }
+  /** The account's consecutive failures ask for a wait before the next attempt: nothing was recorded. */
   | { addressThrottled: false; waitSeconds: number }
   | {
     addressThrottled: false;
@@ -34,27 +40,17 @@ export type Reservation =
   };
 
 /**
- * The wait before the next attempt for one username from one facility address, after `failures` recent ones:
- * two mistyped PINs cost nothing, then 10 s, doubling each time (20 s, 40 s, …) up to 10 minutes. The account
- * lock (5 failures, CJIS) still applies on top; the delays keep one guesser at a shared address from using
- * another person's attempts, without slowing anyone else there.
- */
-export function facilityDelaySeconds(failures: number): number {
-  const FREE = 2;
-  if (failures <= FREE) return 0;
-  return Math.min(10 * 2 ** (failures - FREE - 1), 600);
-}
-
-/**
  * Counts one attempt against the address and against the username, in one transaction: an advisory lock
  * serialises the address's reservations, and the username's counter is one upsert, so two attempts never read
  * the same count. An expired lock starts the count again.
  *
- * At an ordinary address the address's failures within the window are capped at `addressLimit`. At a facility
- * address (`facility`: the sign-in's entity's whitelist admits it) there is no address-wide cap: the attempt waits
- * out facilityDelaySeconds of this username's failures from the address instead. `countAccount` false records the
- * attempt against the address only (a DOC-number sign-in from a network its entity does not admit: it could not
- * succeed, so it must not lock the account).
+ * The address's failures within the window are capped at `addressLimit` per budget: `staff` (an e-mail address)
+ * and DOC numbers are counted apart, so one group's failures never close the address to the other. `facility`
+ * (a DOC number at an address its entity's whitelist admits, where its tablets share one NAT address) is counted
+ * in no address budget. `waitAfter` (offender accounts): the seconds the account must wait after so many
+ * consecutive failures, counted from the last one; an attempt sooner is refused and recorded nowhere.
+ * `countAccount` false records the attempt against the address only (a DOC-number sign-in from a network its
+ * entity does not admit: it could not succeed, so it must not count against the account).
  */
 export async function reserve_login_attempt(
   sql: Sql,
@@ -63,32 +59,55 @@ export async function reserve_login_attempt(
     username: string;
     ipAddress: string;
     facility: boolean;
+    staff: boolean;
     countAccount: boolean;
     addressLimit: number;
     windowMinutes: number;
+    waitAfter?: (failures: number) => number;
   },
 ): Promise<Reservation> {
   return await sql.begin(async (tx): Promise<Reservation> => {
     await tx`select pg_advisory_xact_lock(${ADDRESS_LOCK_CLASS}, hashtext(${a.ipAddress}))`;
-    if (a.facility) {
-      const [recent] = await tx<{ n: number; since: number | null }[]>`
-        select count(*)::int as n, extract(epoch from now() - max(created_at))::float8 as since
-        from login_failures
-        where facility and ip_address = ${a.ipAddress} and username = ${a.username}
-          and created_at > now() - make_interval(mins => ${a.windowMinutes})`;
-      const wait = facilityDelaySeconds(recent.n) - (recent.since ?? 0);
-      if (wait > 0) return { addressThrottled: false, waitSeconds: Math.ceil(wait) };
-    } else {
+    if (!a.facility) {
       const [recent] = await tx<{ n: number }[]>`
         select count(*)::int as n from login_failures
-        where ip_address = ${a.ipAddress} and not facility
+        where ip_address = ${a.ipAddress} and not facility and staff = ${a.staff}
           and created_at > now() - make_interval(mins => ${a.windowMinutes})`;
-      if (recent.n >= a.addressLimit) return { addressThrottled: true, addressFailures: recent.n };
+      if (recent.n >= a.addressLimit) {
+        // The budget opens again when the failure whose leaving the window brings the count under the limit leaves.
+        const [opens] = await tx<{ seconds: number }[]>`
+          select extract(epoch from created_at + make_interval(mins => ${a.windowMinutes}) - now())::float8
+            as seconds
+          from login_failures
+          where ip_address = ${a.ipAddress} and not facility and staff = ${a.staff}
+            and created_at > now() - make_interval(mins => ${a.windowMinutes})
+          order by created_at offset ${recent.n - a.addressLimit} limit 1`;
+        return {
+          addressThrottled: true,
+          addressFailures: recent.n,
+          retryAfterSeconds: Math.max(1, Math.ceil(opens?.seconds ?? a.windowMinutes * 60)),
+        };
+      }
+    }
+    const countAccount = a.entityId !== null && a.countAccount;
+    if (countAccount && a.waitAfter) {
+      await tx`select pg_advisory_xact_lock(${ACCOUNT_LOCK_CLASS}, hashtext(${
+        a.entityId + ' ' + a.username
+      }))`;
+      const [account] = await tx<{ failures: number; since: number | null; locked: boolean }[]>`
+        select consecutive_failures as failures, extract(epoch from now() - last_failure_at)::float8 as since,
+          coalesce(locked_until > now(), false) as locked
+        from login_lockouts where entity_id = ${a.entityId} and username = ${a.username}`;
+      // While a lock is in force the attempt goes on to be answered with it, not with a wait.
+      if (account && !account.locked && account.since !== null) {
+        const wait = a.waitAfter(account.failures) - account.since;
+        if (wait > 0) return { addressThrottled: false, waitSeconds: Math.ceil(wait) };
+      }
     }
     const [failure] = await tx<{ id: string }[]>`
-      insert into login_failures (ip_address, username, facility)
-      values (${a.ipAddress}, ${a.username}, ${a.facility}) returning id::text as id`;
-    if (!a.entityId || !a.countAccount) {
+      insert into login_failures (ip_address, username, facility, staff)
+      values (${a.ipAddress}, ${a.username}, ${a.facility}, ${a.staff}) returning id::text as id`;
+    if (!countAccount) {
       return {
         addressThrottled: false,
         failureId: failure.id,
@@ -98,11 +117,12 @@ export async function reserve_login_attempt(
       };
     }
     const [account] = await tx<{ failures: number; locked: boolean; locked_until: Date | null }[]>`
-      insert into login_lockouts as l (entity_id, username, consecutive_failures)
-      values (${a.entityId}, ${a.username}, 1)
+      insert into login_lockouts as l (entity_id, username, consecutive_failures, last_failure_at)
+      values (${a.entityId}, ${a.username}, 1, now())
       on conflict (entity_id, username) do update
         set consecutive_failures = case when l.locked_until <= now() then 1 else l.consecutive_failures + 1 end,
-            locked_until = case when l.locked_until <= now() then null else l.locked_until end
+            locked_until = case when l.locked_until <= now() then null else l.locked_until end,
+            last_failure_at = now()
       returning consecutive_failures as failures, coalesce(locked_until > now(), false) as locked,
         case when locked_until > now() then locked_until end as locked_until`;
     return {
@@ -142,17 +162,12 @@ export async function lock_in_force(sql: Tx, entityId: string, username: string)
   return row?.locked ?? false;
 }
 
-/**
- * A successful attempt is no failure: its address row goes, so do the username's earlier failures at this facility
- * address (its delays start again), and the username's count starts again.
- */
+/** A successful attempt is no failure: its address row goes, and the username's count (and its wait) starts again. */
 export async function forgive_login_attempt(
   sql: Tx,
   f: { failureId: string; entityId: string; username: string; ipAddress: string },
 ): Promise<void> {
   await sql`delete from login_failures where id = ${f.failureId}`;
-  await sql`delete from login_failures
-    where facility and ip_address = ${f.ipAddress} and username = ${f.username}`;
   await reset_login_failures(sql, f.entityId, f.username);
 }
 

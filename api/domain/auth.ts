@@ -48,11 +48,13 @@ import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
 import {
   accountAttemptKey,
+  addressBudgetFailure,
   admitAttempt,
   type AttemptKey,
   confirmSuccess,
   recordFailure,
   signInsInFlight,
+  waitMinutes,
 } from './sign_in_throttle.ts';
 import { signSessionToken } from './tokens.ts';
 
@@ -65,8 +67,7 @@ export interface LoginAttempt {
 }
 
 /**
- * Fails for 'throttled' (the address's failure budget), 'sign_in_wait' (a facility address's delay for this
- * username), 'sign_in_busy' (too many at once from the address), 'sign_in_network_not_allowed' (a DOC number
+ * Fails for 'throttled' (the address's failure budget), 'sign_in_wait' (an offender account's growing delay), 'sign_in_busy' (too many at once from the address), 'sign_in_network_not_allowed' (a DOC number
  * from a network its entity does not admit) or 'bad_credentials' (every other refusal looks like it: unknown
  * entity or user, wrong secret, locked, inactive entity or account).
  */
@@ -134,15 +135,15 @@ async function checkLogin(
       reason: 'address_budget',
       failures: admission.addressFailures,
     });
-    return fail('throttled');
+    return addressBudgetFailure(admission);
   }
   if (!admission.admitted && admission.refusal === 'wait') {
     await audit('login_throttled', null, {
       username,
-      reason: 'facility_delay',
+      reason: 'account_delay',
       waitSeconds: admission.waitSeconds,
     });
-    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+    return { ...fail('sign_in_wait', String(admission.waitSeconds)), waitSeconds: admission.waitSeconds };
   }
   if (outsideNetwork) {
     await audit('login_blocked_ip', null, { username, reason: 'ip_not_allowed' });
@@ -335,7 +336,9 @@ export async function changePassword(
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted) {
     await audit(admission.refusal);
-    return fail(admission.refusal === 'address_budget' ? 'throttled' : 'password_change_locked');
+    if (admission.refusal === 'address_budget') return addressBudgetFailure(admission);
+    const minutes = admission.refusal === 'wait' ? waitMinutes(admission.waitSeconds) : admission.minutesLeft;
+    return fail('password_change_locked', String(minutes));
   }
   const [currentOk, tempOk] = await Promise.all([
     verifySecret(change.currentPassword, hashes.password_hash, {
@@ -370,7 +373,7 @@ export async function changePassword(
   // Proven: the attempt is forgiven unless a lock came into force meanwhile.
   if (!(await sql.begin((tx) => confirmSuccess(tx, key, admission.failureId)))) {
     await audit('locked');
-    return fail('password_change_locked');
+    return fail('password_change_locked', String(admission.limits.lockMinutes));
   }
   if (change.newPassword === change.currentPassword) return fail('password_unchanged');
   if (session.role === 'offender') {

@@ -36,6 +36,7 @@ import { fail, type Outcome } from './outcome.ts';
 import { toPublicUser } from './public_user.ts';
 import {
   accountAttemptKey,
+  addressBudgetFailure,
   admitAttempt,
   type AttemptKey,
   confirmSuccess,
@@ -455,14 +456,14 @@ export async function verifySecondFactor(
     });
 
   const admission = await admitAttempt(sql, key);
-  if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted && admission.refusal === 'address_budget') return addressBudgetFailure(admission);
   if (!admission.admitted && admission.refusal === 'wait') {
-    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+    return { ...fail('sign_in_wait', String(admission.waitSeconds)), waitSeconds: admission.waitSeconds };
   }
   if (!admission.admitted) {
     await recordFailure(sql, key, admission.limits);
     await audit(sql, 'mfa_failed', { method: request.method, reason: 'locked' });
-    return fail('mfa_locked');
+    return fail('mfa_locked', String(admission.minutesLeft));
   }
   const checked = await checkProof(deps, userId, request, {
     enrolling,
@@ -474,7 +475,9 @@ export async function verifySecondFactor(
       await audit(sql, 'account_locked', { username: key.username, minutes: admission.limits.lockMinutes });
     }
     await audit(sql, 'mfa_failed', { method: request.method, reason });
-    return fail(reason === 'locked' ? 'mfa_locked' : wrongProof(request.method));
+    return reason === 'locked'
+      ? fail('mfa_locked', String(admission.limits.lockMinutes))
+      : fail(wrongProof(request.method));
   };
   if (!checked.ok) return await refuse(request.method === 'webauthn' ? 'wrong_assertion' : 'wrong_code');
 
@@ -566,13 +569,13 @@ async function proveAgain(
       eventData: { method: proof.method, reason },
     });
   const admission = await admitAttempt(sql, key);
-  if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted && admission.refusal === 'address_budget') return addressBudgetFailure(admission);
   if (!admission.admitted && admission.refusal === 'wait') {
-    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+    return { ...fail('sign_in_wait', String(admission.waitSeconds)), waitSeconds: admission.waitSeconds };
   }
   if (!admission.admitted) {
     await audit(sql, 'locked');
-    return fail('mfa_locked');
+    return fail('mfa_locked', String(admission.minutesLeft));
   }
   const checked = await checkProof(deps, user.id, proof, {
     enrolling: false,
@@ -603,7 +606,11 @@ async function proveAgain(
     }
     await then(tx);
   });
-  if (result instanceof Abort) return result.why === 'locked' ? fail('mfa_locked') : await wrong(result.why);
+  if (result instanceof Abort) {
+    return result.why === 'locked'
+      ? fail('mfa_locked', String(admission.limits.lockMinutes))
+      : await wrong(result.why);
+  }
   return { ok: true };
 }
 

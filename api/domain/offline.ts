@@ -10,7 +10,7 @@
  * The lock screen is kept here, not only on the tablet: POST /api/auth/lock marks the session locked, and the
  * guard then refuses it everything but unlock and logout (so a token read from a locked tablet opens no mail and
  * no key); only the right PIN lifts it. The PIN goes through the sign-in's own throttle (sign_in_throttle.ts):
- * counted before it is checked, the same per-account lock and per-address budget, the same in-flight limit. Wrong
+ * counted before it is checked, the same per-account waits and lock and per-address budget, the same in-flight limit. Wrong
  * PINs never end the session: whoever stands at a lock screen can type them, and the owner's session (and the
  * readings it has still to send) must not end for someone else's guesses. Once the account lock is in force the
  * lock screen is refused for now, and the session stays locked until the right PIN or its own end.
@@ -41,6 +41,7 @@ import { fail, type Outcome, type Reason } from './outcome.ts';
 import { dummySecretHash, hashingGate, verifySecret } from './passwords.ts';
 import {
   accountAttemptKey,
+  addressBudgetFailure,
   admitAttempt,
   confirmSuccess,
   recordFailure,
@@ -154,8 +155,9 @@ export async function lockSession(
 /**
  * POST /api/auth/unlock: the offender's PIN on the lock screen, checked through the sign-in throttle; the right
  * one lifts the session's lock and answers the key. Fails for 'unlock_pin_wrong', 'unlock_locked' (the account
- * lock is in force: try again after `detail` minutes; the session stays), 'throttled' (the address's budget), 'sign_in_busy' (too many
- * checks at once from the address) or 'session_ended'.
+ * lock is in force: try again after `detail` minutes; the session stays), 'unlock_wait' (the account's growing
+ * delay: `detail` seconds), 'throttled' (the address's budget), 'sign_in_busy' (too many checks at once from the
+ * address) or 'session_ended'.
  */
 export async function unlock(
   deps: Pick<AppDeps, 'sql' | 'pinPepper' | 'previousPinPepper'>,
@@ -222,14 +224,16 @@ async function checkUnlock(
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted && admission.refusal === 'address_budget') {
     await audit(sql, 'unlock_failed', { reason: 'address_budget', failures: admission.addressFailures });
-    return fail('throttled');
+    return addressBudgetFailure(admission);
+  }
+  if (!admission.admitted && admission.refusal === 'wait') {
+    // The account's growing delay: nothing was checked or counted; the session stays, locked, for its owner.
+    await sql.begin((tx) => refuseLocked(tx, 'wait'));
+    return { ...fail('unlock_wait', String(admission.waitSeconds)), waitSeconds: admission.waitSeconds };
   }
   if (!admission.admitted) {
     await sql.begin((tx) => refuseLocked(tx, 'locked'));
-    const minutes = admission.refusal === 'locked'
-      ? admission.minutesLeft
-      : Math.max(1, Math.ceil(admission.waitSeconds / 60));
-    return fail('unlock_locked', String(minutes));
+    return fail('unlock_locked', String(admission.minutesLeft));
   }
   // Refused before any hashing, but counted like any failure (as a sign-in is).
   if (!options.inFlightSlot) return await failAttempt(admission.limits, 'in_flight', 'sign_in_busy');

@@ -12,6 +12,7 @@ export const REASONS = [
   'bad_credentials',
   /** The account's sign-in lock is in force; `detail` is the whole minutes left. */
   'account_locked',
+  /** The address has used its failure budget for this kind of sign-in; `detail`: whole minutes until it opens. */
   'throttled',
   /** More sign-ins in flight at once from one client address than the API checks (sign_in_throttle.ts). */
   'sign_in_busy',
@@ -28,13 +29,13 @@ export const REASONS = [
    */
   'sign_in_network_not_allowed',
   /**
-   * At a facility address, this username's recent failures from it ask for a wait before the next try (growing
-   * delays per address and username, sign_in_throttle.ts); `waitSeconds` says how long.
+   * An offender account's consecutive failures ask for a wait before the next try (growing delays,
+   * sign_in_throttle.ts); `detail` and `waitSeconds` say how long, in seconds.
    */
   'sign_in_wait',
   'session_gone',
   'current_password_wrong',
-  /** Too many wrong current passwords: the account's sign-in lock is in force. */
+  /** Too many wrong current passwords: the account's lock or wait is in force; `detail`: whole minutes left. */
   'password_change_locked',
   'password_unchanged',
   /** A common, breached-pattern or self-describing password (password_strength.ts), at registration or change. */
@@ -44,7 +45,7 @@ export const REASONS = [
   'mfa_token_invalid',
   /** A wrong, replayed or unknown code (counted in the account's sign-in lock). */
   'mfa_code_wrong',
-  /** The account's sign-in lock is in force: no code is checked. */
+  /** The account's sign-in lock is in force: no code is checked; `detail`: whole minutes left. */
   'mfa_locked',
   'mfa_factor_not_found',
   /** A passkey's or security key's answer that does not prove (counted in the sign-in lock like a wrong code). */
@@ -72,6 +73,8 @@ export const REASONS = [
    * (locked), since the wrong PINs may be someone else's.
    */
   'unlock_locked',
+  /** An offender account's growing delay at the lock screen; `detail` and `waitSeconds`: seconds to wait. */
+  'unlock_wait',
   /** The tablet's lock screen is up: the session may only unlock or sign out (api/http/guard.ts). */
   'session_locked',
   /** An offline reading whose time lies outside the session that sends it. */

@@ -21,6 +21,11 @@ function minutesText(minutes: string): string {
   return minutes === '1' ? '1 minute' : `${minutes} minutes`;
 }
 
+/** '1 second', '20 seconds': an offender account's waits are under a minute, so they are told exactly. */
+function secondsText(seconds: string): string {
+  return seconds === '1' ? '1 second' : `${seconds} seconds`;
+}
+
 export const FAILURES: Record<Reason, CatalogueEntry> = {
   invalid_input: { status: 400, message: (detail) => detail },
 
@@ -34,7 +39,8 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
   throttled: {
     status: 429,
-    message: 'Too many failed sign-in attempts from this device. Please try again later.',
+    message: (minutes) =>
+      `Too many failed sign-in attempts from this device. Please try again in ${minutesText(minutes)}.`,
   },
   sign_in_busy: {
     status: 429,
@@ -57,12 +63,16 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
   sign_in_wait: {
     status: 429,
-    message: 'Too many failed sign-ins for this account on this network. Please wait a moment and try again.',
+    message: (seconds) =>
+      `Too many failed sign-ins for this account. Please wait ${secondsText(seconds)} and try again.`,
   },
   session_gone: { status: 400, message: 'Please sign in again.' },
   mfa_token_invalid: { status: 401, message: 'Your sign-in has expired. Please sign in again.' },
   mfa_code_wrong: { status: 401, message: 'That code was not accepted. Please try again.' },
-  mfa_locked: { status: 429, message: 'Too many failed attempts. Please try again later.' },
+  mfa_locked: {
+    status: 429,
+    message: (minutes) => `Too many failed attempts. Please try again in ${minutesText(minutes)}.`,
+  },
   mfa_factor_not_found: { status: 404, message: 'Second factor not found.' },
   mfa_passkey_refused: {
     status: 401,
@@ -72,7 +82,7 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
   password_change_locked: {
     status: 429,
-    message: 'Too many wrong passwords. Please try again later.',
+    message: (minutes) => `Too many wrong passwords. Please try again in ${minutesText(minutes)}.`,
   },
   password_unchanged: { status: 400, message: 'The new password must be different from the current one.' },
   pin_change_required: { status: 403, message: 'Please choose a new PIN before continuing.' },
@@ -107,6 +117,11 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
       `Too many wrong PINs: this account is locked for ${
         minutesText(minutes)
       }. Please enter your PIN again after that.`,
+  },
+  unlock_wait: {
+    status: 429,
+    message: (seconds) =>
+      `Too many wrong PINs. Please wait ${secondsText(seconds)} and enter your PIN again.`,
   },
   session_locked: { status: 423, message: 'This tablet is locked. Please enter your PIN.' },
   offline_event_time_impossible: { status: 400, message: 'The time of this reading is not possible.' },

@@ -1,7 +1,8 @@
 /**
  * The sign-in throttle at a facility's shared address: only the entity whose whitelist admits the address treats it
- * as a facility; there, one burst or one person's failures never shut the others out (what is refused in flight
- * counts nowhere, and each username is slowed on its own), while an ordinary address keeps its budget.
+ * as a facility, and only for DOC numbers; there, one burst or one person's failures never shut the others out
+ * (what is refused in flight counts nowhere, and each account is slowed on its own), while staff sign-ins from it,
+ * and every sign-in from an ordinary address, keep the address's budget.
  */
 import assert from 'node:assert/strict';
 import { call, type CallResult, createTestApp, DB_TEST, type TestApp } from '../support/app.ts';
@@ -81,7 +82,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "at a facility address one username's failures slow that username only, with a wait that says so; a success starts it again",
+    "at a facility address one offender's failures slow that account only, with a wait that says so; a success starts it again",
   ...DB_TEST,
   fn: async () => {
     const { slug, entityId } = await facility(['10.91.0.0/24']);
@@ -102,12 +103,39 @@ Deno.test({
     // Everyone else at the facility signs in as usual.
     assert.equal((await attempt(neighbour.username, neighbour.secret, nat, slug)).status, 200);
     // Once the wait has passed (moved back rather than waited for), the right PIN gets in and clears the delays.
-    await t.deps.sql`update login_failures set created_at = created_at - interval '1 minute'
-                     where ip_address = ${nat}`;
+    await t.deps.sql`update login_lockouts set last_failure_at = last_failure_at - interval '1 minute'
+                     where username = ${guessed.username}`;
     assert.equal((await attempt(guessed.username, guessed.secret, nat, slug)).status, 200);
-    const [{ left }] = await t.deps.sql<{ left: number }[]>`
-      select count(*)::int as left from login_failures where ip_address = ${nat} and username = ${guessed.username}`;
-    assert.equal(left, 0);
+    const left = await t.deps.sql`select 1 from login_lockouts where username = ${guessed.username}`;
+    assert.equal(left.length, 0);
+  },
+});
+
+Deno.test({
+  name:
+    'staff e-mails sprayed with one password from a facility address get 429 after the ordinary budget, as from anywhere',
+  ...DB_TEST,
+  fn: async () => {
+    const { slug, entityId } = await facility(['10.92.0.1']);
+    const nat = '10.92.0.1';
+    const common = 'Spring-Harvest-2026!';
+    const attorney = await makeUser(t, { entityId, role: 'attorney', secret: common });
+    const statuses: number[] = [];
+    for (let i = 0; i < 39; i++) {
+      statuses.push((await attempt(`counsel-${i}@bar.example.test`, common, nat, slug)).status);
+    }
+    const last = await attempt(attorney.username, common, nat, slug);
+    statuses.push(last.status);
+    assert.deepEqual(statuses, [...Array(10).fill(401), ...Array(30).fill(429)]);
+    assert.equal(last.body.code, 'throttled');
+    assert.equal(
+      last.body.message,
+      'Too many failed sign-in attempts from this device. Please try again in 30 minutes.',
+    );
+    // The facility's allowance stays the offenders': DOC numbers at the same address are not refused by it.
+    const offender = await makeUser(t, { role: 'offender', entityId, secret: '274810' });
+    assert.equal((await attempt('60000001', '000000', nat, slug)).status, 401);
+    assert.equal((await attempt(offender.username, offender.secret, nat, slug)).status, 200);
   },
 });
 

@@ -26,40 +26,138 @@ Deno.test({
 
 Deno.test({
   name:
-    'after 5 consecutive failures the account is locked for the lock time, and the right PIN is told so, not that it is wrong',
+    'after 5 consecutive failures a staff account is locked for the lock time, and the right password is told so, not that it is wrong',
   ...DB_TEST,
   fn: async () => {
-    const offender = await makeUser(t, { role: 'offender', secret: '424242' });
+    const staff = await makeUser(t, { secret: 'Right-Pass-4242!' });
     for (let i = 0; i < 4; i++) {
-      const r = await attempt(offender.username, '000000', '10.1.0.1');
+      const r = await attempt(staff.username, 'Wrong-Pass-1!', '10.1.0.1');
       assert.equal(r.status, 401);
       assert.equal(r.body.message, GENERIC);
     }
-    const fifth = await attempt(offender.username, '000000', '10.1.0.1');
+    const fifth = await attempt(staff.username, 'Wrong-Pass-1!', '10.1.0.1');
     assert.deepEqual({ status: fifth.status, body: fifth.body }, { status: 401, body: LOCKED(10) });
-    const locked = await attempt(offender.username, '424242', '10.1.0.2');
+    const locked = await attempt(staff.username, staff.secret, '10.1.0.2');
     assert.deepEqual({ status: locked.status, body: locked.body }, { status: 401, body: LOCKED(10) });
     // Minutes left, rounded up: a lock ending in 61 seconds is 2 minutes away.
     await t.deps.sql`update login_lockouts set locked_until = now() + interval '61 seconds'
-                     where username = ${offender.username}`;
-    assert.deepEqual((await attempt(offender.username, '424242', '10.1.0.2')).body, {
+                     where username = ${staff.username}`;
+    assert.deepEqual((await attempt(staff.username, staff.secret, '10.1.0.2')).body, {
       ...LOCKED(2),
     });
     await t.deps.sql`update login_lockouts set locked_until = now() + interval '20 seconds'
-                     where username = ${offender.username}`;
+                     where username = ${staff.username}`;
     assert.equal(
-      (await attempt(offender.username, '424242', '10.1.0.2')).body.message,
+      (await attempt(staff.username, staff.secret, '10.1.0.2')).body.message,
       'Too many failed sign-ins: this account is locked for 1 minute. Please sign in again after that.',
     );
     const events = await t.deps.sql<{ event_type: string }[]>`
-    select event_type from audit_logs where event_data->>'username' = ${offender.username} order by id`;
+    select event_type from audit_logs where event_data->>'username' = ${staff.username} order by id`;
     assert.ok(events.some((e) => e.event_type === 'account_locked'));
     assert.equal(events.at(-1)?.event_type, 'login_failed');
 
-    // Ten minutes later the lock is gone and the right PIN works.
+    // Ten minutes later the lock is gone and the right password works.
     await t.deps
-      .sql`update login_lockouts set locked_until = now() - interval '1 second' where username = ${offender.username}`;
-    assert.equal((await attempt(offender.username, '424242', '10.1.0.3')).status, 200);
+      .sql`update login_lockouts set locked_until = now() - interval '1 second' where username = ${staff.username}`;
+    assert.equal((await attempt(staff.username, staff.secret, '10.1.0.3')).status, 200);
+  },
+});
+
+/** Moves an account's last failure back by `seconds`, as waiting that long would. */
+async function waitOut(username: string, seconds: number) {
+  await t.deps
+    .sql`update login_lockouts set last_failure_at = last_failure_at - make_interval(secs => ${seconds})
+                   where username = ${username}`;
+}
+
+/** The answer while an offender account's wait runs. */
+const WAIT = (seconds: number) => ({
+  success: false,
+  code: 'sign_in_wait',
+  message: `Too many failed sign-ins for this account. Please wait ${seconds} seconds and try again.`,
+  detail: String(seconds),
+});
+
+Deno.test({
+  name:
+    "an offender's wrong PINs slow the account and never lock it: after 5 wrong PINs the right PIN gets in once the wait has passed",
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender', secret: '424242' });
+    const ip = '10.1.1.1';
+    // Two mistyped PINs cost nothing; the third asks for 5 s before the next try, then 10 s, 20 s.
+    for (let i = 0; i < 3; i++) {
+      const r = await attempt(offender.username, '000000', ip);
+      assert.deepEqual([r.status, r.body.code], [401, 'bad_credentials']);
+    }
+    const early = await attempt(offender.username, '000000', ip);
+    assert.deepEqual({ status: early.status, body: early.body }, { status: 429, body: WAIT(5) });
+    assert.equal(early.headers.get('retry-after'), '5');
+    await waitOut(offender.username, 5);
+    assert.equal((await attempt(offender.username, '000000', ip)).body.code, 'bad_credentials');
+    await waitOut(offender.username, 10);
+    assert.equal((await attempt(offender.username, '000000', ip)).body.code, 'bad_credentials');
+    // Five wrong PINs: the right one, from this address or any other, waits 20 s and is not checked meanwhile.
+    for (const from of [ip, '10.1.1.2']) {
+      const waiting = await attempt(offender.username, offender.secret, from);
+      assert.deepEqual({ status: waiting.status, body: waiting.body }, { status: 429, body: WAIT(20) });
+    }
+    const [row] = await t.deps.sql<{ failures: number; locked_until: Date | null }[]>`
+      select consecutive_failures as failures, locked_until from login_lockouts where username = ${offender.username}`;
+    assert.deepEqual(row, { failures: 5, locked_until: null }, 'counted five, and no lock');
+    await waitOut(offender.username, 20);
+    assert.equal((await attempt(offender.username, offender.secret, ip)).status, 200);
+    const events = await t.deps.sql<{ event_type: string; reason: string | null }[]>`
+      select event_type, event_data->>'reason' as reason from audit_logs
+      where event_data->>'username' = ${offender.username} order by id`;
+    assert.equal(events.filter((e) => e.event_type === 'account_locked').length, 0);
+    assert.equal(events.filter((e) => e.reason === 'account_delay').length, 3);
+    // The success started the count again: two more mistyped PINs cost nothing.
+    for (let i = 0; i < 2; i++) assert.equal((await attempt(offender.username, '111111', ip)).status, 401);
+    assert.equal((await attempt(offender.username, offender.secret, ip)).status, 200);
+  },
+});
+
+Deno.test({
+  name:
+    "an offender account's wait is a minute at most, and its 100th consecutive failure locks it for 24 hours, which an admin lifts",
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender', secret: '515151' });
+    const ip = '10.1.2.1';
+    assert.equal((await attempt(offender.username, '000000', ip)).status, 401);
+    // Twenty failures in a row, the last 59 s ago: the wait is the cap, a minute, so 1 s is left.
+    await t.deps
+      .sql`update login_lockouts set consecutive_failures = 20, last_failure_at = now() - interval '59 seconds'
+                     where username = ${offender.username}`;
+    const capped = await attempt(offender.username, offender.secret, ip);
+    assert.equal(capped.status, 429);
+    assert.equal(
+      capped.body.message,
+      'Too many failed sign-ins for this account. Please wait 1 second and try again.',
+    );
+    // The hundredth consecutive failure locks the account for a day, answered as the lock with its minutes.
+    await t.deps
+      .sql`update login_lockouts set consecutive_failures = 99, last_failure_at = now() - interval '61 seconds'
+                     where username = ${offender.username}`;
+    const hundredth = await attempt(offender.username, '000000', ip);
+    assert.deepEqual({ status: hundredth.status, body: hundredth.body }, { status: 401, body: LOCKED(1440) });
+    const right = await attempt(offender.username, offender.secret, '10.1.2.2');
+    assert.deepEqual({ status: right.status, body: right.body }, { status: 401, body: LOCKED(1440) });
+    const [{ locked }] = await t.deps.sql<{ locked: number }[]>`
+      select count(*)::int as locked from audit_logs
+      where event_type = 'account_locked' and event_data->>'username' = ${offender.username}
+        and event_data->>'minutes' = '1440'`;
+    assert.equal(locked, 1);
+    // An admin's Unlock lifts it at once.
+    const admin = await makeUser(t, { role: 'admin' });
+    const token = (await attempt(admin.username, admin.secret, '10.1.2.3')).body.token;
+    const unlocked = await call(t, 'POST', `/api/admin/users/${offender.id}/unlock`, {
+      token,
+      ip: '10.1.2.3',
+    });
+    assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body));
+    assert.equal((await attempt(offender.username, offender.secret, ip)).status, 200);
   },
 });
 
@@ -76,19 +174,67 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'unknown usernames lock the same way, with the same answers, so locking tells nothing',
+  name: 'unknown usernames lock and wait the same way, with the same answers, so neither tells anything',
   ...DB_TEST,
   fn: async () => {
     for (let i = 0; i < 6; i++) {
-      const r = await attempt('999999', '123456', '10.3.0.1');
+      const r = await attempt('nobody-here@example.test', 'Wrong-Pass-1!', '10.3.0.1');
       assert.equal(r.status, 401);
       assert.deepEqual(
         r.body,
         i < 4 ? { success: false, code: 'bad_credentials', message: GENERIC } : LOCKED(10),
       );
     }
-    const [row] = await t.deps.sql`select locked_until from login_lockouts where username = '999999'`;
+    const [row] = await t.deps
+      .sql`select locked_until from login_lockouts where username = 'nobody-here@example.test'`;
     assert.ok(row.locked_until);
+    // A DOC number nobody holds waits exactly as a real one does.
+    const offender = await makeUser(t, { role: 'offender', secret: '626262' });
+    const answers = async (username: string, ip: string) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await attempt(username, '000000', ip);
+        out.push({ status: r.status, body: r.body });
+      }
+      return out;
+    };
+    assert.deepEqual(await answers('999999', '10.3.0.2'), await answers(offender.username, '10.3.0.3'));
+  },
+});
+
+Deno.test({
+  name:
+    'mistyped PINs from one address never shut staff out of it: DOC numbers and e-mail addresses have a budget each, and each 429 says how many minutes',
+  ...DB_TEST,
+  fn: async () => {
+    const ip = '10.6.0.1';
+    const admin = await makeUser(t, { role: 'admin' });
+    // Eleven mistyped PINs across DOC numbers: the eleventh is told to wait the window out.
+    for (let i = 0; i < 10; i++) assert.equal((await attempt(`44400${i}`, '123456', ip)).status, 401);
+    const pins = await attempt('444010', '123456', ip);
+    assert.equal(pins.status, 429);
+    assert.deepEqual(pins.body, {
+      success: false,
+      code: 'throttled',
+      message: 'Too many failed sign-in attempts from this device. Please try again in 30 minutes.',
+      detail: '30',
+    });
+    assert.ok(Number(pins.headers.get('retry-after')) > 29 * 60, 'Retry-After: the same wait, in seconds');
+    // The admin's right password from the same address still signs in.
+    assert.equal((await attempt(admin.username, admin.secret, ip)).status, 200);
+    // Staff have their own ten; the eleventh wrong password waits, and DOC numbers are still refused.
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await attempt(`typo-${i}@example.test`, 'Wrong-Pass-1!', ip)).status, 401);
+    }
+    assert.equal((await attempt(admin.username, admin.secret, ip)).status, 429);
+    assert.equal((await attempt('444011', '123456', ip)).status, 429);
+    // The wait is until the oldest failure that keeps the budget full leaves the window, rounded up.
+    await t.deps.sql`update login_failures set created_at = created_at - interval '28 minutes 30 seconds'
+                     where ip_address = ${ip} and staff`;
+    assert.equal(
+      (await attempt(admin.username, admin.secret, ip)).body.message,
+      'Too many failed sign-in attempts from this device. Please try again in 2 minutes.',
+    );
   },
 });
 
