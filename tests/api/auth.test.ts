@@ -259,7 +259,7 @@ Deno.test({
     // Locked: even the right current password is refused, and so is a sign-in with it.
     const locked = await change(user.secret);
     assert.equal(locked.status, 429);
-    assert.equal(locked.body.message, 'Too many wrong passwords. Please try again later.');
+    assert.equal(locked.body.message, 'Too many wrong passwords. Please try again in 10 minutes.');
     const login = await call(t, 'POST', '/api/auth/login', {
       body: { username: user.username, password: user.secret, entity: 'default' },
       ip: '10.31.0.2',

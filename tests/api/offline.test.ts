@@ -218,8 +218,8 @@ Deno.test({
     assert.equal(right.body.data.key, key.body.data.key);
     assert.equal(right.body.data.userId, o.id);
     assert.equal(await auditCount('session_unlocked', { resourceId: o.sessionId }), 1);
-    // A right PIN forgives: four more wrong ones after it do not reach the lock of five.
-    for (let i = 0; i < 4; i++) {
+    // A right PIN forgives: three more wrong ones after it meet no wait (the third is the last free try).
+    for (let i = 0; i < 3; i++) {
       const r = await call(t, 'POST', '/api/auth/unlock', {
         token: o.token,
         ip: o.ip,
@@ -234,62 +234,82 @@ Deno.test({
   },
 });
 
-/** Lifts the account's sign-in lock, as its minutes passing would. */
-async function liftAccountLock(userId: string) {
-  await t.deps.sql`update login_lockouts set locked_until = now() - interval '1 second'
+/** Moves the account's last failure back a minute, as waiting out its longest delay would. */
+async function waitOutDelay(userId: string) {
+  await t.deps.sql`update login_lockouts set last_failure_at = last_failure_at - interval '1 minute'
                    where username = (select username from users where id = ${userId})`;
 }
 
 Deno.test({
-  name: 'unlock: five wrong PINs (anyone can type them) lock the account (429) but never end the session',
+  name:
+    'unlock: wrong PINs (anyone can type them) slow the account (429 with the wait) but never end the session, and the right PIN opens it once the wait has passed',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
     const key = await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip });
     assert.equal((await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip })).status, 200);
+    const unlock = (pin: string) =>
+      call(t, 'POST', '/api/auth/unlock', { token: o.token, ip: o.ip, body: { pin } });
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const r = await call(t, 'POST', '/api/auth/unlock', {
-        token: o.token,
-        ip: o.ip,
-        body: { pin: '000000' },
-      });
-      statuses.push(r.status);
-    }
-    assert.deepEqual(statuses, [403, 403, 403, 403, 429]);
+    for (let i = 0; i < 5; i++) statuses.push((await unlock('000000')).status);
+    assert.deepEqual(statuses, [403, 403, 403, 429, 429]);
     const row = await sessionRow(o.sessionId);
     assert.equal(row.revoked_at, null, "the owner's session stays");
     assert.ok(row.data_key, "and so does its key, for the owner's PIN");
-    assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
-    // While the account lock holds, the right PIN too is refused for now, and the session stays locked.
-    const early = await call(t, 'POST', '/api/auth/unlock', {
-      token: o.token,
-      ip: o.ip,
-      body: { pin: o.secret },
-    });
+    assert.equal(await auditCount('account_locked', { userId: o.id }), 0);
+    // While the wait runs, the right PIN too is refused for now (not checked), and the session stays locked.
+    const early = await unlock(o.secret);
     assert.equal(early.status, 429);
-    assert.equal(early.body.code, 'unlock_locked');
-    // How long, in the refusal: the lock time left, in whole minutes.
-    assert.equal(early.body.detail, '10');
+    assert.equal(early.body.code, 'unlock_wait');
+    // How long, in the refusal: the seconds left.
+    assert.ok(Number(early.body.detail) >= 1 && Number(early.body.detail) <= 5, early.body.detail);
     assert.equal(
       early.body.message,
-      'Too many wrong PINs: this account is locked for 10 minutes. Please enter your PIN again after that.',
+      `Too many wrong PINs. Please wait ${early.body.detail} second${
+        early.body.detail === '1' ? '' : 's'
+      } and enter your PIN again.`,
     );
+    assert.equal(early.headers.get('retry-after'), early.body.detail);
     assert.equal((await call(t, 'GET', '/api/auth/offline-key', { token: o.token, ip: o.ip })).status, 423);
-    // Once it lifts, the owner's PIN opens the same session with the same key.
-    await liftAccountLock(o.id);
-    const back = await call(t, 'POST', '/api/auth/unlock', {
-      token: o.token,
-      ip: o.ip,
-      body: { pin: o.secret },
-    });
+    // Two more wrong PINs, each after its wait: five in all, and the owner still gets in after the next wait.
+    for (let i = 0; i < 2; i++) {
+      await waitOutDelay(o.id);
+      assert.equal((await unlock('000000')).status, 403);
+    }
+    assert.equal((await unlock(o.secret)).body.code, 'unlock_wait');
+    await waitOutDelay(o.id);
+    const back = await unlock(o.secret);
     assert.equal(back.status, 200, JSON.stringify(back.body));
     assert.equal(back.body.data.key, key.body.data.key);
   },
 });
 
 Deno.test({
-  name: 'unlock: wrong PINs sent at once lock the account once; none gets through and the session stays',
+  name:
+    "unlock: the 100th wrong PIN in a row locks the account for 24 hours, said in minutes; the session stays for an admin's Unlock",
+  ...DB_TEST,
+  fn: async () => {
+    const o = await offenderWithMail(freshIp());
+    assert.equal((await call(t, 'POST', '/api/auth/lock', { token: o.token, ip: o.ip })).status, 200);
+    const unlock = (pin: string) =>
+      call(t, 'POST', '/api/auth/unlock', { token: o.token, ip: o.ip, body: { pin } });
+    assert.equal((await unlock('000000')).status, 403);
+    await t.deps
+      .sql`update login_lockouts set consecutive_failures = 99, last_failure_at = now() - interval '1 minute'
+                     where username = ${o.username}`;
+    const hundredth = await unlock('000000');
+    assert.equal(hundredth.status, 429);
+    assert.equal(hundredth.body.code, 'unlock_locked');
+    assert.equal(hundredth.body.detail, '1440');
+    assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
+    assert.equal((await unlock(o.secret)).body.code, 'unlock_locked');
+    assert.equal((await sessionRow(o.sessionId)).revoked_at, null);
+  },
+});
+
+Deno.test({
+  name:
+    'unlock: wrong PINs sent at once: only the free tries are checked, the rest told to wait; none gets through and the session stays',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
@@ -301,14 +321,15 @@ Deno.test({
     );
     const statuses = answers.map((r) => r.status);
     assert.ok(statuses.every((s) => [403, 429].includes(s)), statuses.join());
-    assert.equal(await auditCount('account_locked', { userId: o.id }), 1);
+    assert.ok(statuses.filter((s) => s === 403).length <= 3, statuses.join());
+    assert.equal(await auditCount('account_locked', { userId: o.id }), 0);
     assert.equal((await sessionRow(o.sessionId)).revoked_at, null);
   },
 });
 
 Deno.test({
   name:
-    'unlock: an account locked by failed sign-ins elsewhere refuses the lock screen for now (429), session kept',
+    'unlock: an account slowed by failed sign-ins elsewhere makes the lock screen wait too (429), session kept',
   ...DB_TEST,
   fn: async () => {
     const o = await offenderWithMail(freshIp());
@@ -325,6 +346,7 @@ Deno.test({
       body: { pin: o.secret },
     });
     assert.equal(r.status, 429);
+    assert.equal(r.body.code, 'unlock_wait');
     assert.equal((await sessionRow(o.sessionId)).revoked_at, null);
   },
 });

@@ -51,14 +51,13 @@ Deno.test({
 
 Deno.test({
   name:
-    'bursts of 20 wrong PINs at once for one DOC number: at most the limit are checked, the account locks, the right PIN is refused until the lock ends, and what is refused in flight counts nowhere',
+    'bursts of 20 wrong passwords at once for one staff account: at most the limit are checked, the account locks, the right password is refused until the lock ends, and what is refused in flight counts nowhere',
   ...DB_TEST,
   fn: async () => {
     // The full work factor, as in production: every check takes long enough for the burst to overlap.
-    const offender = await makeUser(t, {
-      role: 'offender',
-      passwordHash: await hashPin('582046', { pepper: t.deps.pinPepper }),
-      secret: '582046',
+    const staff = await makeUser(t, {
+      passwordHash: await hashSecret('Right-Pass-582046!'),
+      secret: 'Right-Pass-582046!',
     });
     const ip = '10.61.0.1';
     const burst: CallResult[] = [];
@@ -67,7 +66,7 @@ Deno.test({
         ...await Promise.all(
           Array.from(
             { length: 20 },
-            (_, i) => attempt(offender.username, String(100000 + wave * 20 + i), ip),
+            (_, i) => attempt(staff.username, `Wrong-Pass-${wave * 20 + i}!`, ip),
           ),
         ),
       );
@@ -75,13 +74,13 @@ Deno.test({
     for (const r of burst) assert.ok(r.status === 401 || r.status === 429, `${r.status}`);
     assert.ok(burst.some((r) => r.status === 429), 'some of each burst is refused with 429 at once');
 
-    const audit = await auditReasons({ username: offender.username });
+    const audit = await auditReasons({ username: staff.username });
     const checked = audit.count('login_failed', 'bad_secret');
     const tally = (status: number) => burst.filter((r) => r.status === status).length;
     console.log(
       `  3 bursts of 20: ${checked} checked against the hash; ${tally(401)} x 401, ${tally(429)} x 429`,
     );
-    assert.ok(checked <= 5, `${checked} PINs were checked; the limit is 5`);
+    assert.ok(checked <= 5, `${checked} passwords were checked; the limit is 5`);
     assert.equal(audit.count('account_locked'), 1);
     // Only the attempts that were not refused in flight are counted against the address.
     const [{ n }] = await t.deps.sql<{ n: number }[]>`
@@ -89,67 +88,95 @@ Deno.test({
     assert.equal(n, tally(401));
 
     const [lock] = await t.deps.sql<{ locked: boolean }[]>`
-      select locked_until > now() as locked from login_lockouts where username = ${offender.username}`;
+      select locked_until > now() as locked from login_lockouts where username = ${staff.username}`;
     assert.equal(lock.locked, true);
 
-    // The right PIN, from the same address and from another: refused (the same address may have used its budget
-    // on the attempts refused as locked, which were counted), elsewhere with the wrong PIN's answer.
-    const same = await attempt(offender.username, offender.secret, ip);
+    // The right password, from the same address and from another: refused (the same address may have used its
+    // budget on the attempts refused as locked, which were counted), elsewhere with the wrong one's answer.
+    const same = await attempt(staff.username, staff.secret, ip);
     assert.equal(same.status, n >= 10 ? 429 : 401);
-    const elsewhere = await attempt(offender.username, offender.secret, '10.61.0.2');
+    const elsewhere = await attempt(staff.username, staff.secret, '10.61.0.2');
     assert.equal(elsewhere.status, 401);
     assert.deepEqual(elsewhere.body, LOCKED);
-    assert.ok((await auditReasons({ username: offender.username })).count('login_failed', 'locked') >= 1);
+    assert.ok((await auditReasons({ username: staff.username })).count('login_failed', 'locked') >= 1);
 
-    // When the lock ends, the right PIN works again.
+    // When the lock ends, the right password works again.
     await t.deps.sql`update login_lockouts set locked_until = now() - interval '1 second'
-                     where username = ${offender.username}`;
-    assert.equal((await attempt(offender.username, offender.secret, '10.61.0.3')).status, 200);
+                     where username = ${staff.username}`;
+    assert.equal((await attempt(staff.username, staff.secret, '10.61.0.3')).status, 200);
   },
 });
 
 Deno.test({
-  name: '20 wrong PINs at once for one DOC number from 20 addresses: still at most the limit are checked',
+  name:
+    '20 wrong passwords at once for one staff account from 20 addresses: still at most the limit are checked',
   ...DB_TEST,
   fn: async () => {
     // No address is over anything here: only the per-account counter, taken before hashing, holds the line.
-    const offender = await makeUser(t, {
-      role: 'offender',
-      passwordHash: await hashPin('318274', { pepper: t.deps.pinPepper }),
-      secret: '318274',
+    const staff = await makeUser(t, {
+      passwordHash: await hashSecret('Right-Pass-318274!'),
+      secret: 'Right-Pass-318274!',
     });
     const burst = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => attempt(offender.username, String(200000 + i), `10.60.${i}.1`)),
+      Array.from({ length: 20 }, (_, i) => attempt(staff.username, `Wrong-Pass-${i}!`, `10.60.${i}.1`)),
     );
-    // Each is refused alike: the wrong PIN's answer, or the lock's once it is in force.
+    // Each is refused alike: the wrong password's answer, or the lock's once it is in force.
     for (const r of burst) {
       assert.equal(r.status, 401);
       assert.ok([GENERIC.code, LOCKED.code].includes(r.body.code), JSON.stringify(r.body));
     }
     assert.ok(burst.some((r) => r.body.code === LOCKED.code));
-    const audit = await auditReasons({ username: offender.username });
+    const audit = await auditReasons({ username: staff.username });
     const checked = audit.count('login_failed', 'bad_secret');
     console.log(`  burst from 20 addresses: ${checked} checked against the hash`);
-    assert.ok(checked <= 5, `${checked} PINs were checked; the limit is 5`);
+    assert.ok(checked <= 5, `${checked} passwords were checked; the limit is 5`);
     assert.equal(audit.count('login_failed', 'locked'), 20 - checked);
     assert.equal(audit.count('account_locked'), 1);
-    assert.equal((await attempt(offender.username, offender.secret, '10.60.99.1')).status, 401);
+    assert.equal((await attempt(staff.username, staff.secret, '10.60.99.1')).status, 401);
   },
 });
 
 Deno.test({
-  name: 'a right PIN while the lock is in force neither signs in nor lifts the lock',
+  name:
+    "20 wrong PINs at once for one DOC number from 20 addresses: only the account's free tries are checked, the rest are told to wait, and the right PIN gets in once the wait has passed",
   ...DB_TEST,
   fn: async () => {
-    const offender = await makeUser(t, { role: 'offender', secret: '604215' });
-    for (let i = 0; i < 5; i++) await attempt(offender.username, '000000', `10.62.0.${i + 1}`);
+    const offender = await makeUser(t, {
+      role: 'offender',
+      passwordHash: await hashPin('318275', { pepper: t.deps.pinPepper }),
+      secret: '318275',
+    });
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(offender.username, String(200000 + i), `10.59.${i}.1`)),
+    );
+    const waited = burst.filter((r) => r.status === 429);
+    for (const r of waited) assert.equal(r.body.code, 'sign_in_wait');
+    const audit = await auditReasons({ username: offender.username });
+    const checked = audit.count('login_failed', 'bad_secret');
+    console.log(`  burst for one DOC number from 20 addresses: ${checked} checked against the hash`);
+    // The account's reservations are serialised: only the two free tries and the one that starts the wait.
+    assert.ok(checked <= 3, `${checked} PINs were checked; the free tries are 3`);
+    assert.equal(waited.length, 20 - checked);
+    assert.equal(audit.count('account_locked'), 0);
+    await t.deps.sql`update login_lockouts set last_failure_at = now() - interval '1 minute'
+                     where username = ${offender.username}`;
+    assert.equal((await attempt(offender.username, offender.secret, '10.59.99.1')).status, 200);
+  },
+});
+
+Deno.test({
+  name: 'a right password while the lock is in force neither signs in nor lifts the lock',
+  ...DB_TEST,
+  fn: async () => {
+    const staff = await makeUser(t, { secret: 'Right-Pass-604215!' });
+    for (let i = 0; i < 5; i++) await attempt(staff.username, 'Wrong-Pass-1!', `10.62.0.${i + 1}`);
     for (let i = 0; i < 3; i++) {
-      const r = await attempt(offender.username, offender.secret, '10.62.1.1');
+      const r = await attempt(staff.username, staff.secret, '10.62.1.1');
       assert.equal(r.status, 401);
       assert.deepEqual(r.body, LOCKED);
     }
     const [lock] = await t.deps.sql<{ locked: boolean }[]>`
-      select locked_until > now() as locked from login_lockouts where username = ${offender.username}`;
+      select locked_until > now() as locked from login_lockouts where username = ${staff.username}`;
     assert.equal(lock.locked, true, 'the lock is still in force');
   },
 });
