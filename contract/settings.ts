@@ -56,7 +56,8 @@ export const SETTINGS = {
     policy: 'CJIS Security Policy: at most 5 consecutive failed attempts',
     category: 'security',
     label: 'Failed login limit',
-    description: 'Consecutive failed sign-ins before an account is locked',
+    description:
+      'Consecutive failed sign-ins before a staff account is locked (offender accounts wait between tries instead)',
   },
   lockout_minutes: {
     type: 'number',
@@ -67,7 +68,7 @@ export const SETTINGS = {
     policy: 'CJIS Security Policy: a lock of at least 10 minutes',
     category: 'security',
     label: 'Lockout minutes',
-    description: 'How long a locked account stays locked',
+    description: 'How long a locked staff account stays locked',
   },
   // 10 in 30 minutes: a PIN sprayed across many DOC numbers never trips the per-account lock, so one address
   // gets about two accounts' worth of failures before it must wait. A facility's own address (inside an active

@@ -1,7 +1,9 @@
 /**
- * Locked accounts in the admin's Users screen, on a desktop, in Chromium against the real server: an offender
- * locked by five wrong PINs shows 'Locked until 2:41 PM' (the lock's end, in the language shown: Spanish too) and
- * an Unlock that asks first; Cancel keeps the lock, Unlock lifts it and the right PIN signs in at once.
+ * Locked accounts in the admin's Users screen, on a desktop, in Chromium against the real server: a staff account
+ * locked by five wrong passwords shows 'Locked until 2:41 PM' (the lock's end, in the language shown: Spanish too)
+ * and an Unlock that asks first; Cancel keeps the lock, Unlock lifts it and the right password signs in at once.
+ * (Offender accounts wait between tries and lock only at the 100th failure in a row: tests/api/admin_users shows
+ * theirs.)
  * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -15,7 +17,11 @@ import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
 
 const options = { sanitizeResources: false, sanitizeOps: false };
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
-const OFFENDER = { username: '100002', password: '135790', name: 'Richard Roe' };
+const REPRESENTATIVE = {
+  username: 'representative@demo.test',
+  password: 'Demo-Rep-2026!',
+  name: 'Riley Paralegal',
+};
 const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
 const DESKTOP = { width: 1366, height: 900 };
 
@@ -79,7 +85,7 @@ async function signInAsAdmin(page: Page, url: string, spanish = false) {
 
 Deno.test({
   name:
-    "desktop: a locked offender shows 'Locked until <time>' in Users; Unlock asks first, and lifts the lock at once",
+    "desktop: a locked account shows 'Locked until <time>' in Users; Unlock asks first, and lifts the lock at once",
   ignore: !chromiumAvailable(),
   ...options,
   async fn() {
@@ -90,13 +96,13 @@ Deno.test({
       const admin = await apiToken(server, ADMIN);
       // Two accounts locked from one address: its own budget of failures must not refuse them first.
       await setNumberSettingByApi(server, admin, 'login_address_failure_limit', 50);
-      await lockOut(server, OFFENDER.username);
-      const end = await lockedUntil(server, admin, OFFENDER.username);
+      await lockOut(server, REPRESENTATIVE.username);
+      const end = await lockedUntil(server, admin, REPRESENTATIVE.username);
       assert.ok(end, 'the API reports the lock');
       assert.notEqual(
-        (await signInAnswer(server, OFFENDER)).status,
+        (await signInAnswer(server, REPRESENTATIVE)).status,
         200,
-        'the right PIN is refused while locked',
+        'the right password is refused while locked',
       );
 
       const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
@@ -105,7 +111,7 @@ Deno.test({
       await signInAsAdmin(page, server.url);
       await page.getByRole('menuitem', { name: 'Users' }).click();
       await page.getByRole('heading', { name: 'User Management', level: 2 }).waitFor();
-      await page.getByLabel('Search').fill(OFFENDER.username);
+      await page.getByLabel('Search').fill(REPRESENTATIVE.username);
       await page.getByText('Showing 1 of 1 users').waitFor();
       const row = page.locator('.ant-table-tbody tr.ant-table-row').first();
       const shown = fill(en.users.lockedUntil, { time: await clockText(page, end, 'en-US') });
@@ -114,26 +120,30 @@ Deno.test({
       assert.match(await row.innerText(), /Active/, 'the status stays Active beside the lock');
 
       // Asked first: Cancel keeps the lock.
-      const name = OFFENDER.name;
+      const name = REPRESENTATIVE.name;
       await row.getByRole('button', { name: fill(en.users.unlockNamed, { name }) }).click();
       const confirm = page.locator('.ant-popconfirm');
       await confirm.getByText(fill(en.users.confirmUnlock, { name })).waitFor();
       await confirm.getByText(en.users.unlockConsequence).waitFor();
       await confirm.getByRole('button', { name: en.users.cancel }).click();
       await confirm.waitFor({ state: 'hidden' });
-      assert.equal(await lockedUntil(server, admin, OFFENDER.username), end, 'Cancel keeps the lock');
+      assert.equal(await lockedUntil(server, admin, REPRESENTATIVE.username), end, 'Cancel keeps the lock');
 
       await row.getByRole('button', { name: fill(en.users.unlockNamed, { name }) }).click();
       await confirm.getByRole('button', { name: en.users.unlock, exact: true }).click();
       await page.locator('.ant-message-notice', { hasText: en.users.unlocked }).waitFor();
       await row.getByText(shown).waitFor({ state: 'hidden' });
       assert.equal(await row.getByRole('button', { name: fill(en.users.unlockNamed, { name }) }).count(), 0);
-      assert.equal(await lockedUntil(server, admin, OFFENDER.username), null);
-      assert.equal((await signInAnswer(server, OFFENDER)).status, 200, 'the right PIN signs in at once');
+      assert.equal(await lockedUntil(server, admin, REPRESENTATIVE.username), null);
+      assert.equal(
+        (await signInAnswer(server, REPRESENTATIVE)).status,
+        200,
+        'the right password signs in at once',
+      );
 
       // A reload shows the same: the lock is gone on the server, not only on screen.
       await page.reload();
-      await page.getByLabel('Search').fill(OFFENDER.username);
+      await page.getByLabel('Search').fill(REPRESENTATIVE.username);
       await page.getByText('Showing 1 of 1 users').waitFor();
       assert.doesNotMatch(await row.innerText(), /Locked until/);
       await context.close();

@@ -205,3 +205,26 @@ Deno.test("a refusal counted in minutes says '1 minute' and '10 minutes', in eac
     assert.match(failureMessage(locked(1), texts), /bloqueada durante 1 minuto\./);
   });
 });
+
+Deno.test('a sign-in refused for now says how long to wait: minutes for the address, seconds for the account', async () => {
+  const texts = { failed: 'Login failed. Please try again.' };
+  const refused = (code: string, detail: number) => new ApiError(429, 'Too many.', code, String(detail));
+  assert.equal(
+    failureMessage(refused('throttled', 30), texts),
+    'Too many failed sign-in attempts from this device. Please try again in 30 minutes.',
+  );
+  assert.equal(
+    failureMessage(refused('sign_in_wait', 1), texts),
+    'Too many failed sign-ins for this account. Please wait 1 second and try again.',
+  );
+  assert.equal(
+    failureMessage(refused('unlock_wait', 20), texts),
+    'Too many wrong PINs. Please wait 20 seconds and enter your PIN again.',
+  );
+  await inLanguage('es', () => {
+    assert.match(failureMessage(refused('throttled', 30), texts), /dentro de 30 minutos\./);
+    assert.match(failureMessage(refused('throttled', 1), texts), /dentro de 1 minuto\./);
+    assert.match(failureMessage(refused('sign_in_wait', 20), texts), /Espere 20 segundos/);
+    assert.match(failureMessage(refused('unlock_wait', 1), texts), /Espere 1 segundo y/);
+  });
+});

@@ -475,7 +475,7 @@ export function createBrowserState(options: BrowserStateOptions) {
 
     /**
      * The lock screen, online, when the server answered 403 to the PIN: counted like an offline miss (the server
-     * keeps its own count, and its account lock answers the fifth).
+     * keeps its own count, and answers its growing waits itself).
      */
     wrongPinOnline(): Promise<UnlockResult> {
       return serialized(countWrongPin);
