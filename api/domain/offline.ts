@@ -228,7 +228,10 @@ async function checkUnlock(
   }
   if (!admission.admitted && admission.refusal === 'wait') {
     // The account's growing delay: nothing was checked or counted; the session stays, locked, for its owner.
-    await sql.begin((tx) => refuseLocked(tx, 'wait'));
+    await sql.begin(async (tx) => {
+      await lock_session(tx, session.session_id);
+      await audit(tx, 'unlock_failed', { reason: 'account_delay', waitSeconds: admission.waitSeconds });
+    });
     return { ...fail('unlock_wait', String(admission.waitSeconds)), waitSeconds: admission.waitSeconds };
   }
   if (!admission.admitted) {

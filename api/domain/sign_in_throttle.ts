@@ -82,7 +82,7 @@ export function offenderDelaySeconds(failures: number): number {
 
 /**
  * An offender account's lock: NIST SP 800-63B-4 (3.2.2) allows at most 100 consecutive failures before one.
- * Reached (at the delays above, about 95 minutes of guessing nobody interrupted with the right PIN), the account
+ * Reached (at the delays above, about 94 minutes of guessing nobody interrupted with the right PIN), the account
  * locks for 24 hours, which an admin's Unlock or PIN reset lifts sooner: about 100 guesses a day against one
  * account, a one-in-ten-thousand chance a day for a random six-digit PIN.
  */
