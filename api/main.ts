@@ -70,7 +70,7 @@ const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {
   exclusive: db.kind === 'postgres',
 });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
-const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log });
+const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log, secretKey: mfaKey });
 
 // Requests go through the drain, so a shutdown can let uploads in flight finish arriving (http/drain.ts).
 const drain = createDrain((request, info) => app.fetch(request, info));

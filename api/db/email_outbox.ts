@@ -11,6 +11,8 @@ export interface OutgoingEmail {
   to: string;
   subject: string;
   body: string;
+  /** A secret the body's placeholder stands for, sealed (api/email/sealed_secret.ts): never stored in clear. */
+  sealedSecret?: Uint8Array;
 }
 
 export interface OutboxRow {
@@ -31,14 +33,15 @@ export interface ClaimedEmail {
   to_address: string;
   subject: string;
   body: string;
+  sealed_secret: Uint8Array | null;
   attempts: number;
 }
 
 /** Queues one message; call it inside the transaction of the change it announces. */
 export async function enqueue_email(sql: Tx, email: OutgoingEmail): Promise<void> {
   await sql`
-    insert into email_outbox (kind, to_address, subject, body)
-    values (${email.kind}, ${email.to}, ${email.subject}, ${email.body})`;
+    insert into email_outbox (kind, to_address, subject, body, sealed_secret)
+    values (${email.kind}, ${email.to}, ${email.subject}, ${email.body}, ${email.sealedSecret ?? null})`;
 }
 
 /**
@@ -61,9 +64,9 @@ export function claim_due_emails(
         limit ${options.limit}
         for update skip locked
       )
-      returning o.id, o.to_address, o.subject, o.body, o.attempts
+      returning o.id, o.to_address, o.subject, o.body, o.sealed_secret, o.attempts
     )
-    select id::text as id, to_address, subject, body, attempts from claimed order by id`;
+    select id::text as id, to_address, subject, body, sealed_secret, attempts from claimed order by id`;
 }
 
 /**
@@ -83,12 +86,17 @@ export async function renew_email_claim(
   return rows.length === 1;
 }
 
-/** Records a delivery. */
+/** Records a delivery; a secret the message carried is dropped: it now lives in the recipient's mailbox only. */
 export async function mark_email_sent(sql: Tx, id: string): Promise<void> {
-  await sql`update email_outbox set status = 'sent', sent_at = now(), last_error = null where id = ${id}`;
+  await sql`
+    update email_outbox set status = 'sent', sent_at = now(), last_error = null, sealed_secret = null
+    where id = ${id}`;
 }
 
-/** Records a failed attempt: retried after `retryInSeconds`, or given up (status failed) when that is null. */
+/**
+ * Records a failed attempt: retried after `retryInSeconds`, or given up (status failed) when that is null, and
+ * then a secret it carried is dropped (nobody will send it).
+ */
 export async function mark_email_failed(
   sql: Tx,
   id: string,
@@ -96,7 +104,8 @@ export async function mark_email_failed(
 ): Promise<void> {
   const error = failure.error.slice(0, 1000);
   if (failure.retryInSeconds === null) {
-    await sql`update email_outbox set status = 'failed', last_error = ${error} where id = ${id}`;
+    await sql`
+      update email_outbox set status = 'failed', last_error = ${error}, sealed_secret = null where id = ${id}`;
   } else {
     await sql`
       update email_outbox set last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${failure.retryInSeconds})

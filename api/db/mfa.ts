@@ -151,6 +151,27 @@ export async function use_challenge(sql: Tx, tokenHash: string): Promise<boolean
   return rows.length > 0;
 }
 
+/**
+ * Ends every pending second-factor step of a user: a step is the proof of the password it was opened with, which
+ * a password reset or change makes stale.
+ */
+export async function end_user_challenges(sql: Tx, userId: string): Promise<void> {
+  await sql`update mfa_challenges set used_at = now() where user_id = ${userId} and used_at is null`;
+}
+
+/** Records that the session's owner just proved it is them (the password, or a second factor). */
+export async function mark_identity_proved(sql: Tx, sessionId: string): Promise<void> {
+  await sql`update sessions set identity_proved_at = now() where id = ${sessionId}`;
+}
+
+/** Whether the session's owner proved it is them within the last `minutes`. */
+export async function identity_proved_within(sql: Tx, sessionId: string, minutes: number): Promise<boolean> {
+  const rows = await sql`
+    select 1 from sessions
+    where id = ${sessionId} and identity_proved_at > now() - make_interval(mins => ${minutes})`;
+  return rows.length > 0;
+}
+
 /** Marks a session as opened (or confirmed) with a second factor. */
 export async function mark_session_second_factor(sql: Tx, sessionId: string): Promise<void> {
   await sql`update sessions set second_factor = true where id = ${sessionId}`;

@@ -10,6 +10,7 @@
 import type { AppDeps } from '../deps.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
+import { end_user_challenges } from '../db/mfa.ts';
 import {
   clear_session_password_flag,
   insert_session,
@@ -30,7 +31,7 @@ import {
 } from '../db/users.ts';
 import { addressInEntityRanges, offenderAddressAllowed } from './ip_whitelist.ts';
 import { chosenPinDescent, pinResetAudit, sessionResetBy } from './pin_reset.ts';
-import { openSecondFactorStep, secondFactorNeeded } from './mfa.ts';
+import { openSecondFactorStep, secondFactorNeeded, tellOwner } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
@@ -399,6 +400,8 @@ export async function changePassword(
     if (session.role === 'offender') await set_pin_descent(tx, session.id, chosenPinDescent(session));
     await clear_session_password_flag(tx, session.session_id);
     await revoke_user_sessions(tx, session.id, { except: session.session_id });
+    await end_user_challenges(tx, session.id);
+    await tellOwner(tx, session, { event: 'password_changed', how: 'changed' });
     await insert_audit_event(tx, {
       userId: session.id,
       eventType: 'password_changed',

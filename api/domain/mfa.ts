@@ -9,6 +9,12 @@
  *   using one is audited and e-mailed to the owner.
  * - The step token (`mfaToken`) is 256 random bits kept as its SHA-256; it lives 5 minutes, is used once, and is
  *   not a session token, so every other endpoint answers it 401.
+ * - Adding a factor from a session (the Security screen) needs a proof of identity within IDENTITY_PROOF_MINUTES:
+ *   the password for an account without a factor, one of its factors otherwise (`proveIdentity`), so a session
+ *   left open or taken cannot enrol its holder's authenticator. The sign-in's enrolment step has its proof: the
+ *   password it was opened with, minutes before.
+ * - Every change of factors, new recovery codes and a password change or reset is e-mailed to the owner
+ *   (`tellOwner`).
  * - A wrong second factor counts in the account's sign-in lock (sign_in_throttle.ts), as a wrong password does;
  *   the password's own attempt stays counted until the second factor is right, so an attacker who knows the
  *   password cannot reset the count by signing in again between guesses.
@@ -18,12 +24,23 @@ import type { AppDeps } from '../deps.ts';
 import type { Sql, Tx } from '../db/client.ts';
 import { insert_audit_event } from '../db/audit.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
-import { factorsResetEmail, recoveryUsedEmail } from '../email/messages.ts';
+import {
+  factorsResetEmail,
+  recoveryUsedEmail,
+  type SecurityNotice,
+  securityNoticeEmail,
+} from '../email/messages.ts';
 import * as db from '../db/mfa.ts';
 import { forgive_login_attempt } from '../db/login_throttle.ts';
-import { insert_session } from '../db/sessions.ts';
+import { insert_session, revoke_user_sessions } from '../db/sessions.ts';
 import { get_setting } from '../db/settings.ts';
-import { email_language, find_user_by_id, lock_login_candidate, type UserRow } from '../db/users.ts';
+import {
+  email_language,
+  find_password_hashes,
+  find_user_by_id,
+  lock_login_candidate,
+  type UserRow,
+} from '../db/users.ts';
 import { parseMfaRoles } from '../../contract/rules/settings.ts';
 import type { PublicUser } from '../../contract/shapes/user.ts';
 import type { MfaFactor, MfaMethod, MfaStep } from '../../contract/shapes/mfa.ts';
@@ -33,6 +50,7 @@ import type {
 } from '@simplewebauthn/server';
 import { readOrCreateSecretFile } from '../secret_file.ts';
 import { fail, type Outcome } from './outcome.ts';
+import { verifySecret } from './passwords.ts';
 import { toPublicUser } from './public_user.ts';
 import {
   accountAttemptKey,
@@ -63,6 +81,11 @@ const TOTP_WINDOW = 1;
 /** 20 bytes: RFC 4226's recommended secret length for HMAC-SHA1. */
 const TOTP_SECRET_BYTES = 20;
 export const RECOVERY_CODE_COUNT = 10;
+/**
+ * How long a proof of identity lets the session add second factors: the sign-in step's 5 minutes and as many
+ * again to scan a QR code or find a key; then the proof is asked for again.
+ */
+export const IDENTITY_PROOF_MINUTES = 10;
 /** 16 base32 characters: 80 random bits each (the issue asks for at least 64). */
 const RECOVERY_CODE_CHARACTERS = 16;
 const ISSUER = 'Legal Mail Portal';
@@ -202,6 +225,22 @@ export async function mfaRequiredRoles(sql: Tx): Promise<string[]> {
   return parseMfaRoles(await get_setting(sql, 'mfa_required_roles')) ?? [];
 }
 
+/** Tells the owner of an account (by e-mail, in their language) of a change to how it signs in. */
+export async function tellOwner(
+  tx: Tx,
+  user: { id: string; email: string | null },
+  notice: SecurityNotice,
+): Promise<void> {
+  if (user.email) {
+    await enqueue_email(tx, securityNoticeEmail(user.email, notice, await email_language(tx, user.id)));
+  }
+}
+
+/** Whether this session's owner proved it is them recently enough to add a second factor. */
+function provedRecently(sql: Tx, session: { session_id: string }): Promise<boolean> {
+  return db.identity_proved_within(sql, session.session_id, IDENTITY_PROOF_MINUTES);
+}
+
 /** How a user can prove a second factor now: their confirmed factors' kinds and, while any is unused, recovery. */
 async function methodsOf(sql: Tx, userId: string): Promise<MfaMethod[]> {
   const [factors, codes] = await Promise.all([
@@ -276,13 +315,14 @@ async function startTotp(
   return { factorId, secret: totp.secret.base32, uri: totp.toString() };
 }
 
-/** Starts an authenticator app's enrolment for a signed-in user (Security screen). */
+/** Starts an authenticator app's enrolment for a signed-in user (Security screen), after a recent proof. */
 export async function startAuthenticatorEnrolment(
   deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
-  user: UserRow,
+  user: UserRow & { session_id: string },
   name: string,
-): Promise<AuthenticatorEnrolment> {
-  return await deps.sql.begin((tx) => startTotp(deps, tx, user, name));
+): Promise<Outcome<{ enrolment: AuthenticatorEnrolment }>> {
+  if (!(await provedRecently(deps.sql, user))) return fail('mfa_proof_required');
+  return { ok: true, enrolment: await deps.sql.begin((tx) => startTotp(deps, tx, user, name)) };
 }
 
 /** Starts an authenticator app's enrolment in a sign-in that must enrol (the step's token, purpose 'enroll'). */
@@ -499,6 +539,7 @@ export async function verifySecondFactor(
     let recoveryCodes: string[] | undefined;
     if (taken.enrolled) {
       await audit(tx, 'mfa_enrolled', taken.enrolled);
+      await tellOwner(tx, user, { event: 'factor_added', kind: taken.enrolled.kind });
       if ((await db.count_recovery_codes(tx, userId)) === 0) {
         recoveryCodes = await issueRecoveryCodes(tx, deps.mfaKey, userId);
       }
@@ -623,6 +664,7 @@ export async function confirmAuthenticator(
   session: UserRow & { session_id: string },
   confirm: { factorId: string; code: string; ipAddress: string },
 ): Promise<Outcome<{ recoveryCodes?: string[] }>> {
+  if (!(await provedRecently(deps.sql, session))) return fail('mfa_proof_required');
   const factor = await db.find_factor(deps.sql, session.id, confirm.factorId);
   if (!factor || factor.kind !== 'totp' || factor.confirmed_at) return fail('mfa_factor_not_found');
   const secret = await openSecret(deps.mfaKey, factor.totp_secret!, factor.id);
@@ -640,6 +682,7 @@ export async function confirmAuthenticator(
       ipAddress: confirm.ipAddress,
       eventData: { kind: 'totp', factorId: factor.id, name: factor.name },
     });
+    await tellOwner(tx, session, { event: 'factor_added', kind: 'totp' });
     const recoveryCodes = (await db.count_recovery_codes(tx, session.id)) === 0
       ? await issueRecoveryCodes(tx, deps.mfaKey, session.id)
       : undefined;
@@ -677,12 +720,16 @@ export async function stepPasskeyOptions(
   return { ok: true, options };
 }
 
-/** A signed-in user starts adding a passkey or security key (Security screen); the session keeps the challenge. */
+/**
+ * A signed-in user starts adding a passkey or security key (Security screen), after a recent proof; the session
+ * keeps the challenge.
+ */
 export async function startPasskeyRegistration(
   deps: Pick<AppDeps, 'sql'>,
   session: UserRow & { session_id: string },
   rp: RelyingParty,
-): Promise<PublicKeyCredentialCreationOptionsJSON> {
+): Promise<Outcome<{ options: PublicKeyCredentialCreationOptionsJSON }>> {
+  if (!(await provedRecently(deps.sql, session))) return fail('mfa_proof_required');
   const factors = await db.list_factors(deps.sql, session.id, { confirmed: true });
   const options = await registrationOptions(rp, session, factors);
   await db.set_session_webauthn_challenge(
@@ -691,7 +738,7 @@ export async function startPasskeyRegistration(
     REGISTER + options.challenge,
     WEBAUTHN_TIMEOUT_SECONDS,
   );
-  return options;
+  return { ok: true, options };
 }
 
 /** A signed-in user proves one of their keys before removing a factor or making new recovery codes. */
@@ -723,6 +770,7 @@ export async function confirmPasskey(
   session: UserRow & { session_id: string },
   confirm: { name: string; response: unknown; ipAddress: string; rp: RelyingParty },
 ): Promise<Outcome<{ recoveryCodes?: string[] }>> {
+  if (!(await provedRecently(deps.sql, session))) return fail('mfa_proof_required');
   const pending = await db.take_session_webauthn_challenge(deps.sql, session.session_id);
   const registered = pending?.startsWith(REGISTER)
     ? await checkRegistration(confirm.rp, pending.slice(REGISTER.length), confirm.response)
@@ -747,11 +795,73 @@ export async function confirmPasskey(
       ipAddress: confirm.ipAddress,
       eventData: { kind: 'webauthn', factorId, name },
     });
+    await tellOwner(tx, session, { event: 'factor_added', kind: 'webauthn' });
     const recoveryCodes = (await db.count_recovery_codes(tx, session.id)) === 0
       ? await issueRecoveryCodes(tx, deps.mfaKey, session.id)
       : undefined;
     return { ok: true, ...(recoveryCodes ? { recoveryCodes } : {}) };
   });
+}
+
+/** What proves the owner before a factor is added: a second factor, or the password where there is none. */
+export type IdentityProof = Proof | { method: 'password'; password: string };
+
+/**
+ * A signed-in user proves it is them before adding a second factor (Security screen): with one of their factors
+ * when they have one (the password alone is what a factor is there to back up), with the password otherwise.
+ * Counted in the sign-in lock like a sign-in; the session may then add factors for IDENTITY_PROOF_MINUTES.
+ */
+export async function proveIdentity(
+  deps: Pick<AppDeps, 'sql' | 'mfaKey' | 'pinPepper'>,
+  user: UserRow & { session_id: string },
+  proof: IdentityProof & { ipAddress: string; rp: RelyingParty },
+): Promise<Outcome> {
+  const hasFactor = (await db.list_factors(deps.sql, user.id, { confirmed: true })).length > 0;
+  if (proof.method !== 'password') {
+    if (!hasFactor) return fail('mfa_factor_not_found');
+    return await proveAgain(deps, user, proof, (tx) => db.mark_identity_proved(tx, user.session_id));
+  }
+  if (hasFactor) return fail('mfa_second_factor_needed');
+  const { sql } = deps;
+  const hashes = await find_password_hashes(sql, user.id);
+  if (!hashes) return fail('session_gone');
+  const key = accountAttemptKey(user, proof.ipAddress);
+  const audit = (tx: Tx, eventType: string, eventData: Record<string, unknown>) =>
+    insert_audit_event(tx, {
+      userId: user.id,
+      eventType,
+      resourceType: 'user',
+      resourceId: user.id,
+      ipAddress: proof.ipAddress,
+      eventData,
+    });
+  const admission = await admitAttempt(sql, key);
+  if (!admission.admitted && admission.refusal === 'address_budget') return fail('throttled');
+  if (!admission.admitted && admission.refusal === 'wait') {
+    return { ...fail('sign_in_wait'), waitSeconds: admission.waitSeconds };
+  }
+  if (!admission.admitted) {
+    await audit(sql, 'mfa_failed', { method: 'password', reason: 'locked' });
+    return fail('mfa_locked');
+  }
+  if (!(await verifySecret(proof.password, hashes.password_hash, { pepper: deps.pinPepper }))) {
+    const { lockedNow } = await recordFailure(sql, key, admission.limits);
+    if (lockedNow) {
+      await audit(sql, 'account_locked', {
+        username: key.username,
+        minutes: admission.limits.lockMinutes,
+        during: 'identity_proof',
+      });
+    }
+    await audit(sql, 'mfa_failed', { method: 'password', reason: 'bad_secret' });
+    return fail('current_password_wrong');
+  }
+  const proved = await sql.begin(async (tx) => {
+    if (!(await confirmSuccess(tx, key, admission.failureId))) return false;
+    await db.mark_identity_proved(tx, user.session_id);
+    return true;
+  });
+  return proved ? { ok: true } : fail('mfa_locked');
 }
 
 /** A user's factors as the Security screen lists them, with their unused recovery codes and the requirement. */
@@ -798,6 +908,7 @@ export async function removeFactor(
       ipAddress: removal.ipAddress,
       eventData: { kind: factor.kind, factorId: factor.id, name: factor.name },
     });
+    await tellOwner(tx, user, { event: 'factor_removed', kind: factor.kind });
   });
 }
 
@@ -820,11 +931,15 @@ export async function regenerateRecoveryCodes(
       resourceId: user.id,
       ipAddress: proof.ipAddress,
     });
+    await tellOwner(tx, user, { event: 'recovery_codes_replaced' });
   });
   return proved.ok ? { ok: true, recoveryCodes } : proved;
 }
 
-/** An admin removes another user's factors and recovery codes (audited, e-mailed to the owner); never their own. */
+/**
+ * An admin removes another user's factors and recovery codes (audited, e-mailed to the owner); never their own.
+ * Every session of the owner ends with them, and any sign-in step pending.
+ */
 export async function resetFactors(
   sql: Sql,
   admin: { id: string; entity_id: string },
@@ -836,6 +951,9 @@ export async function resetFactors(
     // Another entity's user is as missing as an unknown one: an admin manages their own entity only.
     if (!user || user.entity_id !== admin.entity_id) return fail('user_not_found');
     const removed = await db.delete_all_factors(tx, user.id);
+    // Whoever holds the account now (perhaps the reason for the reset) is signed out: the owner signs in again.
+    await revoke_user_sessions(tx, user.id);
+    await db.end_user_challenges(tx, user.id);
     await insert_audit_event(tx, {
       userId: admin.id,
       eventType: 'mfa_reset',

@@ -52,6 +52,10 @@ export const REASONS = [
   'mfa_passkey_refused',
   /** An admin may reset other users' second factors, never their own. */
   'mfa_self_reset',
+  /** Adding a second factor needs a proof of identity (password, or a factor) within the last few minutes. */
+  'mfa_proof_required',
+  /** An account with a second factor proves it is its owner with that factor, not with the password alone. */
+  'mfa_second_factor_needed',
   /** A session opened with a PIN an admin reset may only choose a new PIN (pin_reset.ts). */
   'pin_change_required',
   // Staff passwords set through an e-mailed link (password_reset.ts).

@@ -3,7 +3,9 @@
  * staff member's password. Also "Sign out of all sessions", for every user.
  *
  * The link is single-use and short-lived (FORGOTTEN_LINK_MINUTES; ADMIN_LINK_MINUTES for an admin's reset, which
- * the owner may read only the next working day). Only the SHA-256 of its token is stored. The form answers the
+ * the owner may read only the next working day). Only the SHA-256 of its token is stored, and the queued e-mail
+ * holds the token sealed under a key outside the database until it is sent (api/email/sealed_secret.ts), so a
+ * copy of the database or of a backup sets no password. The form answers the
  * same whether the address has an account or not, and is throttled per client address (a 429 that tells nothing
  * about any address) and per account (further requests are answered alike and send nothing).
  */
@@ -13,6 +15,7 @@ import type { Tx } from '../db/client.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { reset_login_failures } from '../db/login_throttle.ts';
+import { end_user_challenges } from '../db/mfa.ts';
 import {
   consume_password_reset,
   count_reset_code_attempt,
@@ -31,8 +34,10 @@ import {
   type UserRow,
 } from '../db/users.ts';
 import { setPasswordEmail } from '../email/messages.ts';
+import { sealEmailSecret, SECRET_PLACEHOLDER } from '../email/sealed_secret.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { Actor } from './actor.ts';
+import { tellOwner } from './mfa.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { checkPasswordStrength } from './password_strength.ts';
 import { hashSecret } from './passwords.ts';
@@ -62,22 +67,26 @@ export async function tokenHash(token: string): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Stores a new link for `user` and queues its e-mail, in the caller's transaction. */
+/** Stores a new link for `user` and queues its e-mail (the token sealed), in the caller's transaction. */
 async function sendLink(
   tx: Tx,
-  deps: Pick<AppDeps, 'config'>,
+  deps: Pick<AppDeps, 'config' | 'mfaKey'>,
   user: UserRow & { email: string },
   r: { purpose: PasswordResetPurpose; createdBy: string | null; minutes: number },
 ): Promise<void> {
   const token = newToken();
   await insert_password_reset(tx, { tokenHash: await tokenHash(token), userId: user.id, ...r });
-  await enqueue_email(
-    tx,
-    setPasswordEmail(
-      { to: user.email, token, portalUrl: deps.config.portalUrl, minutes: r.minutes, cause: r.purpose },
-      await email_language(tx, user.id),
-    ),
+  const email = setPasswordEmail(
+    {
+      to: user.email,
+      token: SECRET_PLACEHOLDER,
+      portalUrl: deps.config.portalUrl,
+      minutes: r.minutes,
+      cause: r.purpose,
+    },
+    await email_language(tx, user.id),
   );
+  await enqueue_email(tx, { ...email, sealedSecret: await sealEmailSecret(deps.mfaKey, token, email.to) });
 }
 
 /**
@@ -86,7 +95,7 @@ async function sendLink(
  * answered alike, whether an e-mail went out or not.
  */
 export async function requestPasswordReset(
-  deps: Pick<AppDeps, 'sql' | 'config'>,
+  deps: Pick<AppDeps, 'sql' | 'config' | 'mfaKey'>,
   r: { email: string; entity: string; ipAddress: string },
 ): Promise<Outcome> {
   return await deps.sql.begin(async (tx): Promise<Outcome> => {
@@ -132,7 +141,8 @@ export async function requestPasswordReset(
 
 /**
  * Sets a new password from a link: once, within its lifetime, for an active staff account. The owner's other
- * sessions end and any sign-in lock lifts. 'reset_link_invalid' for a used, expired or unknown link;
+ * sessions end, so do the sign-in steps opened with the old password, and any sign-in lock lifts; the owner is
+ * told by e-mail. 'reset_link_invalid' for a used, expired or unknown link;
  * 'reset_code_throttled' past RESET_CODES_PER_ADDRESS attempts from the client address in the window.
  *
  * The link is looked up before the new password is hashed, so an unknown or used code costs one indexed read and
@@ -168,7 +178,10 @@ export async function completePasswordReset(
     const user = await lock_user(tx, used.user_id);
     if (!user) return fail('reset_link_invalid');
     await update_password(tx, user.id, newHash);
+    // A sign-in's second step opened with the old password ends with the sessions.
     await revoke_user_sessions(tx, user.id);
+    await end_user_challenges(tx, user.id);
+    await tellOwner(tx, user, { event: 'password_changed', how: 'reset' });
     if (user.email) await reset_login_failures(tx, user.entity_id, user.email.toLowerCase());
     await insert_audit_event(tx, {
       userId: user.id,
@@ -188,7 +201,7 @@ export async function completePasswordReset(
  * session of the owner ends, and the owner is e-mailed a link to set a new one. Audited with the admin.
  */
 export async function adminResetStaffPassword(
-  deps: Pick<AppDeps, 'sql' | 'config'>,
+  deps: Pick<AppDeps, 'sql' | 'config' | 'mfaKey'>,
   userId: string,
   actor: Actor,
 ): Promise<Outcome> {
@@ -201,6 +214,7 @@ export async function adminResetStaffPassword(
     }
     await update_password(tx, user.id, unusableHash);
     await revoke_user_sessions(tx, user.id);
+    await end_user_challenges(tx, user.id);
     await sendLink(tx, deps, { ...user, email: user.email }, {
       purpose: 'admin_reset',
       createdBy: actor.userId,

@@ -127,3 +127,48 @@ export function factorsResetEmail(to: string, language: Language): OutgoingEmail
   const t = EMAIL_TEXTS[language].factorsReset;
   return { kind: 'mfa_reset', to, subject: t.subject, body: letter(language, t.body) };
 }
+
+/** A change to how the account signs in, told to its owner: who made it may not be the owner. */
+export type SecurityNotice =
+  | { event: 'factor_added' | 'factor_removed'; kind: 'totp' | 'webauthn' }
+  | { event: 'recovery_codes_replaced' }
+  | { event: 'password_changed'; how: 'changed' | 'reset' };
+
+/**
+ * Sent to the owner on every change of their sign-in: a second factor added or removed, new recovery codes, a
+ * password changed or set from a link (an admin's reset of the factors has its own message). The factor's name
+ * is left out: whoever added it chose it.
+ */
+export function securityNoticeEmail(to: string, notice: SecurityNotice, language: Language): OutgoingEmail {
+  const t = EMAIL_TEXTS[language];
+  switch (notice.event) {
+    case 'factor_added':
+      return {
+        kind: 'mfa_added',
+        to,
+        subject: t.factorAdded.subject,
+        body: letter(language, t.factorAdded.body(t.factorKind[notice.kind]), t.notYou),
+      };
+    case 'factor_removed':
+      return {
+        kind: 'mfa_removed',
+        to,
+        subject: t.factorRemoved.subject,
+        body: letter(language, t.factorRemoved.body(t.factorKind[notice.kind]), t.notYou),
+      };
+    case 'recovery_codes_replaced':
+      return {
+        kind: 'mfa_recovery_codes_replaced',
+        to,
+        subject: t.recoveryCodesReplaced.subject,
+        body: letter(language, t.recoveryCodesReplaced.body, t.notYou),
+      };
+    case 'password_changed':
+      return {
+        kind: 'password_changed',
+        to,
+        subject: t.passwordChanged.subject,
+        body: letter(language, t.passwordChanged.body[notice.how], t.notYou),
+      };
+  }
+}

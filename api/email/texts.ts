@@ -29,6 +29,14 @@ export interface EmailTexts {
   };
   recoveryUsed: { subject: string; body(left: number): string };
   factorsReset: { subject: string; body: string };
+  /** What a kind of second factor is called in a notice. */
+  factorKind: Record<'totp' | 'webauthn', string>;
+  factorAdded: { subject: string; body(kind: string): string };
+  factorRemoved: { subject: string; body(kind: string): string };
+  recoveryCodesReplaced: { subject: string; body: string };
+  passwordChanged: { subject: string; body: Record<'changed' | 'reset', string> };
+  /** The closing line of every notice of a change to the account's sign-in. */
+  notYou: string;
 }
 
 const en: EmailTexts = {
@@ -113,6 +121,32 @@ const en: EmailTexts = {
       'account on the secure legal-mail portal. Sign in with your password and add a second factor again.\n\n' +
       'If you did not ask for this, tell your department at once.',
   },
+  factorKind: { totp: 'An authenticator app', webauthn: 'A passkey or security key' },
+  factorAdded: {
+    subject: 'A second factor was added to your account',
+    body: (kind) =>
+      `${kind} was just added as a second factor of your account on the secure legal-mail portal.`,
+  },
+  factorRemoved: {
+    subject: 'A second factor was removed from your account',
+    body: (kind) =>
+      `${kind} was just removed from the second factors of your account on the secure legal-mail portal.`,
+  },
+  recoveryCodesReplaced: {
+    subject: 'New recovery codes were made for your account',
+    body: 'New recovery codes were just made for your account on the secure legal-mail portal; the earlier ' +
+      'ones no longer work.',
+  },
+  passwordChanged: {
+    subject: 'Your password was changed',
+    body: {
+      changed: 'The password of your account on the secure legal-mail portal was just changed.',
+      reset: 'A new password was just set for your account on the secure legal-mail portal with a ' +
+        'set-password link. Every session of the account has ended.',
+    },
+  },
+  notYou:
+    'If it was not you, tell your administrator at once: they can reset your second factors and your password.',
 };
 
 const es: EmailTexts = {
@@ -201,6 +235,36 @@ const es: EmailTexts = {
       'con su contraseña y agregue de nuevo un segundo factor.\n\n' +
       'Si usted no lo pidió, avise de inmediato a su departamento.',
   },
+  factorKind: {
+    totp: 'Una aplicación de autenticación',
+    webauthn: 'Una llave de acceso o llave de seguridad',
+  },
+  factorAdded: {
+    subject: 'Se agregó un segundo factor a su cuenta',
+    body: (kind) =>
+      `${kind} se acaba de agregar como segundo factor de su cuenta en el portal seguro de correo legal.`,
+  },
+  factorRemoved: {
+    subject: 'Se eliminó un segundo factor de su cuenta',
+    body: (kind) =>
+      `${kind} se acaba de eliminar de los segundos factores de su cuenta en el portal seguro de correo legal.`,
+  },
+  recoveryCodesReplaced: {
+    subject: 'Se crearon códigos de recuperación nuevos para su cuenta',
+    body: 'Se acaban de crear códigos de recuperación nuevos para su cuenta en el portal seguro de correo ' +
+      'legal; los anteriores ya no funcionan.',
+  },
+  passwordChanged: {
+    subject: 'Su contraseña fue cambiada',
+    body: {
+      changed: 'Se acaba de cambiar la contraseña de su cuenta en el portal seguro de correo legal.',
+      reset:
+        'Se acaba de establecer una contraseña nueva para su cuenta en el portal seguro de correo legal ' +
+        'con un enlace para elegir contraseña. Se cerraron todas las sesiones de la cuenta.',
+    },
+  },
+  notYou:
+    'Si no fue usted, avise de inmediato a su administrador: puede restablecer sus segundos factores y su contraseña.',
 };
 
 export const EMAIL_TEXTS: Record<Language, EmailTexts> = { en, es };

@@ -5,10 +5,14 @@
  * MAX_ATTEMPTS, or at once when the relay refuses the message itself (5xx to its addresses or content), the
  * message is marked failed with its last error. A refused login or a TLS failure is not final: the message waits
  * with the reason in the outbox screen until the operator fixes the relay's settings.
+ *
+ * A message that carries a secret (a set-password code) holds it sealed (sealed_secret.ts): it is opened here,
+ * put in place of the body's placeholder for the relay alone, and dropped from the row once sent.
  */
 import type { Sql } from '../db/client.ts';
 import {
   claim_due_emails,
+  type ClaimedEmail,
   mark_email_failed,
   mark_email_sent,
   renew_email_claim,
@@ -16,6 +20,7 @@ import {
 import type { SmtpConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { list_settings } from '../db/settings.ts';
+import { openEmailSecret, SECRET_PLACEHOLDER } from './sealed_secret.ts';
 import { sendMail, SmtpError, type SmtpSettings } from './smtp_client.ts';
 
 /** Ten attempts with the default back-off span about four and a half hours: a relay outage of an afternoon. */
@@ -35,6 +40,17 @@ export interface DeliveryOptions {
   transport?: SmtpConfig;
   /** Where sends and failures are reported (by outbox id: addresses stay out of the log). */
   logger?: Logger;
+  /** The key a message's secret is sealed under (AppDeps.mfaKey): without it such a message cannot be sent. */
+  secretKey?: Uint8Array;
+}
+
+/** A claimed message's body as the relay gets it: its sealed secret, if any, in place of the placeholder. */
+export async function bodyForRelay(email: ClaimedEmail, key: Uint8Array | undefined): Promise<string> {
+  if (!email.sealed_secret) return email.body;
+  const secret = key && await openEmailSecret(key, new Uint8Array(email.sealed_secret), email.to_address);
+  // Permanent: a key that changed (MFA_SECRET_KEY rotated) will not open it on a later attempt either.
+  if (!secret) throw new SmtpError('The code this message carries cannot be opened with this key.', true);
+  return email.body.replaceAll(SECRET_PLACEHOLDER, secret);
 }
 
 /** The SMTP settings, or null when e-mail is disabled or not configured. */
@@ -71,7 +87,8 @@ export async function deliverDueEmails(
     // Another instance took it over after this batch's lease ran out: it is theirs to send, once.
     if (!(await renew_email_claim(sql, email, leaseSeconds))) continue;
     try {
-      await sendMail(smtp, { to: email.to_address, subject: email.subject, body: email.body }, {
+      const body = await bodyForRelay(email, options.secretKey);
+      await sendMail(smtp, { to: email.to_address, subject: email.subject, body }, {
         transport: options.transport,
         timeoutMs: options.smtpTimeoutMs,
       });

@@ -79,6 +79,8 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
     message: 'That passkey or security key was not accepted. Please try again.',
   },
   mfa_self_reset: { status: 400, message: 'You cannot reset your own second factors.' },
+  mfa_proof_required: { status: 403, message: 'Please confirm it is you before adding a second factor.' },
+  mfa_second_factor_needed: { status: 400, message: 'Please confirm with one of your second factors.' },
   current_password_wrong: { status: 400, message: 'The current password is not correct.' },
   password_change_locked: {
     status: 429,

@@ -45,6 +45,7 @@ export const SUCCESS = {
   userReleased: 'Offender marked released',
   userTransferred: 'Offender marked transferred',
   mfaEnrolled: 'Second factor added',
+  identityConfirmed: 'Confirmed. You may add a second factor now.',
   mfaRemoved: 'Second factor removed',
   mfaRecoveryCodesReplaced: 'New recovery codes made. The old ones no longer work.',
   mfaReset: "The user's second factors were reset",

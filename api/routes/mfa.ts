@@ -9,6 +9,7 @@ import {
   confirmAuthenticator,
   confirmPasskey,
   listFactors,
+  proveIdentity,
   regenerateRecoveryCodes,
   removeFactor,
   resetFactors,
@@ -21,6 +22,7 @@ import {
 } from '../domain/mfa.ts';
 import { relyingParty } from '../domain/webauthn.ts';
 import type {
+  MfaIdentityProof,
   MfaPasskeyConfirmRequest,
   MfaProof,
   MfaStepPasskeyRequest,
@@ -66,6 +68,17 @@ const proofBody = z.union([
   z.object({ method, code }),
   z.object({ method: z.literal('webauthn'), response: passkeyResponse }),
 ]) satisfies z.ZodType<MfaProof>;
+/** Before adding a factor: a second factor's proof, or the password of an account that has none. */
+const identityBody = z.union([
+  proofBody,
+  z.object({
+    method: z.literal('password'),
+    password: z.string({ error: 'Please enter your password.' }).min(1, 'Please enter your password.').max(
+      1024,
+      'The current password is not correct.',
+    ),
+  }),
+]) satisfies z.ZodType<MfaIdentityProof>;
 const stepPasskeyBody = z.object({ mfaToken }) satisfies z.ZodType<MfaStepPasskeyRequest>;
 const passkeyConfirmBody = z.object({
   name: z.string().trim().max(100).default(''),
@@ -128,9 +141,20 @@ export const mfaRoutes = new Hono<AppEnv>()
       { success: true, data: await listFactors(c.var.deps.sql, c.var.session) } satisfies MfaFactorListAnswer,
     );
   })
+  // Proving it is you (a factor, or the password where there is none) before adding a factor below.
+  .post('/identity', requireRole(STAFF), valid('json', identityBody), async (c) => {
+    const result = await proveIdentity(c.var.deps, c.var.session, {
+      ...c.req.valid('json'),
+      ipAddress: c.var.clientAddress,
+      rp: rpOf(c),
+    });
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, message: SUCCESS.identityConfirmed });
+  })
   .post('/totp', requireRole(STAFF), valid('json', enrolBody), async (c) => {
-    const enrolment = await startAuthenticatorEnrolment(c.var.deps, c.var.session, c.req.valid('json').name);
-    return c.json({ success: true, data: enrolment });
+    const result = await startAuthenticatorEnrolment(c.var.deps, c.var.session, c.req.valid('json').name);
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: result.enrolment });
   })
   .post('/totp/confirm', requireRole(STAFF), valid('json', confirmBody), async (c) => {
     const result = await confirmAuthenticator(c.var.deps, c.var.session, {
@@ -141,8 +165,9 @@ export const mfaRoutes = new Hono<AppEnv>()
     return c.json({ success: true, message: SUCCESS.mfaEnrolled, ...result });
   })
   .post('/webauthn', requireRole(STAFF), async (c) => {
-    const options = await startPasskeyRegistration(c.var.deps, c.var.session, rpOf(c));
-    return c.json({ success: true, data: { options: asOptions(options) } });
+    const result = await startPasskeyRegistration(c.var.deps, c.var.session, rpOf(c));
+    if (!result.ok) throw failureError(result);
+    return c.json({ success: true, data: { options: asOptions(result.options) } });
   })
   .post('/webauthn/confirm', requireRole(STAFF), valid('json', passkeyConfirmBody), async (c) => {
     const result = await confirmPasskey(c.var.deps, c.var.session, {
@@ -153,7 +178,7 @@ export const mfaRoutes = new Hono<AppEnv>()
     if (!result.ok) throw failureError(result);
     return c.json({ success: true, message: SUCCESS.mfaEnrolled, ...result });
   })
-  // Proving a key again before removing a factor or making new recovery codes.
+  // Proving a key again before removing or adding a factor or making new recovery codes.
   .post('/webauthn/proof-options', requireRole(STAFF), async (c) => {
     const result = await startPasskeyProof(c.var.deps, c.var.session, rpOf(c));
     if (!result.ok) throw failureError(result);

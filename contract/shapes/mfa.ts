@@ -93,6 +93,12 @@ export type MfaProof =
   | { method: 'totp' | 'recovery'; code: string }
   | { method: 'webauthn'; response: PasskeyResponse };
 
+/**
+ * The body of POST /api/auth/mfa/identity, which adding a factor needs within the last few minutes: one of the
+ * account's factors, or its password when it has none.
+ */
+export type MfaIdentityProof = MfaProof | { method: 'password'; password: string };
+
 /** POST /api/auth/login answer when a second factor must follow the password (MfaStep). */
 export type MfaStepAnswer = { success: true } & MfaStep;
 

@@ -4,6 +4,7 @@
  * link, an admin's reset of a staff password, and "Sign out of all sessions".
  */
 import assert from 'node:assert/strict';
+import { bodyForRelay } from '../../api/email/worker.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { upload } from '../support/documents.ts';
 import { makeUser } from '../support/factories.ts';
@@ -32,10 +33,14 @@ async function adminId(): Promise<string> {
   return row.id;
 }
 
+/** The newest message to `to` as the relay gets it (a set-password code opened from its seal). */
 async function lastEmailTo(to: string): Promise<{ subject: string; body: string } | undefined> {
-  const [row] = await t.deps.sql<{ subject: string; body: string }[]>`
-    select subject, body from email_outbox where to_address = ${to} order by created_at desc, id desc limit 1`;
-  return row;
+  const [row] = await t.deps.sql<
+    { id: string; to_address: string; subject: string; body: string; sealed_secret: Uint8Array | null }[]
+  >`
+    select id::text as id, to_address, subject, body, sealed_secret from email_outbox
+    where to_address = ${to} order by created_at desc, id desc limit 1`;
+  return row && { subject: row.subject, body: await bodyForRelay({ ...row, attempts: 1 }, t.deps.mfaKey) };
 }
 
 async function emailsTo(to: string): Promise<number> {

@@ -60,6 +60,18 @@ async function enrolThroughSignIn(user: { username: string; secret: string }) {
   return { secret, token: done.body.token as string, recoveryCodes: done.body.recoveryCodes as string[] };
 }
 
+/** Signs in with the password and proves it again, as adding a factor on the Security screen needs. */
+async function signInToAdd(user: { username: string; secret: string }): Promise<string> {
+  const session = await signIn(t, user.username, user.secret, ip);
+  const proved = await call(t, 'POST', '/api/auth/mfa/identity', {
+    token: session,
+    body: { method: 'password', password: user.secret },
+    ip,
+  });
+  assert.equal(proved.status, 200, JSON.stringify(proved.body));
+  return session;
+}
+
 /** Signs in with the password and a code; returns the answer of the second step. */
 async function signInWithCode(
   user: { username: string; secret: string },
@@ -252,7 +264,7 @@ Deno.test({
     assert.equal(used.event_data.left, 9);
     const mail = await t.deps.sql<{ kind: string }[]>`
       select kind from email_outbox where to_address = ${user.username}`;
-    assert.deepEqual(mail.map((m) => m.kind), ['mfa_recovery_used']);
+    assert.deepEqual(mail.map((m) => m.kind), ['mfa_added', 'mfa_recovery_used']);
   },
 });
 
@@ -292,7 +304,7 @@ Deno.test({
   fn: async () => {
     newAddress();
     const user = await makeUser(t, { role: 'attorney' });
-    const session = await signIn(t, user.username, user.secret, ip);
+    const session = await signInToAdd(user);
     const started = await call(t, 'POST', '/api/auth/mfa/totp', {
       token: session,
       body: { name: 'Work phone' },
@@ -395,7 +407,7 @@ Deno.test({
   fn: async () => {
     newAddress();
     const user = await makeUser(t, { role: 'attorney' });
-    const session = await signIn(t, user.username, user.secret, ip);
+    const session = await signInToAdd(user);
     const started = await call(t, 'POST', '/api/auth/mfa/webauthn', { token: session, body: {} });
     assert.equal(started.status, 200, JSON.stringify(started.body));
     const { options } = started.body.data;
@@ -438,7 +450,7 @@ Deno.test({
   fn: async () => {
     newAddress();
     const user = await makeUser(t, { role: 'attorney' });
-    const session = await signIn(t, user.username, user.secret, ip);
+    const session = await signInToAdd(user);
     const key = await SoftAuthenticator.create();
     const started = await call(t, 'POST', '/api/auth/mfa/webauthn', { token: session });
     assert.equal(started.status, 200, JSON.stringify(started.body));
