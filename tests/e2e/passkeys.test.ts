@@ -60,6 +60,10 @@ Deno.test({
       await page.getByText('You have no second factor yet.').waitFor();
       await page.getByLabel('Name of the passkey or security key').fill('Desk key');
       await page.getByRole('button', { name: 'Add a passkey or security key' }).click();
+      // Adding a factor asks who it is first: without a factor, the password; then the addition carries on.
+      await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+      await page.getByLabel('Current password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Continue' }).click();
       // The first factor brings the recovery codes, shown once.
       await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
       assert.equal(await page.locator('.recovery-codes code').count(), 10);

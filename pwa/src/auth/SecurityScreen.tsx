@@ -2,7 +2,9 @@
  * /security: a staff user's own second factors, reached from every staff portal's header. Lists them (name, kind,
  * added, last used), adds a passkey or security key (named first) or an authenticator app (its QR code and the
  * secret as text, then its first code), removes one, and makes new recovery codes; removing and new codes ask for
- * a second factor first. Plain markup like the sign-in screen; the QR and WebAuthn libraries load when used.
+ * a second factor first. Adding one asks, when the API wants it (no proof in the last few minutes), for the
+ * password of an account without a factor or for one of its factors, then carries on with the addition.
+ * Plain markup like the sign-in screen; the QR and WebAuthn libraries load when used.
  */
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,21 +17,29 @@ import { failureMessage } from '../lib/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { homeForRole } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
-import type { MfaFactorList, MfaProof } from '../../../contract/shapes/mfa.ts';
+import type { MfaFactorList, MfaIdentityProof, MfaProof } from '../../../contract/shapes/mfa.ts';
 import {
   addPasskey,
   confirmAuthenticator,
   listFactors,
+  needsIdentityProof,
   PasskeyCancelled,
   passkeyProof,
   passkeysSupported,
+  proveIdentity,
   removeFactor,
   replaceRecoveryCodes,
   startAuthenticator,
 } from './passkeys.ts';
 
-/** What waits for a second factor before it is done. */
-type Pending = { kind: 'remove'; factorId: string; name: string } | { kind: 'codes' };
+/** What waits for a proof before it is done: a second factor, or for an addition the password where none is. */
+type Pending =
+  | { kind: 'remove'; factorId: string; name: string }
+  | { kind: 'codes' }
+  | { kind: 'identity'; resume: () => Promise<void> };
+
+/** Adds a factor (`run`), asking for a proof of identity first when the API wants one. */
+type ProofGate = (run: () => Promise<void>) => Promise<void>;
 
 export function SecurityScreen() {
   const { t } = useTranslation();
@@ -59,6 +69,17 @@ export function SecurityScreen() {
   useEffect(() => {
     void reload();
   }, [reload]);
+
+  // The addition is tried; when the API asks for a proof, the panel asks for it and the addition resumes.
+  const withProof: ProofGate = async (run) => {
+    try {
+      await run();
+    } catch (failure) {
+      if (!needsIdentityProof(failure)) throw failure;
+      setNotice(null);
+      setPending({ kind: 'identity', resume: run });
+    }
+  };
 
   const added = async (result: { recoveryCodes?: string[] }) => {
     setNotice(t('security.added'));
@@ -162,11 +183,24 @@ export function SecurityScreen() {
           )}
         </section>
 
-        {pending && list && (
+        {pending?.kind === 'identity' && list?.factors.length === 0 && (
+          <ProvePassword
+            onCancel={() => setPending(null)}
+            describeFailure={failed}
+            onProof={async (proof) => {
+              await proveIdentity(proof);
+              await pending.resume();
+              setPending(null);
+            }}
+          />
+        )}
+        {pending && list && !(pending.kind === 'identity' && list.factors.length === 0) && (
           <ProveAgain
-            key={pending.kind === 'remove' ? pending.factorId : 'codes'}
+            key={pending.kind === 'remove' ? pending.factorId : pending.kind}
             title={pending.kind === 'remove'
               ? t('security.removeHeading', { name: pending.name })
+              : pending.kind === 'identity'
+              ? t('security.identityHeading')
               : t('security.newCodesHeading')}
             passkey={hasPasskey}
             totp={hasTotp}
@@ -174,6 +208,12 @@ export function SecurityScreen() {
             onCancel={() => setPending(null)}
             describeFailure={failed}
             onProof={async (proof) => {
+              if (pending.kind === 'identity') {
+                await proveIdentity(proof);
+                await pending.resume();
+                setPending(null);
+                return;
+              }
               if (pending.kind === 'remove') {
                 await removeFactor(pending.factorId, proof);
                 setNotice(t('security.removed'));
@@ -187,17 +227,18 @@ export function SecurityScreen() {
           />
         )}
 
-        <AddPasskey onAdded={added} describeFailure={failed} />
-        <AddAuthenticator onAdded={added} describeFailure={failed} />
+        <AddPasskey onAdded={added} describeFailure={failed} withProof={withProof} />
+        <AddAuthenticator onAdded={added} describeFailure={failed} withProof={withProof} />
       </div>
     </PortalLayout>
   );
 }
 
 function AddPasskey(
-  { onAdded, describeFailure }: {
+  { onAdded, describeFailure, withProof }: {
     onAdded: (result: { recoveryCodes?: string[] }) => Promise<void>;
     describeFailure: (failure: unknown) => string;
+    withProof: ProofGate;
   },
 ) {
   const { t } = useTranslation();
@@ -211,9 +252,12 @@ function AddPasskey(
     setError(missing);
     if (missing) return;
     setBusy(true);
+    const chosen = name.trim();
     try {
-      await onAdded(await addPasskey(name.trim()));
-      setName('');
+      await withProof(async () => {
+        await onAdded(await addPasskey(chosen));
+        setName('');
+      });
     } catch (failure) {
       setError(describeFailure(failure));
     }
@@ -242,9 +286,10 @@ function AddPasskey(
 }
 
 function AddAuthenticator(
-  { onAdded, describeFailure }: {
+  { onAdded, describeFailure, withProof }: {
     onAdded: (result: { recoveryCodes?: string[] }) => Promise<void>;
     describeFailure: (failure: unknown) => string;
+    withProof: ProofGate;
   },
 ) {
   const { t } = useTranslation();
@@ -262,12 +307,15 @@ function AddAuthenticator(
     setError(missing);
     if (missing) return;
     setBusy(true);
+    const chosen = name.trim();
     try {
-      const enrolment = await startAuthenticator(name.trim());
-      setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr: null });
-      const { toDataURL } = await import('qrcode');
-      const qr = await toDataURL(enrolment.uri, { margin: 1, width: 200 });
-      setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr });
+      await withProof(async () => {
+        const enrolment = await startAuthenticator(chosen);
+        setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr: null });
+        const { toDataURL } = await import('qrcode');
+        const qr = await toDataURL(enrolment.uri, { margin: 1, width: 200 });
+        setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr });
+      });
     } catch (failure) {
       setError(describeFailure(failure));
     }
@@ -281,12 +329,16 @@ function AddAuthenticator(
     setError(missing);
     if (missing) return;
     setBusy(true);
+    const { factorId } = started;
+    const typed = code.trim();
     try {
-      const result = await confirmAuthenticator(started.factorId, code.trim());
-      setStarted(null);
-      setName('');
-      setCode('');
-      await onAdded(result);
+      await withProof(async () => {
+        const result = await confirmAuthenticator(factorId, typed);
+        setStarted(null);
+        setName('');
+        setCode('');
+        await onAdded(result);
+      });
     } catch (failure) {
       setError(describeFailure(failure));
     }
@@ -429,6 +481,61 @@ function ProveAgain(
           </button>
         </p>
       )}
+      <p>
+        <button type='button' className='btn' onClick={onCancel}>{t('security.cancel')}</button>
+      </p>
+    </section>
+  );
+}
+
+/** Asks an account without a second factor for its password before one is added. */
+function ProvePassword(
+  { onProof, onCancel, describeFailure }: {
+    onProof: (proof: MfaIdentityProof) => Promise<void>;
+    onCancel: () => void;
+    describeFailure: (failure: unknown) => string;
+  },
+) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // As the second-factor panel: the focus goes where the question is.
+  useEffect(() => heading.current?.focus(), []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const missing = requiredError(password, t('security.passwordRequired'));
+    setError(missing);
+    if (missing) return;
+    setBusy(true);
+    try {
+      await onProof({ method: 'password', password });
+    } catch (failure) {
+      setError(describeFailure(failure));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className='security-section security-prove' aria-labelledby='security-identity-heading'>
+      <h3 id='security-identity-heading' ref={heading} tabIndex={-1}>{t('security.identityHeading')}</h3>
+      <p>{t('security.passwordHint')}</p>
+      <form name='prove-password' noValidate onSubmit={submit} aria-busy={busy}>
+        <fieldset className='form-fields' disabled={busy}>
+          <TextField
+            id='prove_password'
+            type='password'
+            label={t('security.currentPassword')}
+            autoComplete='current-password'
+            value={password}
+            error={error}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <button type='submit' className='btn btn-primary'>{t('security.continue')}</button>
+        </fieldset>
+      </form>
       <p>
         <button type='button' className='btn' onClick={onCancel}>{t('security.cancel')}</button>
       </p>

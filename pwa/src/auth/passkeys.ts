@@ -3,9 +3,10 @@
  * `@simplewebauthn/browser` (loaded only when a key is used), and the answers sent back. A key that does not answer
  * (cancelled, timed out, none present) is a PasskeyCancelled, told apart from a refusal of the server.
  */
-import { apiRequest } from '../lib/api.ts';
+import { ApiError, apiRequest } from '../lib/api.ts';
 import type {
   MfaFactorList,
+  MfaIdentityProof,
   MfaPasskeyOptions,
   MfaProof,
   PasskeyOptions,
@@ -85,6 +86,19 @@ export async function passkeyProof(): Promise<MfaProof> {
     method: 'POST',
   });
   return { method: 'webauthn', response: await provePasskey(started.data.options) };
+}
+
+/**
+ * POST /api/auth/mfa/identity: the owner proves it is them (one of their factors, or the password where there is
+ * none), which adding a factor needs within the last few minutes.
+ */
+export async function proveIdentity(proof: MfaIdentityProof): Promise<void> {
+  await apiRequest('/auth/mfa/identity', { body: proof });
+}
+
+/** Whether a failure is the API asking for that proof before it adds a factor. */
+export function needsIdentityProof(failure: unknown): boolean {
+  return failure instanceof ApiError && failure.code === 'mfa_proof_required';
 }
 
 /** POST /api/auth/mfa/totp: starts an authenticator app for the signed-in user. */
