@@ -2,7 +2,8 @@
  * `MFA_SECRET_KEY_PREVIOUS=old MFA_SECRET_KEY=new npm run keys:rotate-mfa`: seals every authenticator app's
  * secret again under the new key and records the new key's fingerprint, in one transaction, with the portal
  * stopped (docs/operations.md, "Rotating a key"). Recovery codes are kept only as an HMAC under the old key, so
- * they cannot move: the unused ones are removed, and their owners make new ones on their Security screen.
+ * they cannot move: the unused ones are removed, and their owners make new ones on their Security screen. The
+ * set-password codes waiting in the e-mail outbox are sealed again too.
  * Exit codes: 0 rotated, 1 refused (a key that does not match the data), 2 bad usage.
  */
 import { loadConfig } from '../config.ts';
@@ -17,6 +18,8 @@ import {
 } from '../db/key_fingerprints.ts';
 import { keyFingerprint } from '../domain/keys.ts';
 import { resealTotpSecret } from '../domain/mfa.ts';
+import { lock_sealed_email_secrets, update_email_secret } from '../db/email_outbox.ts';
+import { resealEmailSecret } from '../email/sealed_secret.ts';
 
 const NAME = 'MFA_SECRET_KEY';
 
@@ -60,12 +63,22 @@ async function main(): Promise<number> {
         }
         await update_totp_secret(tx, row.id, resealed);
       }
+      const waiting = await lock_sealed_email_secrets(tx);
+      for (const row of waiting) {
+        const resealed = await resealEmailSecret(
+          { from, to },
+          new Uint8Array(row.sealed_secret),
+          row.to_address,
+        );
+        if (!resealed) throw new Refused(`a queued e-mail's code (outbox ${row.id}) does not open under it`);
+        await update_email_secret(tx, row.id, resealed);
+      }
       const users = await delete_unused_recovery_codes(tx);
       const moved = stored
         ? await update_key_fingerprint(tx, NAME, { from: stored, to: toPrint })
         : (await insert_key_fingerprint(tx, NAME, toPrint)) === toPrint;
       if (!moved) throw new Refused('another rotation changed the fingerprint meanwhile');
-      return { factors: rows.length, users };
+      return { factors: rows.length, users, emails: waiting.length };
     }).catch((error) => {
       if (error instanceof Refused) return error;
       throw error;
@@ -75,6 +88,9 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log(`Sealed ${result.factors} authenticator app secret(s) under the new MFA_SECRET_KEY.`);
+    if (result.emails) {
+      console.log(`Sealed the set-password codes of ${result.emails} e-mail(s) waiting in the outbox again.`);
+    }
     console.log(
       `Removed the unused recovery codes of ${result.users} user(s): they make new ones on their Security screen.`,
     );

@@ -86,6 +86,20 @@ export async function renew_email_claim(
   return rows.length === 1;
 }
 
+/** The queued messages' sealed secrets, locked for a rotation of the key they are sealed under. */
+export function lock_sealed_email_secrets(
+  sql: Tx,
+): Promise<{ id: string; to_address: string; sealed_secret: Uint8Array }[]> {
+  return sql<{ id: string; to_address: string; sealed_secret: Uint8Array }[]>`
+    select id::text as id, to_address, sealed_secret from email_outbox
+    where sealed_secret is not null order by id for update`;
+}
+
+/** A queued message's secret sealed again (under a new key). */
+export async function update_email_secret(sql: Tx, id: string, sealed: Uint8Array): Promise<void> {
+  await sql`update email_outbox set sealed_secret = ${sealed} where id = ${id}`;
+}
+
 /** Records a delivery; a secret the message carried is dropped: it now lives in the recipient's mailbox only. */
 export async function mark_email_sent(sql: Tx, id: string): Promise<void> {
   await sql`

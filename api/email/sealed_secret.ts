@@ -55,3 +55,13 @@ export async function openEmailSecret(
     return undefined;
   }
 }
+
+/** A sealed secret moved from one key to another (a rotation of MFA_SECRET_KEY); undefined if `from` does not open it. */
+export async function resealEmailSecret(
+  keys: { from: Uint8Array; to: Uint8Array },
+  sealed: Uint8Array,
+  to: string,
+): Promise<Uint8Array | undefined> {
+  const secret = await openEmailSecret(keys.from, sealed, to);
+  return secret === undefined ? undefined : await sealEmailSecret(keys.to, secret, to);
+}

@@ -269,7 +269,7 @@ Deno.test({
 
       // An authenticator app enrolled on A signs the admin in on B.
       const admin = await signInAt(a.url, 'admin@demo.test', 'Demo-Admin-2026!');
-      const secret = await enrolAuthenticator(a.url, admin);
+      const secret = await enrolAuthenticator(a.url, admin, 'Demo-Admin-2026!');
       const onB = await signInWithTotp(b.url, {
         username: 'admin@demo.test',
         password: 'Demo-Admin-2026!',

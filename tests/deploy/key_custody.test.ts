@@ -54,7 +54,7 @@ Deno.test({
     let portal: Instance | undefined = await startInstance({ ...sourceEnv, DEMO_SEED: '1' });
     try {
       const admin = await signInAt(portal.url, ADMIN.username, ADMIN.password);
-      const secret = await enrolAuthenticator(portal.url, admin);
+      const secret = await enrolAuthenticator(portal.url, admin, ADMIN.password);
       // The offender's first sign-in hashes the demo PIN under the pepper.
       await signInAt(portal.url, '100001', '246810');
 

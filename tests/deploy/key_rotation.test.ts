@@ -5,6 +5,8 @@
  * Needs TEST_DATABASE_URL.
  */
 import assert from 'node:assert/strict';
+import postgres from 'postgres';
+import { openEmailSecret } from '../../api/email/sealed_secret.ts';
 import { freshDatabase, type Instance, ROOT, signInAt, startInstance } from '../support/instance.ts';
 import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
 
@@ -50,7 +52,14 @@ Deno.test({
     try {
       const offender = await signInAt(portal.url, '100001', '246810');
       const admin = await signInAt(portal.url, ADMIN.username, ADMIN.password);
-      const secret = await enrolAuthenticator(portal.url, admin);
+      const secret = await enrolAuthenticator(portal.url, admin, ADMIN.password);
+      // A set-password e-mail waits in the outbox (no relay here), its code sealed under the MFA key.
+      const asked = await fetch(`${portal.url}/api/auth/forgot-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: ADMIN.username, entity: 'default' }),
+      });
+      assert.equal(asked.status, 200, await asked.text());
       await portal.stop();
       portal = undefined;
 
@@ -66,6 +75,21 @@ Deno.test({
       );
       assert.equal(rotated.code, 0, rotated.output);
       assert.match(rotated.output, /Sealed 1 authenticator app secret\(s\) under the new MFA_SECRET_KEY/);
+      assert.match(rotated.output, /set-password codes of 1 e-mail\(s\) waiting in the outbox/);
+      const reader = postgres(db.url, { max: 1, onnotice: () => {} });
+      try {
+        const [queued] = await reader<{ to_address: string; sealed_secret: Uint8Array }[]>`
+          select to_address, sealed_secret from email_outbox where sealed_secret is not null`;
+        const encoder = new TextEncoder();
+        const code = await openEmailSecret(
+          encoder.encode(fresh.MFA_SECRET_KEY),
+          queued.sealed_secret,
+          queued.to_address,
+        );
+        assert.match(code ?? '', /^[A-Za-z0-9_-]{43}$/, 'the queued code opens under the new key');
+      } finally {
+        await reader.end();
+      }
       const refused = await startInstance({ ...base, ...old }).then(
         async (i) => (await i.stop(), ''),
         (e: Error) => e.message,

@@ -19,8 +19,13 @@ async function post(base: string, path: string, body: unknown, token?: string) {
   return { status: r.status, body: await r.json() };
 }
 
-/** Enrols an authenticator app on the signed-in account at `base`; answers its secret (base32). */
-export async function enrolAuthenticator(base: string, token: string): Promise<string> {
+/**
+ * Enrols an authenticator app on the signed-in account at `base`, proving it with the account's password first
+ * (as the Security screen does); answers its secret (base32).
+ */
+export async function enrolAuthenticator(base: string, token: string, password: string): Promise<string> {
+  const proved = await post(base, '/api/auth/mfa/identity', { method: 'password', password }, token);
+  if (proved.status !== 200) throw new Error(`proof: ${proved.status} ${JSON.stringify(proved.body)}`);
   const started = await post(base, '/api/auth/mfa/totp', { name: 'Phone' }, token);
   if (started.status !== 200) throw new Error(`enrolment: ${started.status} ${JSON.stringify(started.body)}`);
   const { factorId, secret } = started.body.data;
