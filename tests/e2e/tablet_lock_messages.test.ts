@@ -4,8 +4,8 @@
  * - wrong PINs on the lock screen, online: after the free tries the refusal says how many seconds to wait (the
  *   account's growing delay, never a 10-minute lock), the right PIN meanwhile gets the same answer, not that it
  *   is wrong, and so does a sign-in with it; once the wait has passed (a few real seconds) the right PIN gets in;
- * - a locked tablet reloaded without the network says why the PIN cannot be checked (offline; sign in again
- *   when it is back online), not only 'This tablet is locked'.
+ * - a locked tablet reloaded without the network says why the PIN cannot be checked (the letters are kept but
+ *   locked until the network returns, then the PIN), not only 'This tablet is locked'.
  * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -101,7 +101,7 @@ Deno.test({
       );
 
       await t.step(
-        'a locked tablet reloaded offline says it is offline and to sign in again once online',
+        'a locked tablet reloaded offline says the letters are kept but locked until the network returns',
         async () => {
           const { context, page } = await tabletPage(browser);
           await signedIn(page, server.url, OFFENDER);

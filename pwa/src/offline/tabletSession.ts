@@ -34,8 +34,9 @@ export type TabletPhase =
   /** The lock screen: the list is hidden, the PIN reopens the cache. */
   | 'locked'
   /**
-   * No key here (offline with no PIN given on this tablet in this session, or the server would not give it):
-   * the list from the network, no cache. The clock still locks it.
+   * No key here (none was ever given on this tablet, or the server would not give it): the list from the
+   * network, no cache. The clock still locks it. A tablet that had a key and lost it to a reload while offline
+   * is 'locked' instead: its letters are kept, sealed, for the PIN once the network returns.
    */
   | 'network-only'
   /** The session is over (wiped): the portal goes to /login. */
@@ -175,8 +176,20 @@ export async function startTabletSession(): Promise<void> {
       if (!unreachable(error)) return set({ phase: 'network-only' });
     }
   }
-  // Offline (or the server did not answer): the PIN unwraps the stored key, if one was stored.
-  set({ phase: stored?.canUnlockOffline ? 'locked' : 'network-only' });
+  // Offline (or the server did not answer): the PIN unwraps the key wrapped in this window's memory, if any.
+  if (stored?.canUnlockOffline) return set({ phase: 'locked' });
+  if (stored) {
+    // The mail is sealed on this tablet, but a reload forgot its key and only the server holds it: the lock
+    // screen says the letters are kept, locked, until the network returns and the PIN is typed. The lock is
+    // written down (and reaches the server when the network returns), so the portal never shows an empty list
+    // and a failed load for mail that is there.
+    await browserState.lock();
+    set({ phase: 'locked' });
+    void tellServerLocked();
+    return;
+  }
+  // No key was ever given on this tablet: the list from the network only.
+  set({ phase: 'network-only' });
 }
 
 /** After the offender's online sign-in: the key, wrapped under the PIN just typed, so the lock screen works offline. */
@@ -227,6 +240,8 @@ export type UnlockOutcome =
  */
 export async function unlockTablet(pin: string): Promise<UnlockOutcome> {
   if (isOnline()) {
+    // A lock made offline reaches the server before the PIN does, so it can never land after the unlock.
+    await sendPendingLock();
     const token = storage.getGuid();
     try {
       const key = await unlockOnline(pin, token);

@@ -3,9 +3,10 @@
  * PIN reopens it (tabletSession.ts unlockTablet: the server checks it when it answers, the stored wrap when it
  * does not). Each wrong PIN says how many are left; after the fifth the PIN is checked only online (the server's
  * throttle), and nothing is deleted: the PINs may be someone else's; online, after the account's free tries the
- * server asks for a growing wait, whose seconds the refusal names. Offline, when the PIN cannot be checked here (a reload forgets the wrapped
- * key; too many wrong PINs), the screen says so at once rather than only that the tablet is locked. Log Off ends
- * the session instead. Plain markup: the tablet's path carries no antd.
+ * server asks for a growing wait, whose seconds the refusal names. Offline, when the PIN cannot be checked here (a
+ * reload forgets the wrapped key, and an unlocked tablet reloaded offline locks; too many wrong PINs), the screen
+ * says at once, in plain words, that the letters are kept but locked until the network returns, rather than only
+ * that the tablet is locked. Log Off ends the session instead. Plain markup: the tablet's path carries no antd.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

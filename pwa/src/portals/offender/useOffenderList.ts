@@ -6,7 +6,7 @@
  * fetches unread documents ahead. Without an unlocked cache (network-only) it is the plain network list.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, SESSION_LOCKED } from '../../lib/api.ts';
 import { browserState } from '../../lib/state/browserState.ts';
 import { documentStore } from '../../mail/documentStore.ts';
 import { timeSensitiveFirst } from '../../mail/delivery.ts';
@@ -14,7 +14,7 @@ import type { DocumentRow } from '../../mail/listLogic.ts';
 import { fetchDocuments } from '../../mail/mailApi.ts';
 import { onConnectivityChange } from '../../offline/connectivity.ts';
 import { LIST_TIMEOUT_MS, retryDelay } from '../../offline/listRetry.ts';
-import { prefetchUnread, sendQueuedReadings } from '../../offline/tabletSession.ts';
+import { lockTablet, prefetchUnread, sendQueuedReadings } from '../../offline/tabletSession.ts';
 
 export interface OffenderList {
   loading: boolean;
@@ -95,8 +95,18 @@ export function useOffenderList(
       }, (failure: unknown) => {
         if (controller.signal.aborted && !timedOut) return;
         const error = timedOut ? new ApiError(0, null) : failure;
-        callbacks.current.onError(error, failures.current === 0);
         setLive(false);
+        if (error instanceof ApiError && error.status > 0) {
+          // An answer: the network is back, whatever it says.
+          setOffline(false);
+          // The server holds the session locked (the PIN opened the saved copy offline after the lock had reached
+          // it): the lock screen, where the PIN is checked online; not a failed load.
+          if (error.status === 423 && error.code === SESSION_LOCKED) {
+            void lockTablet();
+            return;
+          }
+        }
+        callbacks.current.onError(error, failures.current === 0);
         // A refusal with a status (401, 404...) is an answer, not a drop: only a missing answer is retried.
         if (error instanceof ApiError && error.status === 0) {
           setOffline(true);
