@@ -11,7 +11,7 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 /**
  * `npm run test:quick`: the daily loop. The Deno type check, lint and format check, the PWA unit tests and the
- * API tests on PGlite, their files two at a time (`deno test --parallel`); no PWA build, no Ceph gateway (the s3
+ * API tests on PGlite beside the PWA unit tests; no PWA build, no Ceph gateway (the s3
  * tests skip), no PostgreSQL, deployment or browser suite. `npm test` runs everything.
  */
 const quick = process.argv.includes('--quick');
@@ -206,13 +206,8 @@ const built = !quick && checks[1];
 if (quick) {
   await pool(2, [
     () =>
-      denoSuite('API tests on the embedded Postgres (PGlite), two files at a time', [
-        '-A',
-        '--parallel',
-        'tests/api',
-      ], {
+      denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], {
         TEST_BACKEND: 'pglite',
-        DENO_JOBS: '2',
       }),
     () => denoSuite('PWA unit tests', ['pwa/src']),
   ]);
