@@ -195,7 +195,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const plain = /^server \{\n    listen 80;[\s\S]*?\n\}\n/m.exec(await Deno.readTextFile(SITE))?.[0];
+    const plain = /^server \{\n {4}listen 80;[\s\S]*?\n\}\n/m.exec(await Deno.readTextFile(SITE))?.[0];
     assert.ok(plain, 'the port 80 server block');
     const dir = await Deno.makeTempDir({ prefix: 'lmp-nginx-acme-' });
     const port = freePort();
