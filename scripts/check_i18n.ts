@@ -5,7 +5,7 @@
  *   `content`), or a toast's or message's text, given as a string literal with a letter in it;
  * - every catalogue key is used: its full name appears as a string literal in the source (`t('list.view')`,
  *   a column's `title: 'columns.name'`), or it sits under a section the code reaches by a value
- *   (DYNAMIC_SECTIONS: a refusal's code), or it is a plural form of a used key (`lock.wrongPin_one`).
+ *   (DYNAMIC_SECTIONS: a refusal's code, a state's postal code), or it is a plural form of a used key (`lock.wrongPin_one`).
  * The source is parsed with TypeScript's own parser, so comments, imports and class names never count.
  * Run: `deno run -R scripts/check_i18n.ts [root]`; exits 1 and lists each problem.
  */
@@ -81,9 +81,10 @@ export const PENDING_FILES: ReadonlySet<string> = new Set([]);
 /**
  * Catalogue sections whose keys the code builds from a value: a refusal's `code` (lib/api.ts codeText), a
  * setting's key (admin/settings/settingsLogic.ts; tests/checks/i18n.test.ts holds the section to the settings
- * catalogue, key for key, so none is unused).
+ * catalogue, key for key, so none is unused), a state's USPS code (auth/registrationForm.ts stateName; the
+ * registration test holds the section to contract/rules/registration.ts's list).
  */
-export const DYNAMIC_SECTIONS = ['codes.', 'settingItems.'];
+export const DYNAMIC_SECTIONS = ['codes.', 'settingItems.', 'usStates.'];
 
 const LETTER = /\p{L}/u;
 /** A catalogue key given as a value (`title: 'columns.name'`) is not text: the screen translates it. */

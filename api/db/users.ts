@@ -2,6 +2,7 @@
 import type { Tx } from './client.ts';
 import type { Role, UserStatus } from '../../contract/shapes/user.ts';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../contract/languages.ts';
+import { normaliseBarNumber } from '../../contract/rules/registration.ts';
 
 export type { Role, UserStatus };
 
@@ -195,15 +196,21 @@ export async function find_supervising_attorney(
   entityId: string,
   match: { barNumber: string; barState: string; email: string },
 ): Promise<SupervisorCandidate | undefined> {
-  const barNumber = match.barNumber.trim();
-  const barState = match.barState.trim();
+  const barState = match.barState.trim().toUpperCase();
+  const barNumber = normaliseBarNumber(match.barNumber, barState);
   const email = match.email.trim().toLowerCase();
   if (!barNumber || !barState || !email) return undefined;
-  // E-mail is unique per entity, so at most one row can match all three.
+  // E-mail is unique per entity, so at most one row can match all three. The stored number is compared in the
+  // form normaliseBarNumber gives, so "MO-12345", "12345" and "MO12345" under bar state MO are one number.
   const [row] = await sql<SupervisorCandidate[]>`
-    select id, first_name, last_name, email, bar_number, bar_state from users
-    where entity_id = ${entityId} and role = 'attorney' and status = 'active' and email = ${email}
-      and upper(btrim(bar_number)) = upper(${barNumber}) and upper(btrim(bar_state)) = upper(${barState})`;
+    with candidate as (
+      select id, first_name, last_name, email, bar_number, bar_state,
+             regexp_replace(upper(bar_number), '[[:space:].#/-]', '', 'g') as compact
+      from users
+      where entity_id = ${entityId} and role = 'attorney' and status = 'active' and email = ${email}
+        and upper(btrim(bar_state)) = ${barState})
+    select id, first_name, last_name, email, bar_number, bar_state from candidate
+    where (case when compact ~ '^[0-9]+$' then upper(btrim(bar_state)) || compact else compact end) = ${barNumber}`;
   return row;
 }
 

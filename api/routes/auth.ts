@@ -86,7 +86,8 @@ const registerBody = z.object({
   email: requiredText,
   password: requiredText,
   confirmPassword: requiredText,
-  barNumber: requiredText,
+  // A representative's is their supervising attorney's (contract/rules/registration.ts): they may leave it out.
+  barNumber: requiredText.default(''),
   barState: requiredText,
   phone: optionalText,
   addressLine1: requiredText,

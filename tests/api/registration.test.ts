@@ -362,6 +362,119 @@ Deno.test({
 });
 
 Deno.test({
+  name: 'a bar state or state that is not a USPS code is refused (400) and nothing is stored',
+  ...DB_TEST,
+  fn: async () => {
+    const barStateCode =
+      'Bar State must be the postal code of a US state, DC or territory, such as MO for Missouri.';
+    const stateCode =
+      'State must be the postal code of a US state, DC or territory, such as MO for Missouri.';
+    const cases: [Record<string, unknown>, string][] = [
+      [{ barState: 'XX' }, barStateCode],
+      [{ barState: 'Missouri' }, 'Bar State must be 2 characters!'],
+      // Freely associated states and military mail codes are not a bar or an office's state.
+      [{ barState: 'FM' }, barStateCode],
+      [{ barState: 'AE' }, barStateCode],
+      [{ state: 'ZZ' }, stateCode],
+      [{ state: 'Missouri' }, 'State must be 2 characters!'],
+      [{ state: 'AA' }, stateCode],
+    ];
+    for (const [overrides, message] of cases) {
+      const body = registrationBody(overrides);
+      const r = await call(t, 'POST', '/api/auth/register', { body });
+      assert.equal(r.status, 400, JSON.stringify(overrides));
+      assert.deepEqual([r.body.success, r.body.message, r.body.code], [false, message, 'invalid_input']);
+      const [row] = await t.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from registrations where email = ${body.email}`;
+      assert.equal(row.n, 0, JSON.stringify(overrides));
+    }
+    // Every code is accepted, in either case: DC and a territory too.
+    for (const [barState, state] of [['mo', 'dc'], ['PR', 'GU'], ['VI', 'MP']]) {
+      const body = registrationBody({ barState, state });
+      assert.equal((await call(t, 'POST', '/api/auth/register', { body })).status, 201, barState);
+      const [stored] = await t.deps.sql<{ bar_state: string; state: string }[]>`
+        select bar_state, state from registrations where email = ${body.email}`;
+      assert.deepEqual(stored, { bar_state: barState.toUpperCase(), state: state.toUpperCase() });
+    }
+  },
+});
+
+Deno.test({
+  name: 'bar numbers and US phone numbers written the usual ways are accepted and stored in one form',
+  ...DB_TEST,
+  fn: async () => {
+    const cases: [string, string, string, string][] = [
+      ['MO-12345', '(314) 555-1234', 'MO12345', '314-555-1234'],
+      ['MO 12345', '+1 314 555 1234', 'MO12345', '314-555-1234'],
+      ['12345', '314.555.1234', 'MO12345', '314-555-1234'],
+      ['mo12345', '1-314-555-1234', 'MO12345', '314-555-1234'],
+      ['BAR12345', '3145551234', 'BAR12345', '314-555-1234'],
+    ];
+    for (const [barNumber, phone, storedBar, storedPhone] of cases) {
+      const body = registrationBody({ barNumber, phone });
+      const r = await call(t, 'POST', '/api/auth/register', { body });
+      assert.equal(r.status, 201, `${barNumber} ${phone}: ${r.body.message}`);
+      const [stored] = await t.deps.sql<{ bar_number: string; phone: string }[]>`
+        select bar_number, phone from registrations where email = ${body.email}`;
+      assert.deepEqual(stored, { bar_number: storedBar, phone: storedPhone });
+    }
+    const refused: [Record<string, unknown>, string][] = [
+      [{ phone: '314-555-123' }, 'Please enter a valid phone number'],
+      [{ phone: '+44 20 7946 0958' }, 'Please enter a valid phone number'],
+      [{ phone: '314-555-CALL' }, 'Please enter a valid phone number'],
+      [{ barNumber: 'MO-123' }, 'Bar number must be at least 4 alphanumeric characters'],
+    ];
+    for (const [overrides, message] of refused) {
+      const r = await register(overrides);
+      assert.deepEqual([r.status, r.body.message], [400, message], JSON.stringify(overrides));
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a representative gives no bar number of their own: the supervising attorney's is stored and names the attorney however it was written",
+  ...DB_TEST,
+  fn: async () => {
+    const email = `rep-${crypto.randomUUID()}@example.test`;
+    const r = await register({
+      email,
+      userType: 'representative',
+      isRepresentative: true,
+      barNumber: '',
+      barState: 'MO',
+      supervisingAttorneyName: 'Atticus Counsel',
+      supervisingAttorneyBar: '12345',
+      supervisingAttorneyEmail: DEMO.attorney[0],
+    });
+    assert.equal(r.status, 201, r.body.message);
+    const [stored] = await t.deps.sql<{ bar_number: string; supervising_attorney_bar: string }[]>`
+      select bar_number, supervising_attorney_bar from registrations where email = ${email}`;
+    assert.deepEqual(stored, { bar_number: 'MO12345', supervising_attorney_bar: 'MO12345' });
+    const list = await call(t, 'GET', '/api/approver/registrations', { token: approver });
+    const row = list.body.registrations.find((x: { email: string }) => x.email === email);
+    assert.equal(row.supervisor_match?.email, DEMO.attorney[0]);
+    // Named under another state, the same number is another attorney: nobody is proposed.
+    const elsewhere = `rep-${crypto.randomUUID()}@example.test`;
+    assert.equal(
+      (await register({
+        email: elsewhere,
+        userType: 'representative',
+        isRepresentative: true,
+        barState: 'MI',
+        supervisingAttorneyName: 'Atticus Counsel',
+        supervisingAttorneyBar: 'MO-12345',
+        supervisingAttorneyEmail: DEMO.attorney[0],
+      })).status,
+      201,
+    );
+    const again = await call(t, 'GET', '/api/approver/registrations', { token: approver });
+    const other = again.body.registrations.find((x: { email: string }) => x.email === elsewhere);
+    assert.equal(other.supervisor_match, null);
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {

@@ -2,8 +2,8 @@
  * /register, 'Attorney Registration' (spec sections 2, 4, 5, 8). The form's
  * behaviour lives in registrationForm.ts; this file renders it.
  */
-import { Button, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
-import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Button, Checkbox, Col, Form, Input, Row, Select, Typography } from 'antd';
+import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { Link, useNavigate } from 'react-router-dom';
@@ -14,15 +14,17 @@ import { ApiError, failureMessage } from '../lib/api.ts';
 import { register } from './authApi.ts';
 import {
   blurField,
-  checkForSubmit,
+  checkAll,
+  compareStates,
   editField,
   EMPTY_REGISTRATION,
   type FormState,
-  markMissing,
   messageText,
   refusedField,
   type RegistrationField,
   setRepresentative,
+  stateMatches,
+  stateOptions,
   type TextField,
   toRegistrationRequest,
 } from './registrationForm.ts';
@@ -53,7 +55,8 @@ const FIELD_LABELS = {
 
 interface FieldSpec {
   required?: boolean;
-  type?: 'text' | 'email' | 'password' | 'tel';
+  /** 'state': one of the USPS codes, chosen by name from a searchable list. */
+  type?: 'text' | 'email' | 'password' | 'tel' | 'state';
   placeholder?: string;
   autoComplete?: string;
   maxLength?: number;
@@ -83,6 +86,9 @@ export function Register() {
   }, [refocus, loading]);
 
   const { values, errors } = form;
+  const language = currentLanguage();
+  // The states by name in the language shown; rebuilt when the language changes.
+  const states = useMemo(() => stateOptions(language), [language]);
 
   function field(name: TextField, spec: FieldSpec) {
     const error = errors[name];
@@ -113,8 +119,27 @@ export function Register() {
         help={error ? <span id={errorId}>{messageText(error)}</span> : undefined}
         extra={spec.extra}
       >
-        {spec.type === 'password'
-          ? <Input.Password {...common} />
+        {spec.type === 'password' ? <Input.Password {...common} /> : spec.type === 'state'
+          ? (
+            <Select
+              id={name}
+              value={values[name] === '' ? undefined : values[name]}
+              onChange={(code: string) => setForm((current) => editField(current, name, code))}
+              onBlur={common.onBlur}
+              options={states}
+              showSearch={{
+                filterOption: (typed, option) => option !== undefined && stateMatches(typed, option),
+                filterSort: (a, b, info) => compareStates(a, b, info.searchValue),
+              }}
+              placeholder={spec.placeholder}
+              status={common.status}
+              aria-invalid={common['aria-invalid']}
+              aria-required={common['aria-required']}
+              aria-describedby={common['aria-describedby']}
+              notFoundContent={t('register.noState')}
+              popupMatchSelectWidth={false}
+            />
+          )
           : <Input {...common} type={spec.type ?? 'text'} />}
       </Form.Item>
     );
@@ -122,18 +147,12 @@ export function Register() {
 
   async function submit() {
     if (loading) return;
-    const missing = markMissing(form);
-    if (missing) {
-      setForm(missing.state);
-      toast.error(messageText(missing.state.errors[missing.first] ?? ''));
-      focusField(missing.first);
-      return;
-    }
-    const check = checkForSubmit(values);
-    if (!check.ok) {
-      setForm((current) => ({ ...current, errors: { ...current.errors, [check.field]: check.message } }));
+    // Every problem is shown at its field at once; the first in the form's order takes the focus and the toast.
+    const check = checkAll(form);
+    if (check) {
+      setForm(check.state);
       toast.error(messageText(check.message));
-      focusField(check.field);
+      focusField(check.first);
       return;
     }
     setLoading(true);
@@ -192,15 +211,17 @@ export function Register() {
           </Col>
         </Row>
         <Row gutter={16}>
-          <Col xs={24} md={8}>{field('barNumber', { required: true })}</Col>
-          <Col xs={24} md={8}>
+          {!values.isRepresentative && <Col xs={24} md={8}>{field('barNumber', { required: true })}</Col>}
+          <Col xs={24} md={values.isRepresentative ? 12 : 8}>
             {field('barState', {
               required: true,
+              type: 'state',
               placeholder: t('register.barStatePlaceholder'),
-              maxLength: 2,
+              // A representative has no bar of their own: the state is their supervising attorney's.
+              extra: values.isRepresentative ? t('register.representativeBarState') : undefined,
             })}
           </Col>
-          <Col xs={24} md={8}>
+          <Col xs={24} md={values.isRepresentative ? 12 : 8}>
             {field('phone', { type: 'tel', autoComplete: 'tel' })}
           </Col>
         </Row>
@@ -221,6 +242,7 @@ export function Register() {
             <Typography.Title level={2} id='supervising-heading' className='section-heading'>
               {t('register.supervising')}
             </Typography.Title>
+            <Typography.Paragraph type='secondary'>{t('register.representativeHint')}</Typography.Paragraph>
             {field('supervisingAttorneyName', { required: true })}
             <Row gutter={16}>
               <Col xs={24} md={12}>
@@ -249,8 +271,7 @@ export function Register() {
           <Col xs={24} md={6}>
             {field('state', {
               required: true,
-              maxLength: 2,
-              autoComplete: 'address-level1',
+              type: 'state',
             })}
           </Col>
           <Col xs={24} md={8}>

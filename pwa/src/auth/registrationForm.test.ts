@@ -2,16 +2,19 @@ import { inLanguage } from '../i18n/testing.ts';
 import assert from 'node:assert/strict';
 import {
   blurField,
+  checkAll,
   checkForSubmit,
+  compareStates,
   editField,
   EMPTY_REGISTRATION,
   type FormState,
-  markMissing,
   messageText,
   PHONE_BLUR_MESSAGE,
   REGISTRATION_MESSAGES,
   type RegistrationValues,
   setRepresentative,
+  stateMatches,
+  stateOptions,
   toRegistrationRequest,
 } from './registrationForm.ts';
 
@@ -154,9 +157,10 @@ Deno.test('a representative request has userType representative and the supervis
 });
 
 Deno.test('a submit with empty required fields marks them all and names the first in the form to focus', () => {
-  const marked = markMissing(state({ lastName: 'Lee', city: 'Jefferson City' }));
+  const marked = checkAll(state({ lastName: 'Lee', city: 'Jefferson City' }));
   assert.ok(marked);
   assert.equal(marked.first, 'firstName');
+  assert.equal(marked.message, REGISTRATION_MESSAGES.required);
   assert.deepEqual(Object.keys(marked.state.errors).sort(), [
     'addressLine1',
     'barNumber',
@@ -168,13 +172,85 @@ Deno.test('a submit with empty required fields marks them all and names the firs
     'state',
     'zipCode',
   ]);
-  const representative = markMissing(state({ ...valid, isRepresentative: true }));
+  const representative = checkAll(state({ ...valid, isRepresentative: true }));
   assert.equal(representative?.first, 'supervisingAttorneyName');
   assert.equal(
     representative?.state.errors.supervisingAttorneyEmail,
     REGISTRATION_MESSAGES.supervisingRequired,
   );
-  assert.equal(markMissing(state(valid)), null);
+  assert.equal(checkAll(state(valid)), null);
+});
+
+Deno.test('every problem is shown at once, and a filled form never says a field is missing', () => {
+  const marked = checkAll(state({
+    ...valid,
+    email: 'not-an-email',
+    phone: '12345',
+    barState: 'XX',
+    state: 'ZZ',
+    zipCode: '1234',
+  }));
+  assert.ok(marked);
+  assert.deepEqual(marked.state.errors, {
+    email: REGISTRATION_MESSAGES.email,
+    phone: REGISTRATION_MESSAGES.phone,
+    barState: REGISTRATION_MESSAGES.barStateCode,
+    state: REGISTRATION_MESSAGES.stateCode,
+    zipCode: REGISTRATION_MESSAGES.zip,
+  });
+  assert.equal(marked.first, 'email');
+  assert.equal(marked.message, REGISTRATION_MESSAGES.email);
+});
+
+Deno.test('bar numbers and US phone numbers are accepted the ways people write them, and sent normalised', () => {
+  for (const barNumber of ['MO-12345', 'MO 12345', '12345', 'mo12345']) {
+    for (const phone of ['(314) 555-1234', '+1 314 555 1234', '314.555.1234']) {
+      assert.equal(checkAll(state({ ...valid, barNumber, phone })), null, `${barNumber} ${phone}`);
+      const request = toRegistrationRequest({ ...valid, barNumber, phone });
+      assert.deepEqual([request.barNumber, request.phone], ['MO12345', '314-555-1234']);
+    }
+  }
+});
+
+Deno.test("a representative gives no bar number of their own: their supervising attorney's is sent", () => {
+  const values = {
+    ...valid,
+    barNumber: '',
+    isRepresentative: true,
+    supervisingAttorneyName: 'Sam Senior',
+    supervisingAttorneyBar: 'MO-9999',
+    supervisingAttorneyEmail: 'sam@example.test',
+  };
+  assert.equal(checkAll(state(values)), null);
+  const request = toRegistrationRequest(values);
+  assert.deepEqual([request.barNumber, request.supervisingAttorneyBar], ['MO9999', 'MO9999']);
+  // Ticking the box takes away an error the hidden field had.
+  const ticked = setRepresentative(state(valid, { barNumber: REGISTRATION_MESSAGES.barNumber }), true);
+  assert.equal(ticked.errors.barNumber, undefined);
+});
+
+Deno.test('the states are offered by name, found by code or by any word of the name, in each language', async () => {
+  const english = stateOptions();
+  assert.equal(english.length, 56);
+  // Every code the rules accept has its name in the catalogue (i18next would show the key otherwise).
+  assert.deepEqual(english.filter((o) => o.name.startsWith('usStates.')), []);
+  const missouri = english.find((o) => o.value === 'MO');
+  assert.equal(missouri?.label, 'Missouri (MO)');
+  const found = (typed: string) =>
+    english.filter((o) => stateMatches(typed, o)).sort((a, b) => compareStates(a, b, typed)).map((o) =>
+      o.value
+    );
+  assert.deepEqual(found('missouri'), ['MO']);
+  assert.equal(found('mi')[0], 'MI');
+  assert.equal(found('mo')[0], 'MO');
+  assert.ok(found('york').includes('NY'));
+  await inLanguage('es', () => {
+    const spanish = stateOptions();
+    assert.deepEqual(spanish.filter((o) => o.name.startsWith('usStates.')), []);
+    assert.equal(spanish.find((o) => o.value === 'MO')?.label, 'Misuri (MO)');
+    const typed = 'mexico';
+    assert.deepEqual(spanish.filter((o) => stateMatches(typed, o)).map((o) => o.value), ['NM']);
+  });
 });
 
 Deno.test("the rules' messages are shown in the language shown; the English ones are the API's", async () => {

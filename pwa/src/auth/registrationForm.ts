@@ -9,9 +9,12 @@ import {
   isValidPhone,
   REGISTRATION_MESSAGES,
   type RegistrationField,
-  REQUIRED_FIELDS,
+  registrationProblems,
   type RuleResult,
+  SUPERVISING_FIELDS,
   tidyRegistration,
+  US_STATE_CODES,
+  type UsStateCode,
 } from '../../../contract/rules/registration.ts';
 import type { RegistrationRequest } from '../../../contract/shapes/registration.ts';
 import { t } from 'i18next';
@@ -43,7 +46,9 @@ const MESSAGE_KEYS = {
   phone: 'register.messages.phone',
   barNumber: 'register.messages.barNumber',
   barState: 'register.messages.barState',
+  barStateCode: 'register.messages.barStateCode',
   state: 'register.messages.state',
+  stateCode: 'register.messages.stateCode',
   zip: 'register.messages.zip',
   supervisingRequired: 'register.messages.supervisingRequired',
   nameCharacters: 'register.messages.nameCharacters',
@@ -57,11 +62,7 @@ export function messageText(message: string): string {
   return rule ? t(MESSAGE_KEYS[rule]) : message;
 }
 
-export const SUPERVISING_FIELDS = [
-  'supervisingAttorneyName',
-  'supervisingAttorneyBar',
-  'supervisingAttorneyEmail',
-] as const;
+export { SUPERVISING_FIELDS };
 
 /** Fields whose text is forced to upper case as it is typed. */
 const UPPER_CASE_FIELDS: ReadonlySet<TextField> = new Set(['barState', 'state']);
@@ -113,7 +114,8 @@ export function setRepresentative(state: FormState, checked: boolean): FormState
   if (checked) {
     return {
       values: { ...state.values, isRepresentative: true },
-      errors: without(state.errors, 'isRepresentative'),
+      // A representative's bar number is their supervising attorney's: their own field is not shown.
+      errors: without(state.errors, 'isRepresentative', 'barNumber'),
     };
   }
   const values = { ...state.values, isRepresentative: false };
@@ -138,7 +140,7 @@ export function blurField(state: FormState, field: TextField): FormState {
   return message ? { ...state, errors: { ...state.errors, [field]: message } } : state;
 }
 
-/** The submit check: the first failing rule, in form order. */
+/** The first failing rule, as the server's answer would name it. */
 export function checkForSubmit(values: RegistrationValues): RuleResult {
   return checkRegistration(values);
 }
@@ -161,25 +163,69 @@ const FORM_ORDER: readonly TextField[] = [
   'zipCode',
 ];
 
+/** The fields the form shows: a representative's own bar number is not asked (theirs is their supervisor's). */
+export function shownFields(values: RegistrationValues): TextField[] {
+  return FORM_ORDER.filter((field) =>
+    values.isRepresentative
+      ? field !== 'barNumber'
+      : !(SUPERVISING_FIELDS as readonly string[]).includes(field)
+  );
+}
+
 /**
- * A submit with required fields left empty marks every one of them at once, not only the first, and focuses the
- * first in the form's order; null when none is empty (then the rules' first failure is shown as before).
+ * The submit check: every problem at once, each at its field (a field left empty says so, a filled one says what
+ * is wrong with it), and the first in the form's order to focus and to announce; null when there is none.
  */
-export function markMissing(state: FormState): { state: FormState; first: TextField } | null {
-  const { values } = state;
-  const required = new Set<RegistrationField>([
-    ...REQUIRED_FIELDS,
-    ...(values.isRepresentative ? SUPERVISING_FIELDS : []),
-  ]);
-  const missing = FORM_ORDER.filter((field) => required.has(field) && values[field].trim() === '');
-  if (missing.length === 0) return null;
+export function checkAll(state: FormState): { state: FormState; first: TextField; message: string } | null {
+  const problems = registrationProblems(state.values);
+  if (problems.length === 0) return null;
   const errors = { ...state.errors };
-  for (const field of missing) {
-    errors[field] = (SUPERVISING_FIELDS as readonly string[]).includes(field)
-      ? REGISTRATION_MESSAGES.supervisingRequired
-      : REGISTRATION_MESSAGES.required;
-  }
-  return { state: { ...state, errors }, first: missing[0] };
+  for (const problem of problems) errors[problem.field] = problem.message;
+  const first = shownFields(state.values).find((field) => problems.some((p) => p.field === field)) ??
+    (problems[0].field as TextField);
+  return { state: { ...state, errors }, first, message: errors[first] ?? problems[0].message };
+}
+
+/** A state's name in the language shown (the `usStates` catalogue section). */
+export function stateName(code: UsStateCode, language?: string): string {
+  return t(`usStates.${code}`, { lng: language });
+}
+
+/** The states for a select, by name in the language shown (or `language`), each labelled "Name (CODE)". */
+export function stateOptions(language?: string): { value: UsStateCode; label: string; name: string }[] {
+  return US_STATE_CODES
+    .map((code) => ({
+      value: code,
+      name: stateName(code, language),
+      label: `${stateName(code, language)} (${code})`,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
+}
+
+function folded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * Whether a typed search finds a state: its code, or the start of any word of its name, accents ignored
+ * ("mo" finds Missouri and Montana, "york" New York, "mexico" Nuevo México).
+ */
+export function stateMatches(typed: string, option: { value: string; name: string }): boolean {
+  const query = folded(typed.trim());
+  if (query === '') return true;
+  if (option.value.toLowerCase() === query) return true;
+  const name = folded(option.name);
+  return name.startsWith(query) || name.split(/[\s.]+/).some((word) => word.startsWith(query));
+}
+
+/** The exact code typed comes first ("mi" chooses Michigan before Minnesota), then by name. */
+export function compareStates(
+  a: { value: string; name: string },
+  b: { value: string; name: string },
+  typed: string,
+): number {
+  const query = typed.trim().toUpperCase();
+  return Number(b.value === query) - Number(a.value === query) || a.name.localeCompare(b.name);
 }
 
 /** The field a server refusal is about, so it is shown there as well as in the toast. */
