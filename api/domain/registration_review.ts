@@ -30,14 +30,13 @@ interface Reviewer {
 type SupervisorFields = {
   supervisingAttorneyBar: string | null;
   supervisingAttorneyEmail: string | null;
-  /** The representative's own bar state: the form has no state for the supervisor (spec section 5). */
+  /** A representative's Bar State, which the form asks as their supervising attorney's (they have no bar). */
   barState: string;
 };
 
 /**
- * The one active attorney of the entity whose bar number, bar state and e-mail all match. The registration form
- * asks for the supervisor's bar number and e-mail but not their state, so the representative's own bar state
- * stands for it: a representative works under an attorney admitted where they practise.
+ * The one active attorney of the entity whose bar number, bar state and e-mail all match. A representative has no
+ * bar of their own: the form's Bar State is their supervising attorney's.
  */
 function findSupervisor(tx: Tx, entityId: string, r: SupervisorFields) {
   return find_supervising_attorney(tx, entityId, {

@@ -81,6 +81,20 @@ interface Registrant {
   password: string;
 }
 
+/** The name a registration state list shows as chosen (antd's Select keeps it beside its search box). */
+function chosenState(page: Page, id: 'barState' | 'state'): Promise<string> {
+  return page.locator('.ant-form-item', { has: page.locator(`#${id}`) }).locator('.ant-select').innerText()
+    .then((text) => text.trim());
+}
+
+/** Chooses a state from the registration form's list by typing part of its name and pressing Enter. */
+async function chooseState(page: Page, label: string, typed: string): Promise<void> {
+  const box = page.getByLabel(label, { exact: true });
+  await box.click();
+  await box.pressSequentially(typed);
+  await page.keyboard.press('Enter');
+}
+
 /** Fills every required registration field with valid values (ZIP may be overridden). */
 async function fillRegistration(page: Page, who: Registrant, zip = '65101'): Promise<void> {
   await page.getByLabel('First Name', { exact: true }).fill(who.firstName);
@@ -89,10 +103,10 @@ async function fillRegistration(page: Page, who: Registrant, zip = '65101'): Pro
   await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
   await page.getByLabel('Bar Number', { exact: true }).fill('MO7788');
-  await page.getByLabel('Bar State', { exact: true }).fill('mo');
+  await chooseState(page, 'Bar State', 'Missouri');
   await page.getByLabel('Address Line 1', { exact: true }).fill('1 Capitol Ave');
   await page.getByLabel('City', { exact: true }).fill('Jefferson City');
-  await page.getByLabel('State', { exact: true }).fill('mo');
+  await chooseState(page, 'State', 'mo');
   await page.getByLabel('ZIP Code', { exact: true }).fill(zip);
 }
 
@@ -220,7 +234,14 @@ Deno.test({
           await page.getByRole('link', { name: 'New Attorney? Register here' }).click();
           await waitForPath(page, url, '/register');
           await page.getByRole('heading', { name: 'Attorney Registration' }).waitFor();
-          assert.equal(await page.getByLabel('Bar State', { exact: true }).getAttribute('placeholder'), 'MO');
+          assert.equal(await chosenState(page, 'barState'), 'MO', 'the placeholder is the example code');
+          // The states are offered by name: typing the start of Missouri's name offers Missouri, not Michigan.
+          await page.getByLabel('Bar State', { exact: true }).click();
+          await page.getByLabel('Bar State', { exact: true }).pressSequentially('Mis');
+          await page.locator('.ant-select-item-option', { hasText: 'Missouri (MO)' }).waitFor();
+          await page.locator('.ant-select-item-option', { hasText: 'Mississippi (MS)' }).waitFor();
+          assert.equal(await page.locator('.ant-select-item-option', { hasText: 'Michigan' }).count(), 0);
+          await page.keyboard.press('Escape');
           assert.equal(
             await page.getByLabel('ZIP Code', { exact: true }).getAttribute('placeholder'),
             '12345 or 12345-6789',
@@ -260,18 +281,27 @@ Deno.test({
           await page.getByLabel('Phone (optional)').fill('573-555-0100');
 
           await fillRegistration(page, attorney, '1234');
-          assert.equal(await page.getByLabel('Bar State', { exact: true }).inputValue(), 'MO');
-          assert.equal(await page.getByLabel('State', { exact: true }).inputValue(), 'MO');
+          assert.equal(await chosenState(page, 'barState'), 'Missouri (MO)');
+          assert.equal(await chosenState(page, 'state'), 'Missouri (MO)');
           await page.locator('[data-strength="Strong"]').waitFor();
           await page.getByLabel('Password', { exact: true }).fill(`${attorney.password}x`);
           await page.locator('#confirmPassword-error').getByText('Passwords do not match').waitFor();
           await page.getByLabel('Password', { exact: true }).fill(attorney.password);
           await page.locator('#confirmPassword-error').waitFor({ state: 'detached' });
 
+          // Two problems at once are both shown; the first takes the focus, and nothing says a field is missing.
+          await page.getByLabel('Phone (optional)').fill('573-555-010');
           await page.getByRole('button', { name: 'Register Attorney Account' }).click();
           await page.locator('#zipCode-error').getByText('ZIP Code must be in format 12345 or 12345-6789!')
             .waitFor();
-          assert.equal(await activeId(page), 'zipCode');
+          await page.locator('#phone-error').getByText('Please enter a valid phone number').waitFor();
+          assert.equal(await activeId(page), 'phone');
+          assert.equal(
+            await page.locator('[id$="-error"]', { hasText: 'Please fill in all required fields!' }).count(),
+            0,
+          );
+          // A phone number written the usual way is accepted.
+          await page.getByLabel('Phone (optional)').fill('(573) 555-0100');
           await page.getByLabel('ZIP Code', { exact: true }).fill('65101-1234');
           await page.getByRole('button', { name: 'Register Attorney Account' }).click();
           await page.getByText(
@@ -314,6 +344,9 @@ Deno.test({
         const box = page.getByLabel('I am an Authorized Representative');
         await box.check();
         await page.getByRole('heading', { name: 'Supervising Attorney Information' }).waitFor();
+        // A representative has no bar number of their own: the form asks for the supervising attorney's.
+        await page.getByLabel('Bar Number', { exact: true }).waitFor({ state: 'detached' });
+        await page.getByText("Your supervising attorney's bar state").waitFor();
         await page.getByLabel('Supervising Attorney Name').fill('Temporary Name');
         await box.uncheck();
         await page.getByLabel('Supervising Attorney Name').waitFor({ state: 'detached' });
@@ -329,7 +362,8 @@ Deno.test({
           .waitFor();
         assert.equal(await activeId(page), 'supervisingAttorneyName');
         await page.getByLabel('Supervising Attorney Name').fill('Atticus Counsel');
-        await page.getByLabel('Supervising Attorney Bar Number').fill('MO12345');
+        // Written as people write it: the demo attorney's MO12345.
+        await page.getByLabel('Supervising Attorney Bar Number').fill('MO-12345');
         await page.getByLabel('Supervising Attorney Email').fill('attorney@demo.test');
         await page.getByRole('button', { name: 'Register Attorney Account' }).click();
         await page.getByText('Registration submitted successfully! You will receive an email once approved.')

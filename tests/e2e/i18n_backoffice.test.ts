@@ -59,7 +59,25 @@ Deno.test({
           await page.getByRole('heading', { name: es.register.title }).waitFor();
           await page.getByLabel(es.register.fields.barNumber, { exact: true }).waitFor();
           await page.getByLabel(es.register.fields.zipCode).waitFor();
+          // The states are offered by their Spanish names: "Misuri" chooses Missouri, stored as MO.
+          const barState = page.getByLabel(es.register.fields.barState, { exact: true });
+          await barState.click();
+          await barState.pressSequentially('misuri');
+          await page.locator('.ant-select-item-option', { hasText: `${es.usStates.MO} (MO)` }).waitFor();
+          await page.keyboard.press('Enter');
+          const chosen = page.locator('.ant-form-item', { has: page.locator('#barState') }).locator(
+            '.ant-select',
+          );
+          assert.equal((await chosen.innerText()).trim(), 'Misuri (MO)');
+          const state = page.getByLabel(es.register.fields.state, { exact: true });
+          await state.click();
+          await state.pressSequentially('nueva');
+          await page.locator('.ant-select-item-option', { hasText: `${es.usStates.NY} (NY)` }).waitFor();
+          await page.keyboard.press('Escape');
           await page.getByRole('checkbox', { name: es.register.representative }).check();
+          // A representative's own bar number is not asked; the form says what to enter instead.
+          await page.getByText(es.register.representativeHint).waitFor();
+          await page.getByLabel(es.register.fields.barNumber, { exact: true }).waitFor({ state: 'detached' });
           await page.getByRole('heading', { name: es.register.supervising }).waitFor();
           await page.getByLabel(es.register.fields.supervisingAttorneyEmail).waitFor();
 
