@@ -248,25 +248,26 @@ export async function find_sent_document(sql: Tx, id: string): Promise<DocumentR
 }
 
 /**
- * Records the recipient's reading: the first view (any reading) and, for a print, the first print; later ones
- * keep the first. Undefined when the document was withdrawn or deleted meanwhile (the reading is refused);
- * `firstView` when this reading set the read time. The row lock taken here orders it with a withdrawal: whichever
- * commits first, the other sees it.
+ * Records the recipient's reading: 'shown' (the viewer showed it) sets the read time the receipt calls "opened",
+ * 'print' the print time; later ones keep the first. Serving the bytes sets neither. Undefined when the document
+ * was withdrawn or deleted meanwhile (the reading is refused); `firstView` when this reading set the read time.
+ * The row lock taken here orders it with a withdrawal: whichever commits first, the other sees it.
  */
 export async function mark_document_read(
   sql: Tx,
   id: string,
-  kind: 'view' | 'print',
+  kind: 'shown' | 'print',
 ): Promise<{ firstView: boolean } | undefined> {
   const [row] = await sql<{ first_view: boolean }[]>`
     with old as (
       select id, viewed_at, printed_at from documents
       where id = ${id} and withdrawn_at is null and deleted_at is null
       for update)
-    update documents d set viewed_at = coalesce(old.viewed_at, now()),
+    update documents d
+    set viewed_at = case when ${kind} = 'shown' then coalesce(old.viewed_at, now()) else old.viewed_at end,
       printed_at = case when ${kind} = 'print' then coalesce(old.printed_at, now()) else old.printed_at end
     from old where d.id = old.id
-    returning old.viewed_at is null as first_view`;
+    returning (${kind} = 'shown' and old.viewed_at is null) as first_view`;
   return row ? { firstView: row.first_view } : undefined;
 }
 
@@ -351,7 +352,7 @@ function readAuditWindowStart(sql: Tx) {
     where key = 'document_read_audit_window_minutes'), ${DEFAULT_READ_AUDIT_WINDOW_MINUTES}) * interval '1 minute'`;
 }
 
-type ReadAudit = { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' };
+type ReadAudit = { sessionId: string; documentId: string; kind: 'view' | 'print' | 'prefetch' | 'shown' };
 
 /**
  * A document as a reading of its bytes needs it: who may read it, what the answer's headers and the audit event
@@ -373,6 +374,7 @@ export interface DocumentToRead extends
     | 'viewed_at'
     | 'printed_at'
     | 'prefetched_at'
+    | 'print_allowed'
   > {
   read_audited_recently: boolean;
 }
@@ -391,7 +393,7 @@ export function document_to_read_json(
 ): postgres.Fragment {
   return sql`(select row_to_json(x) from (
     select d.id, d.sender_id, d.recipient_id, d.supervising_attorney_id, d.title, d.file_name,
-           d.size::float8 as size, d.sha256, d.viewed_at, d.printed_at, d.prefetched_at,
+           d.size::float8 as size, d.sha256, d.viewed_at, d.printed_at, d.prefetched_at, d.print_allowed,
            exists (select 1 from document_read_audits a
                    where a.session_id = ${read.sessionId} and a.document_id = d.id and a.kind = ${read.kind}
                      and a.last_audited_at > ${readAuditWindowStart(sql)}) as read_audited_recently

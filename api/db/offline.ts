@@ -127,8 +127,8 @@ export async function find_offline_read_event(sql: Tx, id: string): Promise<Offl
 }
 
 /**
- * Sets the recipient's read time (and for a print, the print time) to a reading made offline when it is the first
- * one known: unset, or later than this reading (an online view that reached the server before the queued offline
+ * Sets the recipient's read time (a view the tablet showed) or print time (a print) to a reading made offline when
+ * it is the first one known: unset, or later than this reading (an online view that reached the server before the queued offline
  * one). Only ever earlier.
  */
 export async function mark_document_read_at(
@@ -140,10 +140,11 @@ export async function mark_document_read_at(
   const [row] = await sql<{ first_view: boolean }[]>`
     with old as (select id, viewed_at from documents where id = ${documentId} for update)
     update documents d
-    set viewed_at = least(coalesce(d.viewed_at, ${at}), ${at}),
+    set viewed_at = case when ${kind} = 'view' then least(coalesce(d.viewed_at, ${at}), ${at})
+                         else d.viewed_at end,
         printed_at = case when ${kind} = 'print' then least(coalesce(d.printed_at, ${at}), ${at})
                           else d.printed_at end
     from old where d.id = old.id
-    returning old.viewed_at is null as first_view`;
+    returning (${kind} = 'view' and old.viewed_at is null) as first_view`;
   return { firstView: row?.first_view ?? false };
 }

@@ -26,9 +26,11 @@ import {
   type SenderListRow,
   type SenderScope,
 } from '../db/documents.ts';
+import { find_first_served } from '../db/offline.ts';
 import type { UserRow } from '../db/users.ts';
 import type { AppDeps } from '../deps.ts';
 import { displayName, queueOpenedNotice } from './delivery.ts';
+import { fail, type Outcome } from './outcome.ts';
 import type {
   AttorneyDocument,
   DocumentInfo,
@@ -99,7 +101,7 @@ export function findDocumentToRead(
   sql: Tx,
   reader: Reader & { session_id: string },
   id: string,
-  kind: 'view' | 'print' | 'prefetch',
+  kind: 'view' | 'print' | 'prefetch' | 'shown',
   carried?: Carried,
 ): Promise<DocumentToRead | undefined> {
   return readable(
@@ -120,7 +122,7 @@ export function documentToReadAlongside(
   sql: Tx,
   sessionId: string,
   id: string,
-  kind: 'view' | 'print' | 'prefetch',
+  kind: 'view' | 'print' | 'prefetch' | 'shown',
 ) {
   return UUID.test(id) ? document_to_read_json(sql, id, { sessionId, kind }) : undefined;
 }
@@ -145,9 +147,10 @@ export const receivedDocumentsAlongside = documents_received_in_session_json;
 /**
  * Accounts for one read of a document's bytes, whatever its Range: the first read by this session of this
  * document and kind within the `document_read_audit_window_minutes` setting writes 'document_viewed' /
- * 'document_printed' (a viewer's many range requests are one reading), and the recipient's first read of any
- * kind sets viewed_at (a print also printed_at), and queues the sender's "opened" e-mail if they asked for it.
- * The window's claim, the read time and the event share one transaction, so concurrent range requests write one
+ * 'document_printed' (a viewer's many range requests are one reading). Bytes served for viewing are a download,
+ * not an opening: the receipt's "opened" comes only from the viewer's report that it showed them (recordShown).
+ * The recipient's first print sets the print time (the caller has already refused a PDF that forbids printing).
+ * The window's claim, the print time and the event share one transaction, so concurrent range requests write one
  * event and a failed audit gives the claim back. False when the document was withdrawn between the check and this
  * reading: the caller answers it as missing.
  */
@@ -157,19 +160,12 @@ export async function recordReading(
   doc: DocumentToRead,
   options: { kind: 'view' | 'print'; ipAddress: string; range?: { start: number; end: number } },
 ): Promise<boolean> {
-  // Printing is reading too: either sets the read time the sender sees. The update keeps the first time, so
-  // two first readings at once still set it once.
-  const firstReading = reader.id === doc.recipient_id &&
-    (doc.viewed_at === null || (options.kind === 'print' && doc.printed_at === null));
+  const firstPrint = reader.id === doc.recipient_id && options.kind === 'print' && doc.printed_at === null;
   const read = { sessionId: reader.session_id, documentId: doc.id, kind: options.kind };
   // A viewer's further range requests within the window: nothing to write, so no transaction at all.
-  if (!firstReading && doc.read_audited_recently) return true;
+  if (!firstPrint && doc.read_audited_recently) return true;
   return await deps.sql.begin(async (tx) => {
-    if (firstReading) {
-      const marked = await mark_document_read(tx, doc.id, options.kind);
-      if (!marked) return false;
-      if (marked.firstView) await queueOpenedNotice(tx, doc.id);
-    }
+    if (firstPrint && !(await mark_document_read(tx, doc.id, 'print'))) return false;
     const claimed = await claim_document_read_audit(tx, read);
     if (!claimed) return true;
     await insert_audit_event(tx, {
@@ -189,6 +185,67 @@ export async function recordReading(
   });
 }
 
+/**
+ * The viewer's report that the reader's screen showed the document (its first page drawn): the only way a
+ * document becomes "opened". Held to the reading's own rule (findDocumentToRead, kind 'shown') and to its bytes
+ * having reached this session: a screen cannot show what it never received. The recipient's first report sets the
+ * read time and queues the sender's "opened" e-mail; every reader's first report of the session within the
+ * read-audit window writes 'document_shown'. Repeating it changes nothing. Fails for 'shown_not_received', or
+ * 'document_not_found' when the document was withdrawn meanwhile.
+ */
+export async function recordShown(
+  deps: Pick<AppDeps, 'sql'>,
+  reader: Reader & { session_id: string; pin_reset_by?: string | null },
+  doc: DocumentToRead,
+  options: { ipAddress: string },
+): Promise<Outcome<Record<never, never>>> {
+  const firstView = reader.id === doc.recipient_id && doc.viewed_at === null;
+  if (!firstView && doc.read_audited_recently) return { ok: true };
+  if (!(await find_first_served(deps.sql, reader.session_id, doc.id))) return fail('shown_not_received');
+  return await deps.sql.begin(async (tx): Promise<Outcome<Record<never, never>>> => {
+    if (firstView) {
+      const marked = await mark_document_read(tx, doc.id, 'shown');
+      if (!marked) return fail('document_not_found');
+      if (marked.firstView) await queueOpenedNotice(tx, doc.id);
+    }
+    const claimed = await claim_document_read_audit(tx, {
+      sessionId: reader.session_id,
+      documentId: doc.id,
+      kind: 'shown',
+    });
+    if (!claimed) return { ok: true };
+    await insert_audit_event(tx, {
+      userId: reader.id,
+      eventType: 'document_shown',
+      resourceType: 'document',
+      resourceId: doc.id,
+      ipAddress: options.ipAddress,
+      eventData: { title: doc.title, sha256: doc.sha256, ...pinResetAudit(reader) },
+    });
+    return { ok: true };
+  });
+}
+
+/**
+ * Audits a refused print of a PDF that forbids printing ('document_print_refused'): an investigator sees the
+ * attempt, while the receipt and the document's print time stay untouched.
+ */
+export async function recordPrintRefused(
+  deps: Pick<AppDeps, 'sql'>,
+  reader: Reader & { pin_reset_by?: string | null },
+  doc: Pick<DocumentToRead, 'id' | 'title'>,
+  options: { ipAddress: string },
+): Promise<void> {
+  await insert_audit_event(deps.sql, {
+    userId: reader.id,
+    eventType: 'document_print_refused',
+    resourceType: 'document',
+    resourceId: doc.id,
+    ipAddress: options.ipAddress,
+    eventData: { title: doc.title, ...pinResetAudit(reader) },
+  });
+}
+
 /** Longest requested id an audit event keeps: the URL is the client's, the log must stay small. */
 const AUDITED_ID_LENGTH = 100;
 
@@ -200,7 +257,11 @@ const AUDITED_ID_LENGTH = 100;
 export async function recordDocumentNotFound(
   deps: Pick<AppDeps, 'sql'>,
   reader: Pick<UserRow, 'id' | 'role'>,
-  request: { id: string; kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw'; ipAddress: string },
+  request: {
+    id: string;
+    kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw' | 'shown';
+    ipAddress: string;
+  },
 ): Promise<void> {
   await insert_audit_event(deps.sql, {
     userId: reader.id,

@@ -91,6 +91,10 @@ export const REASONS = [
   'offline_print_not_allowed',
   /** A session that has sent more offline readings than a tablet can make (OFFLINE_EVENTS_PER_SESSION). */
   'offline_events_session_limit',
+  /** A print of a PDF that forbids printing (the inspector read its permissions at upload). */
+  'print_not_allowed',
+  /** A "shown" report for a document whose bytes never reached this session: no screen can have shown it. */
+  'shown_not_received',
   // Registration and the approver's decision (registration.ts).
   /** Too many registrations from one client address (setting `registration_limit_per_hour`). */
   'registration_throttled',

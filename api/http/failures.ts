@@ -134,6 +134,12 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
   // Spec section 2's text for a print the PDF does not allow.
   offline_print_not_allowed: { status: 403, message: 'The document does not allow to print' },
+  // The same words for a print asked online: the PDF's own permission, read at upload, decides.
+  print_not_allowed: { status: 403, message: 'The document does not allow to print' },
+  shown_not_received: {
+    status: 409,
+    message: 'This document has not reached this screen yet, so it cannot have been shown.',
+  },
   offline_events_session_limit: {
     status: 429,
     message: 'This session has sent more offline readings than a tablet can make. These were not recorded.',

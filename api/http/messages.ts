@@ -38,6 +38,7 @@ export const SUCCESS = {
   documentUploaded: 'Document uploaded successfully!',
   documentsListed: 'Documents retrieved successfully',
   documentWithdrawn: 'Document withdrawn. The recipient can no longer see it.',
+  documentShown: 'Recorded: the document was shown.',
   recipientFound: 'Recipient found',
   preferencesSaved: 'Notification settings saved',
   languageSaved: 'Language saved',

@@ -27,7 +27,9 @@ import {
   readCursor,
   receivedDocumentsAlongside,
   recordDocumentNotFound,
+  recordPrintRefused,
   recordReading,
+  recordShown,
   toAttorneyDocument,
   toDocumentInfo,
   toMineDocument,
@@ -54,6 +56,7 @@ import { handleUpload } from '../http/upload.ts';
 import { canonicalUuid, jsonBodyLimit, valid } from '../http/validate.ts';
 import type {
   DocumentInfoAnswer,
+  DocumentShownAnswer,
   DocumentWithdrawnAnswer,
   MineDocumentListAnswer,
   OffenderDocumentListAnswer,
@@ -184,7 +187,7 @@ export async function senderList<Shape extends AttorneyDocument | Representative
 async function documentNotFound(
   c: Context<AppEnv>,
   id: string,
-  kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw',
+  kind: 'view' | 'print' | 'info' | 'prefetch' | 'withdraw' | 'shown',
 ) {
   await recordDocumentNotFound(c.var.deps, c.var.session, { id, kind, ipAddress: c.var.clientAddress });
   return refusal('document_not_found');
@@ -202,6 +205,8 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
   // The sender and the supervising attorney may read a document but never cache it: the same 404 as any other.
   const doc = kind === 'prefetch' && found?.recipient_id !== session.id ? undefined : found;
   if (!doc) throw await documentNotFound(c, id, kind);
+  // The PDF's own permission, read at upload, holds for everyone who may read it: no print copy, no print time.
+  if (kind === 'print' && !doc.print_allowed) throw await printRefused(c, doc);
   const headers: Record<string, string> = {
     'Content-Type': 'application/pdf',
     'ETag': `"${doc.sha256}"`,
@@ -281,6 +286,13 @@ async function openBlob(c: Context<AppEnv>, doc: DocumentToRead, range: ByteRang
   }
 }
 
+/** A print of a PDF that forbids printing: refused, audited ('document_print_refused'), nothing recorded as printed. */
+async function printRefused(c: Context<AppEnv>, doc: DocumentToRead) {
+  const { deps, session, clientAddress } = c.var;
+  await recordPrintRefused(deps, session, doc, { ipAddress: clientAddress });
+  return refusal('print_not_allowed');
+}
+
 /**
  * BLOB_OFFLOAD=nginx: the same checks, audit and headers as a streamed answer, then no body but the file's place
  * for nginx (X-Accel-Redirect to its internal /_blobs/ location, deploy/nginx/portal-blobs.conf), which sends it
@@ -322,7 +334,7 @@ async function offloadDocument(
 }
 
 /** A reading's document comes with the session check, in its statement (GuardOptions.alongside). */
-const carryDocument = (kind: 'view' | 'print' | 'prefetch'): GuardOptions => ({
+const carryDocument = (kind: 'view' | 'print' | 'prefetch' | 'shown'): GuardOptions => ({
   alongside: (c, sessionId) =>
     documentToReadAlongside(c.var.deps.sql, sessionId, c.req.param('id') ?? '', kind),
 });
@@ -397,6 +409,21 @@ export const documentRoutes = new Hono<AppEnv>()
     requireRole(READERS, carryDocument('print')),
     valid('param', idParam),
     (c) => serveDocument(c, 'print'),
+  )
+  .post(
+    '/shown/:id',
+    requireRole(READERS, carryDocument('shown')),
+    valid('param', idParam),
+    async (c) => {
+      const { deps, session, clientAddress } = c.var;
+      const { id } = c.req.valid('param');
+      const doc = await findDocumentToRead(deps.sql, session, id, 'shown', c.var.alongside);
+      if (!doc) throw await documentNotFound(c, id, 'shown');
+      const result = await recordShown(deps, session, doc, { ipAddress: clientAddress });
+      if (!result.ok && result.reason === 'document_not_found') throw await documentNotFound(c, id, 'shown');
+      if (!result.ok) throw failureError(result);
+      return c.json({ success: true, message: SUCCESS.documentShown } satisfies DocumentShownAnswer);
+    },
   )
   .get(
     '/prefetch/:id',

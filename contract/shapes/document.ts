@@ -223,6 +223,12 @@ export interface DocumentInfoAnswer {
 }
 
 /** POST /api/documents/{id}/withdraw answer: the document, withdrawn, and when. */
+/** POST /api/documents/shown/{id}: the viewer's report that the document was shown, recorded (or already). */
+export interface DocumentShownAnswer {
+  success: true;
+  message: string;
+}
+
 export interface DocumentWithdrawnAnswer {
   success: true;
   message: string;
