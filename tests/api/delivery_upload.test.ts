@@ -65,6 +65,8 @@ Deno.test({
       headers: { authorization: `Bearer ${offender2}` },
     });
     await view.body?.cancel();
+    // ...and its screen shows it (the viewer's report is what "opened" means).
+    assert.equal((await call(t, 'POST', `/api/documents/shown/${ids[1]}`, { token: offender2 })).status, 200);
     const list = (await call(t, 'GET', '/api/documents/attorney', { token: attorney })).body.documents;
     const states = ids.map((id: string) =>
       list.find((d: { documentid: string }) => d.documentid === id).state

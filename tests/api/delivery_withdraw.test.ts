@@ -158,6 +158,8 @@ Deno.test({
     const id = await send(attorney, 'Receipt states');
     assert.equal((await attorneyRow(id)).state, 'delivered');
     await call(t, 'GET', `/api/documents/view/${id}`, { token: offender });
+    assert.equal((await attorneyRow(id)).state, 'delivered', 'the bytes were served; nobody saw them yet');
+    await call(t, 'POST', `/api/documents/shown/${id}`, { token: offender });
     const opened = await attorneyRow(id);
     assert.equal(opened.state, 'opened');
     assert.ok(opened.opened_at);

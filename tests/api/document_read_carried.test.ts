@@ -154,6 +154,7 @@ Deno.test({
     assert.equal(unread.viewed_at, null);
     assert.equal(unread.read_audited_recently, false);
     assert.equal((await call(t, 'GET', `/api/documents/view/${id}`, { token: offender })).status, 200);
+    assert.equal((await call(t, 'POST', `/api/documents/shown/${id}`, { token: offender })).status, 200);
     const read = await compare();
     assert.ok(read.viewed_at instanceof Date);
     assert.equal(read.read_audited_recently, true);

@@ -136,7 +136,7 @@ for (const backend of ['fs', 'postgres'] as const) {
   });
 
   Deno.test({
-    name: `${backend}: Range bytes=1- (nearly the whole file) is audited and sets the recipient's read time`,
+    name: `${backend}: Range bytes=1- (nearly the whole file) is audited; the read time waits for the screen`,
     ...DB_TEST,
     fn: async () => {
       const fresh = (await upload(t, attorney, {
@@ -148,9 +148,13 @@ for (const backend of ['fs', 'postgres'] as const) {
       const r = await get(t, `/api/documents/view/${fresh}`, session, { range: 'bytes=1-' });
       assert.equal(r.status, 206);
       assert.equal(await auditCount(t, 'document_viewed', fresh), 1);
-      const [row] = await t.deps.sql<{ viewed_at: Date | null }[]>`
-        select viewed_at from documents where id = ${fresh}`;
-      assert.ok(row.viewed_at, 'the read time is set by a read that skips byte 0');
+      const read = async () =>
+        (await t.deps.sql<{ viewed_at: Date | null }[]>`select viewed_at from documents where id = ${fresh}`)[
+          0
+        ];
+      assert.equal((await read()).viewed_at, null, 'bytes leaving the server are not a reading');
+      assert.equal((await get(t, `/api/documents/shown/${fresh}`, session, {}, 'POST')).status, 200);
+      assert.ok((await read()).viewed_at, "the read time is set by the viewer's report that it showed it");
       const [event] = await t.deps.sql<{ event_data: any; user_id: string }[]>`
         select event_data, user_id from audit_logs where event_type = 'document_viewed' and resource_id = ${fresh}`;
       // The last byte is the size less one, which is also the length of bytes=1-.
@@ -191,7 +195,7 @@ for (const backend of ['fs', 'postgres'] as const) {
   });
 
   Deno.test({
-    name: `${backend}: the sender's view does not set viewed_at; the recipient's first view does`,
+    name: `${backend}: the sender's view does not set viewed_at; the recipient's first shown view does`,
     ...DB_TEST,
     fn: async () => {
       const r = await upload(t, representative, {
@@ -201,11 +205,13 @@ for (const backend of ['fs', 'postgres'] as const) {
       }, '/api/representative/upload');
       const fresh = r.body.document.documentid;
       await get(t, `/api/documents/view/${fresh}`, representative);
+      await get(t, `/api/documents/shown/${fresh}`, representative, {}, 'POST');
       let info = await t.app.request(`/api/documents/${fresh}/info`, {
         headers: { authorization: `Bearer ${attorney}` },
       });
       assert.equal((await info.json()).data.document.viewed_at, null);
       await get(t, `/api/documents/view/${fresh}`, offender);
+      await get(t, `/api/documents/shown/${fresh}`, offender, {}, 'POST');
       info = await t.app.request(`/api/documents/${fresh}/info`, {
         headers: { authorization: `Bearer ${attorney}` },
       });
@@ -213,6 +219,7 @@ for (const backend of ['fs', 'postgres'] as const) {
       assert.ok(first, 'viewed_at set by the recipient');
       await new Promise((r) => setTimeout(r, 20));
       await get(t, `/api/documents/view/${fresh}`, offender);
+      await get(t, `/api/documents/shown/${fresh}`, offender, {}, 'POST');
       const list = await (await t.app.request('/api/documents/attorney', {
         headers: { authorization: `Bearer ${attorney}` },
       })).json();

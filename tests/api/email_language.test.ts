@@ -149,6 +149,7 @@ Deno.test({
     });
     assert.equal(sent.status, 201, JSON.stringify(sent.body));
     await call(t, 'GET', `/api/documents/view/${sent.body.document.documentid}`, { token: offender });
+    await call(t, 'POST', `/api/documents/shown/${sent.body.document.documentid}`, { token: offender });
     const [mail] = await outbox(sender.username);
     assert.equal(mail.subject, 'Su documento fue abierto');
     const [{ viewed_at }] = await t.deps.sql<{ viewed_at: Date }[]>`

@@ -521,6 +521,10 @@ Deno.test({
     await t.app.request(`/api/documents/view/${o.documentId}`, {
       headers: { authorization: `Bearer ${o.token}` },
     });
+    await t.app.request(`/api/documents/shown/${o.documentId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${o.token}` },
+    });
     assert.equal((await viewedAt(o.documentId))?.toISOString(), occurredAt);
     // Outside the read-audit window of the first (one reading per window is recorded).
     const earlier = new Date(Date.now() - 3 * 60_000).toISOString();

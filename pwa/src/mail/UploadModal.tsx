@@ -52,6 +52,9 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
   const recipientsId = useId();
   const respondById = useId();
   const [fileError, setFileError] = useState<string | null>(null);
+  /** The chosen PDF needs a password to open: the sender is told, before sending, what the recipient will meet. */
+  const [passwordNeeded, setPasswordNeeded] = useState(false);
+  const pickedRef = useRef<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const fileId = useId();
@@ -61,6 +64,8 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
   const reset = () => {
     setForm(EMPTY_UPLOAD_FORM);
     setFileError(null);
+    setPasswordNeeded(false);
+    pickedRef.current = null;
     setProgress(null);
     if (fileInput.current) fileInput.current.value = '';
   };
@@ -77,6 +82,20 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     setFileError(problem);
     if (problem) event.target.value = '';
     setForm((current) => ({ ...current, selectedFile: problem ? null : file }));
+    setPasswordNeeded(false);
+    pickedRef.current = problem ? null : file;
+    if (file && !problem) void checkPassword(file);
+  };
+
+  /** pdf.js (loaded only now) tells whether the PDF needs a password; an answer for an earlier pick is dropped. */
+  const checkPassword = async (file: File) => {
+    try {
+      const { needsPassword } = await import('../viewer/engine.ts');
+      const needed = await needsPassword(file);
+      if (pickedRef.current === file) setPasswordNeeded(needed);
+    } catch (error) {
+      console.error('Could not tell whether the PDF needs a password', error);
+    }
   };
 
   const submit = async () => {
@@ -201,6 +220,16 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
           </Typography.Text>
         </Form.Item>
         {fileError && <Alert type='error' showIcon title={fileError} role='alert' />}
+        {passwordNeeded && (
+          <Alert
+            type='warning'
+            showIcon
+            role='status'
+            className='upload-password-notice'
+            title={t('upload.passwordTitle')}
+            description={t('upload.passwordBody')}
+          />
+        )}
         {submitting && (
           <div className='upload-progress'>
             {/* A live region: a screen reader hears the upload start and how far it has gone. */}

@@ -1,14 +1,16 @@
 /**
  * /pdfViewer/:documentId (spec section 2, "PDF viewer"): 'Loading document...',
- * then the toolbar and the document, or 'Error: ' with the reason. With
- * ?print=1 the bytes come from the print URL and the print flow starts by
- * itself once the document is ready.
+ * then the toolbar and the document, or 'Error: ' with the reason. A PDF that
+ * needs a password asks for it. With ?print=1 the bytes come from the print
+ * URL (or, when the PDF forbids printing, the view URL) and the print flow
+ * starts by itself once the document is ready.
  */
 import { CloseOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Progress, Spin, Typography } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
+import { PasswordPrompt } from './PasswordPrompt.tsx';
 import { PrintDialogs } from './PrintDialogs.tsx';
 import { PropertiesModal } from './PropertiesModal.tsx';
 import { shortcutAction } from './shortcuts.ts';
@@ -64,7 +66,8 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
   const { status, view, commands } = useViewer(containerRef, documentId, autoPrint);
   const pdf = status.kind === 'ready' ? status.pdf : null;
   const fromCache = status.kind === 'ready' && status.origin === 'cache';
-  const print = usePrint(pdf, { documentId, fromPrintUrl: autoPrint, fromCache });
+  const fromPrintUrl = status.kind === 'ready' && status.fromPrintUrl;
+  const print = usePrint(pdf, { documentId, fromPrintUrl, fromCache });
   useReaderActivity();
   const [propertiesOpen, setPropertiesOpen] = useState(false);
   const [readAloudOpen, setReadAloudOpen] = useState(false);
@@ -149,6 +152,11 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             />
           )}
         </Flex>
+      )}
+      {status.kind === 'password' && (
+        <div className='viewer-status'>
+          <PasswordPrompt wrong={status.wrong} onSubmit={status.submit} />
+        </div>
       )}
       {status.kind === 'unavailable' && (
         <div className='viewer-status'>

@@ -112,6 +112,36 @@ export function openDocumentData(data: Uint8Array<ArrayBuffer>): PdfLoadingTask 
 }
 
 /**
+ * True when a PDF (a file the sender is about to upload, read on their own computer) needs a password to open: the
+ * Upload modal tells the sender the recipient will need it. A file pdf.js cannot read at all is not this question's
+ * to answer (the API refuses it on upload).
+ */
+export async function needsPassword(file: Blob): Promise<boolean> {
+  const task = openDocumentData(new Uint8Array(await file.arrayBuffer()));
+  try {
+    await task.promise;
+    return false;
+  } catch (error) {
+    // Without an onPassword handler pdf.js answers a PasswordException.
+    return error instanceof Error && error.name === 'PasswordException';
+  } finally {
+    void task.destroy();
+  }
+}
+
+/**
+ * Calls `ask` whenever the PDF needs its password: first `wrong` false, then true after one that did not open it.
+ * `ask` is given the way to hand a password back to pdf.js, which then goes on loading.
+ */
+export function onPasswordNeeded(
+  task: PdfLoadingTask,
+  ask: (submit: (password: string) => void, wrong: boolean) => void,
+): void {
+  task.onPassword = (submit: (password: string) => void, reason: number) =>
+    ask(submit, reason === pdfjsLib.PasswordResponses.INCORRECT_PASSWORD);
+}
+
+/**
  * True when a load failed because the server could not be reached (as opposed to an answer: 404, 403, or a PDF
  * that does not parse). pdf.js reports HTTP statuses as ResponseException; a network failure arrives as
  * anything else.
@@ -119,6 +149,12 @@ export function openDocumentData(data: Uint8Array<ArrayBuffer>): PdfLoadingTask 
 export function failedToReachServer(error: unknown): boolean {
   const name = error instanceof Error ? error.name : '';
   return !['ResponseException', 'PasswordException', 'InvalidPDFException', 'AbortException'].includes(name);
+}
+
+/** The print URL's 403: the PDF forbids printing (print_not_allowed). */
+export function printRefused(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ResponseException' &&
+    (error as Error & { status?: number }).status === 403;
 }
 
 export interface ViewerHandle {

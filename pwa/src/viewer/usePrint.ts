@@ -6,7 +6,7 @@ import { t } from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { storage } from '../lib/storage.ts';
 import { viewerCache } from '../offline/viewerCache.ts';
-import { openDocument, type PdfDocument } from './engine.ts';
+import { openDocument, type PdfDocument, printRefused } from './engine.ts';
 import { allPages } from './pageRanges.ts';
 import { AUTO_PRINT_DELAY_MS, discardPendingPrint, preparePrint, printAllowed } from './print.ts';
 
@@ -32,9 +32,9 @@ export interface PrintFlow {
 }
 
 /**
- * The bytes to print. A document opened for viewing is read again from the
- * print URL, so the API records the printing ('Document Printed') the same way
- * whichever button started it; one opened with ?print=1 already came from there.
+ * The bytes to print. A document opened for viewing is read again from the print URL, so the API records the
+ * printing ('Document Printed') the same way whichever button started it, and refuses it for a PDF that forbids
+ * printing; one opened with ?print=1 already came from there.
  */
 async function withPrintCopy<T>(
   source: { pdf: PdfDocument; documentId: string; fromPrintUrl: boolean; fromCache: boolean },
@@ -81,6 +81,9 @@ export function usePrint(
         },
         (error: unknown) => {
           if (abort.signal.aborted) return;
+          // The API refused the print copy: the PDF forbids printing (a password-protected one's permissions
+          // could not be read at upload, so it is never printed through the portal).
+          if (printRefused(error)) return setPhase({ kind: 'cancelled' });
           console.error('Printing failed', error);
           setPhase({ kind: 'failed', message: t('print.failed') });
         },

@@ -11,14 +11,17 @@ import { cachesDocuments, viewerCache } from '../offline/viewerCache.ts';
 import {
   createViewer,
   failedToReachServer,
+  onPasswordNeeded,
   openDocument,
   openDocumentData,
   type PdfDocument,
   type PdfLoadingTask,
+  printRefused,
   showDocument,
   type ViewerHandle,
 } from './engine.ts';
 import { attachHandTool } from './handTool.ts';
+import { reportShown } from './shown.ts';
 import {
   chooseScroll,
   chooseView,
@@ -43,7 +46,13 @@ export type ViewerStatus =
   | { kind: 'loading'; received: number | null }
   | { kind: 'error'; message: string }
   | { kind: 'unavailable' }
-  | { kind: 'ready'; pdf: PdfDocument; origin: DocumentOrigin };
+  /** `fromPrintUrl`: these bytes are the print copy (the API has recorded the print). */
+  | { kind: 'ready'; pdf: PdfDocument; origin: DocumentOrigin; fromPrintUrl: boolean }
+  /**
+   * The PDF needs its password (pdf.js's onPassword): `wrong` after one that did not open it; `submit` hands the
+   * typed one to pdf.js, and loading goes on.
+   */
+  | { kind: 'password'; wrong: boolean; submit(password: string): void };
 
 class NotCached extends Error {}
 
@@ -87,7 +96,10 @@ interface RotationChanging {
   pageNumber: number;
 }
 
-/** Runs the viewer in `containerRef`. `print` reads the bytes from the print URL. */
+/**
+ * Runs the viewer in `containerRef`. `print` reads the bytes from the print URL; when the API refuses it (the PDF
+ * forbids printing) the document is read from the view URL instead, and the print flow says why nothing prints.
+ */
 export function useViewer(
   containerRef: RefObject<HTMLDivElement | null>,
   documentId: string | undefined,
@@ -104,18 +116,34 @@ export function useViewer(
     let pdf: PdfDocument | null = null;
     const offender = cachesDocuments();
     let task: PdfLoadingTask | null = null;
+    /** Asks the reader for the PDF's password instead of stopping (spec: loading, then loaded or error). */
+    const askPassword = (loading: PdfLoadingTask) =>
+      onPasswordNeeded(loading, (submit, wrong) => {
+        if (cancelled) return;
+        setStatus({
+          kind: 'password',
+          wrong,
+          submit: (password) => {
+            setStatus({ kind: 'loading', received: null });
+            submit(password);
+          },
+        });
+      });
 
     /** The cached copy (an offender's only), or NotCached. */
-    const fromCache = async (): Promise<{ pdf: PdfDocument; origin: DocumentOrigin }> => {
+    type Loaded = { pdf: PdfDocument; origin: DocumentOrigin; fromPrintUrl: boolean };
+    const fromCache = async (): Promise<Loaded> => {
       const bytes = offender ? await viewerCache.get(documentId) : null;
       if (!bytes || cancelled) throw new NotCached();
       task = openDocumentData(bytes);
-      return { pdf: await task.promise, origin: 'cache' };
+      askPassword(task);
+      return { pdf: await task.promise, origin: 'cache', fromPrintUrl: false };
     };
     /** The API's copy, with the download's progress; an offender's falls back to the cache when unreachable. */
-    const fromNetwork = async (): Promise<{ pdf: PdfDocument; origin: DocumentOrigin }> => {
-      const loading = openDocument(documentId, { print, token: storage.getGuid() });
+    const fromNetwork = async (asPrint: boolean): Promise<Loaded> => {
+      const loading = openDocument(documentId, { print: asPrint, token: storage.getGuid() });
       task = loading;
+      askPassword(loading);
       loading.onProgress = ({ loaded, total }: { loaded: number; total: number }) => {
         // Only while loading: the rest of the file keeps arriving after the first page (and for the cache).
         if (!cancelled && total > 0) {
@@ -124,15 +152,16 @@ export function useViewer(
         }
       };
       try {
-        return { pdf: await loading.promise, origin: 'network' };
+        return { pdf: await loading.promise, origin: 'network', fromPrintUrl: asPrint };
       } catch (error) {
+        if (asPrint && !cancelled && printRefused(error)) return fromNetwork(false);
         if (offender && !cancelled && (failedToReachServer(error) || !isOnline())) return fromCache();
         throw error;
       }
     };
     // Offline, an offender's document opens from the cache at once; online, the API decides (a document
     // withdrawn or no longer theirs is refused even when a copy is cached), and the copy is refreshed.
-    const loaded = offender && !isOnline() ? fromCache() : fromNetwork();
+    const loaded = offender && !isOnline() ? fromCache() : fromNetwork(print);
     loaded.catch(() => undefined);
     setStatus({ kind: 'loading', received: null });
     setView(INITIAL_VIEW);
@@ -157,8 +186,9 @@ export function useViewer(
         viewer.currentPageNumber = pageNumber;
       });
       let origin: DocumentOrigin;
+      let fromPrintUrl: boolean;
       try {
-        ({ pdf, origin } = await loaded);
+        ({ pdf, origin, fromPrintUrl } = await loaded);
       } catch (error) {
         if (cancelled) return;
         setStatus(
@@ -169,13 +199,19 @@ export function useViewer(
         return;
       }
       if (cancelled) return;
+      // "Opened" is the screen showing the document: told once its first page is drawn, never on the download.
+      let reported = false;
+      eventBus.on('pagerendered', () => {
+        if (reported || cancelled) return;
+        reported = true;
+        void reportShown(documentId, { fromCache: origin === 'cache', offender });
+      });
       showDocument(handle, pdf);
       setView((v) => ({ ...v, pageCount: pdf?.numPages ?? 0 }));
-      setStatus({ kind: 'ready', pdf, origin });
+      setStatus({ kind: 'ready', pdf, origin, fromPrintUrl });
       if (!offender) return;
-      // A view from the cache is accounted for by the queue (a print, when it prints: usePrint.ts); one from the
-      // network was audited by the API, and its bytes are kept for reading offline.
-      if (origin === 'cache' && !print) viewerCache.read(documentId, 'view');
+      // The bytes of a view from the network are kept for reading offline (a print from the cache is queued when
+      // it prints: usePrint.ts).
       if (origin === 'network') {
         const shown = pdf;
         void shown.getData().then((bytes) => {

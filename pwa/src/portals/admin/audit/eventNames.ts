@@ -14,6 +14,9 @@ const NAMED = {
   document_view: 'audit.events.documentViewed',
   document_printed: 'audit.events.documentPrinted',
   document_print: 'audit.events.documentPrinted',
+  // Not the spec's: the screen showing a document (what "opened" means), and a print the PDF forbids.
+  document_shown: 'audit.events.documentShown',
+  document_print_refused: 'audit.events.documentPrintRefused',
   document_uploaded: 'audit.events.documentUploaded',
   document_upload: 'audit.events.documentUploaded',
   user_created: 'audit.events.userCreated',
