@@ -195,6 +195,13 @@ Deno.test({
           });
           assert.equal(read.status, 200);
           await read.body?.cancel();
+          // "Opened" is the viewer's report that it showed the document, not the bytes leaving the server.
+          const shown = await fetch(`${server.url}/api/documents/shown/${id}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${offenderToken}` },
+          });
+          assert.equal(shown.status, 200);
+          await shown.body?.cancel();
           await page.reload();
           await page.getByLabel('Search:').fill('Plea offer');
           const plea = row(page, /Plea offer/);
