@@ -98,6 +98,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/documents/view/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/print/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/prefetch/:id': ['offender'],
+  // The viewer's report that it showed the document: whoever may read it, as the view itself.
+  'POST /api/documents/shown/:id': ['offender', 'attorney', 'representative'],
   'POST /api/documents/offline-events': ['offender'],
   'POST /api/representative/upload': ['representative'],
   'GET /api/representative/documents': ['representative'],
