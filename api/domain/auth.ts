@@ -31,6 +31,7 @@ import {
 } from '../db/users.ts';
 import { addressInEntityRanges, offenderAddressAllowed } from './ip_whitelist.ts';
 import { chosenPinDescent, pinResetAudit, sessionResetBy } from './pin_reset.ts';
+import type { HashingPlace } from './hashing_gate.ts';
 import { openSecondFactorStep, secondFactorNeeded, tellOwner } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
@@ -78,17 +79,21 @@ export type LoginResult = Outcome<{ token: string; user: PublicUser } | { second
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
   // Taken first and synchronously, so a burst that arrives at once is sorted before any await.
   const release = signInsInFlight.tryAcquire(attempt.ipAddress);
+  // A place in the hashing gate's line, also taken before any await: a sign-in that was counted is then always
+  // checked, never refused half-way for a busy server (which would count it as a failure toward the lock).
+  const place = release ? hashingGate.reserve() : undefined;
   try {
-    return await checkLogin(deps, attempt, { inFlightSlot: release !== undefined });
+    return await checkLogin(deps, attempt, { inFlightSlot: release !== undefined, place });
   } finally {
     release?.();
+    place?.release();
   }
 }
 
 async function checkLogin(
   deps: AppDeps,
   attempt: LoginAttempt,
-  options: { inFlightSlot: boolean },
+  options: { inFlightSlot: boolean; place: HashingPlace | undefined },
 ): Promise<LoginResult> {
   const { sql } = deps;
   const username = attempt.username.trim();
@@ -107,8 +112,9 @@ async function checkLogin(
     await audit('login_throttled', null, { username, reason: 'in_flight' });
     return fail('sign_in_busy');
   }
-  if (!hashingGate.hasRoom()) {
-    // The process's hashing is at its limit (passwords.ts): refused before the attempt is counted, so a flood
+  const place = options.place;
+  if (!place) {
+    // The process's hashing line is full (passwords.ts): refused before the attempt is counted, so a flood
     // elsewhere costs no one an attempt toward their lock.
     await audit('login_throttled', null, { username, reason: 'hashing_busy' });
     return fail('hashing_busy');
@@ -186,9 +192,10 @@ async function checkLogin(
   // same time. Nothing issues temporary passwords any more (an approved applicant signs in with the password they
   // chose): a temporary one left from before is checked as well until it is used or expires, and only then.
   const dummy = await dummySecretHash();
-  const peppers = { pepper: deps.pinPepper, previousPepper: deps.previousPinPepper };
+  const peppers = { pepper: deps.pinPepper, previousPepper: deps.previousPinPepper, place };
   const tempUsable = candidate?.temp_password_hash && !candidate.temp_password_used_at &&
     candidate.temp_password_expires_at !== null && candidate.temp_password_expires_at > new Date();
+  if (tempUsable) place.extend(1);
   const [passwordOk, tempOk] = await Promise.all([
     verifySecret(attempt.password, candidate?.password_hash ?? dummy, peppers),
     tempUsable ? verifySecret(attempt.password, candidate!.temp_password_hash!, peppers) : false,
@@ -332,8 +339,30 @@ export async function changePassword(
       ipAddress: change.ipAddress,
       eventData: { reason },
     });
-  // Refused before the attempt is counted when the process's hashing is at its limit (passwords.ts).
-  if (!hashingGate.hasRoom()) return fail('hashing_busy');
+  // Places for the check and the new hash, taken before the attempt is counted: with the process's hashing line
+  // full (passwords.ts) the change is refused uncounted; once counted, it is never refused half-way.
+  const place = hashingGate.reserve(2);
+  if (!place) return fail('hashing_busy');
+  try {
+    return await checkAndChangePassword(deps, session, change, { hashes, key, audit, place });
+  } finally {
+    place.release();
+  }
+}
+
+async function checkAndChangePassword(
+  deps: AppDeps,
+  session: ActiveSession,
+  change: { currentPassword: string; newPassword: string; ipAddress: string },
+  c: {
+    hashes: NonNullable<Awaited<ReturnType<typeof find_password_hashes>>>;
+    key: ReturnType<typeof accountAttemptKey>;
+    audit: (reason: string) => Promise<unknown>;
+    place: HashingPlace;
+  },
+): Promise<ChangePasswordResult> {
+  const { sql } = deps;
+  const { hashes, key, audit, place } = c;
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted) {
     await audit(admission.refusal);
@@ -341,15 +370,18 @@ export async function changePassword(
     const minutes = admission.refusal === 'wait' ? waitMinutes(admission.waitSeconds) : admission.minutesLeft;
     return fail('password_change_locked', String(minutes));
   }
+  if (session.must_change_password && hashes.temp_password_hash) place.extend(1);
   const [currentOk, tempOk] = await Promise.all([
     verifySecret(change.currentPassword, hashes.password_hash, {
       pepper: deps.pinPepper,
       previousPepper: deps.previousPinPepper,
+      place,
     }),
     session.must_change_password && hashes.temp_password_hash
       ? verifySecret(change.currentPassword, hashes.temp_password_hash, {
         pepper: deps.pinPepper,
         previousPepper: deps.previousPinPepper,
+        place,
       })
       : Promise.resolve(false),
   ]);
@@ -393,8 +425,8 @@ export async function changePassword(
     if (!strength.ok) return strength;
   }
   const newHash = session.role === 'offender'
-    ? await hashPin(change.newPassword, { pepper: deps.pinPepper })
-    : await hashSecret(change.newPassword);
+    ? await hashPin(change.newPassword, { pepper: deps.pinPepper, place })
+    : await hashSecret(change.newPassword, undefined, { place });
   await sql.begin(async (tx) => {
     await update_password(tx, session.id, newHash);
     if (session.role === 'offender') await set_pin_descent(tx, session.id, chosenPinDescent(session));

@@ -38,6 +38,7 @@ import type { OfflineKey, OfflineReadEvent } from '../../contract/shapes/offline
 import { queueOpenedNotice } from './delivery.ts';
 import { findReadableDocument } from './documents.ts';
 import { fail, type Outcome, type Reason } from './outcome.ts';
+import type { HashingPlace } from './hashing_gate.ts';
 import { dummySecretHash, hashingGate, verifySecret } from './passwords.ts';
 import {
   accountAttemptKey,
@@ -166,10 +167,14 @@ export async function unlock(
 ): Promise<OfflineKeyResult> {
   // The sign-in's own per-address limit on checks in flight: a lock screen is no cheaper way to burn the CPU.
   const release = signInsInFlight.tryAcquire(attempt.ipAddress);
+  // A place in the hashing gate's line (passwords.ts), taken before the attempt is counted: a counted PIN is then
+  // always checked, never refused half-way for a busy server.
+  const place = hashingGate.reserve();
   try {
-    return await checkUnlock(deps, session, attempt, { inFlightSlot: release !== undefined });
+    return await checkUnlock(deps, session, attempt, { inFlightSlot: release !== undefined, place });
   } finally {
     release?.();
+    place?.release();
   }
 }
 
@@ -177,7 +182,7 @@ async function checkUnlock(
   deps: Pick<AppDeps, 'sql' | 'pinPepper' | 'previousPinPepper'>,
   session: ActiveSession,
   attempt: { pin: string; ipAddress: string },
-  options: { inFlightSlot: boolean },
+  options: { inFlightSlot: boolean; place: HashingPlace | undefined },
 ): Promise<OfflineKeyResult> {
   const { sql } = deps;
   const key = accountAttemptKey(session, attempt.ipAddress);
@@ -219,8 +224,9 @@ async function checkUnlock(
     });
   };
 
-  // Refused before the attempt is counted when the process's hashing is at its limit (passwords.ts).
-  if (!hashingGate.hasRoom()) return fail('hashing_busy');
+  // Refused before the attempt is counted when the process's hashing line is full (passwords.ts).
+  const place = options.place;
+  if (!place) return fail('hashing_busy');
   const admission = await admitAttempt(sql, key);
   if (!admission.admitted && admission.refusal === 'address_budget') {
     await audit(sql, 'unlock_failed', { reason: 'address_budget', failures: admission.addressFailures });
@@ -243,6 +249,7 @@ async function checkUnlock(
 
   const hashes = await find_password_hashes(sql, session.id);
   const pinOk = await verifySecret(attempt.pin, hashes?.password_hash ?? (await dummySecretHash()), {
+    place,
     pepper: deps.pinPepper,
     previousPepper: deps.previousPinPepper,
   });

@@ -17,7 +17,7 @@
  */
 
 import { readOrCreateSecretFile } from '../secret_file.ts';
-import { HashingGate } from './hashing_gate.ts';
+import { HashingGate, type HashingPlace } from './hashing_gate.ts';
 
 /** OWASP Password Storage Cheat Sheet, PBKDF2-HMAC-SHA256. */
 export const PBKDF2_ITERATIONS = 600_000;
@@ -61,7 +61,7 @@ export const hashingGate = new HashingGate(HASHING_SLOTS, HASHING_SLOTS * HASHIN
 async function derive(
   secret: string | Uint8Array,
   salt: Uint8Array,
-  options: { iterations: number; patient?: boolean },
+  options: { iterations: number; patient?: boolean; place?: HashingPlace },
 ): Promise<Uint8Array> {
   const { iterations } = options;
   return await hashingGate.run(async () => {
@@ -73,7 +73,7 @@ async function derive(
       HASH_BITS,
     );
     return new Uint8Array(bits);
-  }, { patient: options.patient });
+  }, { patient: options.patient, place: options.place });
 }
 
 /**
@@ -83,10 +83,10 @@ async function derive(
 export async function hashSecret(
   secret: string,
   iterations = PBKDF2_ITERATIONS,
-  options: { patient?: boolean } = {},
+  options: { patient?: boolean; place?: HashingPlace } = {},
 ): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const hash = await derive(secret, salt, { iterations, patient: options.patient });
+  const hash = await derive(secret, salt, { iterations, ...options });
   return `pbkdf2-sha256$${iterations}$${toBase64(salt)}$${toBase64(hash)}`;
 }
 
@@ -106,28 +106,28 @@ const PEPPERED = 'pbkdf2-sha256-pepper';
 export async function verifySecret(
   secret: string,
   stored: string,
-  options: { pepper?: Uint8Array; previousPepper?: Uint8Array } = {},
+  options: { pepper?: Uint8Array; previousPepper?: Uint8Array; place?: HashingPlace } = {},
 ): Promise<boolean> {
   const [scheme, ...parts] = stored.split('$');
   if (scheme === PEPPERED) {
     const [keyId, ...rest] = parts;
     for (const candidate of [options.pepper, options.previousPepper]) {
       if (candidate && keyId === (await pepperKeyId(candidate))) {
-        return await verifyParts(await pepperInput(secret, candidate), rest);
+        return await verifyParts(await pepperInput(secret, candidate), rest, options.place);
       }
     }
     return false;
   }
   if (scheme !== 'pbkdf2-sha256') return false;
-  return await verifyParts(encoder.encode(secret), parts);
+  return await verifyParts(encoder.encode(secret), parts, options.place);
 }
 
 /** `<iterations>$<salt>$<hash>` against the bytes PBKDF2 runs over. */
-async function verifyParts(input: Uint8Array, parts: string[]): Promise<boolean> {
+async function verifyParts(input: Uint8Array, parts: string[], place?: HashingPlace): Promise<boolean> {
   if (parts.length !== 3) return false;
   const iterations = Number(parts[0]);
   if (!Number.isInteger(iterations) || iterations < 1) return false;
-  const actual = await derive(input, fromBase64(parts[1]), { iterations });
+  const actual = await derive(input, fromBase64(parts[1]), { iterations, place });
   return constantTimeEqual(actual, fromBase64(parts[2]));
 }
 
@@ -164,13 +164,14 @@ async function pepperInput(pin: string, pepper: Uint8Array): Promise<Uint8Array>
  */
 export async function hashPin(
   pin: string,
-  options: { pepper: Uint8Array; iterations?: number; patient?: boolean },
+  options: { pepper: Uint8Array; iterations?: number; patient?: boolean; place?: HashingPlace },
 ): Promise<string> {
   const iterations = options.iterations ?? PBKDF2_ITERATIONS;
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const hash = await derive(await pepperInput(pin, options.pepper), salt, {
     iterations,
     patient: options.patient,
+    place: options.place,
   });
   return `${PEPPERED}$${await pepperKeyId(options.pepper)}$${iterations}$${toBase64(salt)}$${toBase64(hash)}`;
 }
@@ -193,7 +194,7 @@ let dummyHash: Promise<string> | undefined;
  */
 export function dummySecretHash(): Promise<string> {
   // A refusal (the gate full) is not kept: the next call makes it again.
-  dummyHash ??= hashSecret(crypto.randomUUID()).catch((error) => {
+  dummyHash ??= hashSecret(crypto.randomUUID(), undefined, { patient: true }).catch((error) => {
     dummyHash = undefined;
     throw error;
   });

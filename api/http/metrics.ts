@@ -175,6 +175,14 @@ export function createMetrics(deps: Pick<AppDeps, 'sql' | 'sessionSql' | 'log'>)
     },
   });
   new Gauge({
+    name: `${PREFIX}password_hashing_reserved`,
+    help: 'Places in the hashing line taken by sign-ins, unlocks and password changes not yet hashing.',
+    registers,
+    collect() {
+      this.set(hashingGate.reserved);
+    },
+  });
+  new Gauge({
     name: `${PREFIX}password_hashing_limit`,
     help: 'The hashing gate\'s slots and queue places (kind="slots" or "queue").',
     labelNames: ['kind'] as const,

@@ -71,6 +71,26 @@ Deno.test('the gate runs its slots, queues in order up to its limit, and refuses
   assert.deepEqual([gate.running, gate.queued, gate.admitted, gate.refused], [0, 0, 3, 1]);
 });
 
+Deno.test('a place taken ahead is honoured when the line fills meanwhile, and no place is given past the line', async () => {
+  const gate = new HashingGate(1, 1);
+  const place = gate.reserve();
+  assert.ok(place, 'room for one place');
+  let open!: () => void;
+  const held = new Promise<void>((resolve) => open = resolve);
+  const running = gate.run(() => held);
+  // The slot is busy and the one place in line is the request's: a stranger is refused, as is a new request.
+  await assert.rejects(gate.run(() => Promise.resolve()), HashingBusy);
+  assert.equal(gate.reserve(), undefined);
+  // The request that took its place ahead is checked all the same, once the slot frees.
+  const checked = gate.run(() => Promise.resolve('checked'), { place });
+  assert.deepEqual([gate.queued, gate.reserved], [1, 0]);
+  open();
+  assert.equal(await checked, 'checked');
+  await running;
+  place.release();
+  assert.deepEqual([gate.running, gate.queued, gate.reserved, gate.refused], [0, 0, 0, 2]);
+});
+
 Deno.test({
   name: 'an unknown, used or expired set-password code is refused without any password being hashed',
   ...DB_TEST,

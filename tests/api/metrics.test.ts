@@ -101,6 +101,7 @@ Deno.test({
         'legal_mail_db_connections',
         'legal_mail_password_hashing_running',
         'legal_mail_password_hashing_queued',
+        'legal_mail_password_hashing_reserved',
         'legal_mail_password_hashing_limit',
         'legal_mail_password_hashing_total',
         'legal_mail_password_hashing_refused_total',
