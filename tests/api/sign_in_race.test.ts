@@ -120,17 +120,19 @@ Deno.test({
     const burst = await Promise.all(
       Array.from({ length: 20 }, (_, i) => attempt(staff.username, `Wrong-Pass-${i}!`, `10.60.${i}.1`)),
     );
-    // Each is refused alike: the wrong password's answer, or the lock's once it is in force.
-    for (const r of burst) {
+    // Each is refused alike: the wrong password's answer, or the lock's once it is in force; past the process's
+    // hashing line (api/domain/passwords.ts: 9 places on a 2-core machine) a sign-in is refused before it counts.
+    const busy = burst.filter((r) => r.status === 503 && r.body.code === 'hashing_busy').length;
+    for (const r of burst.filter((r) => r.status !== 503)) {
       assert.equal(r.status, 401);
       assert.ok([GENERIC.code, LOCKED.code].includes(r.body.code), JSON.stringify(r.body));
     }
     assert.ok(burst.some((r) => r.body.code === LOCKED.code));
     const audit = await auditReasons({ username: staff.username });
     const checked = audit.count('login_failed', 'bad_secret');
-    console.log(`  burst from 20 addresses: ${checked} checked against the hash`);
+    console.log(`  burst from 20 addresses: ${checked} checked against the hash, ${busy} refused uncounted`);
     assert.ok(checked <= 5, `${checked} passwords were checked; the limit is 5`);
-    assert.equal(audit.count('login_failed', 'locked'), 20 - checked);
+    assert.equal(audit.count('login_failed', 'locked'), 20 - busy - checked);
     assert.equal(audit.count('account_locked'), 1);
     assert.equal((await attempt(staff.username, staff.secret, '10.60.99.1')).status, 401);
   },
