@@ -153,12 +153,14 @@ Deno.test({
     );
     const waited = burst.filter((r) => r.status === 429);
     for (const r of waited) assert.equal(r.body.code, 'sign_in_wait');
+    // Past the process's hashing line (9 places on a 2-core machine) a sign-in is refused before it counts.
+    const busy = burst.filter((r) => r.status === 503 && r.body.code === 'hashing_busy').length;
     const audit = await auditReasons({ username: offender.username });
     const checked = audit.count('login_failed', 'bad_secret');
     console.log(`  burst for one DOC number from 20 addresses: ${checked} checked against the hash`);
     // The account's reservations are serialised: only the two free tries and the one that starts the wait.
     assert.ok(checked <= 3, `${checked} PINs were checked; the free tries are 3`);
-    assert.equal(waited.length, 20 - checked);
+    assert.equal(waited.length, 20 - busy - checked);
     assert.equal(audit.count('account_locked'), 0);
     await t.deps.sql`update login_lockouts set last_failure_at = now() - interval '1 minute'
                      where username = ${offender.username}`;
@@ -435,34 +437,43 @@ Deno.test({
     // A sign-in with the old PIN, hashing while an admin resets it, must not open a session that outlives the
     // reset; with a PIN stored before the pepper, its re-hash must not write the old PIN back over the new one.
     const admin = await signIn(t, ...DEMO.admin);
-    for (const delay of [20, 80, 160]) {
-      const offender = await makeUser(t, {
-        role: 'offender',
-        secret: '424242',
-        passwordHash: await hashSecret('424242'),
-      });
-      const signingIn = attempt(offender.username, '424242', '10.77.0.1');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      const reset = await call(t, 'PUT', `/api/admin/offenders/${offender.id}/pin`, {
-        token: admin,
-        body: { pin: '582914' },
-      });
-      assert.equal(reset.status, 200, JSON.stringify(reset.body));
-      const raced = await signingIn;
-      if (raced.status === 200) {
-        const me = await call(t, 'GET', '/api/auth/me', { token: raced.body.token });
-        assert.equal(me.status, 401, `${delay} ms: the old PIN's session ends with the reset`);
+    // The one-time PIN of a reset works on the facility's network only: this test's addresses are that network,
+    // for this test alone (the other tests' offenders sign in from addresses the entity's empty list admits).
+    const [range] = await t.deps.sql<{ id: string }[]>`
+      insert into ip_ranges (entity_id, ip_range, is_active)
+      select id, '10.77.0.0/16', true from entities where slug = 'default' returning id`;
+    try {
+      for (const delay of [20, 80, 160]) {
+        const offender = await makeUser(t, {
+          role: 'offender',
+          secret: '424242',
+          passwordHash: await hashSecret('424242'),
+        });
+        const signingIn = attempt(offender.username, '424242', '10.77.0.1');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const reset = await call(t, 'PUT', `/api/admin/offenders/${offender.id}/pin`, {
+          token: admin,
+          body: { pin: '582914' },
+        });
+        assert.equal(reset.status, 200, JSON.stringify(reset.body));
+        const raced = await signingIn;
+        if (raced.status === 200) {
+          const me = await call(t, 'GET', '/api/auth/me', { token: raced.body.token });
+          assert.equal(me.status, 401, `${delay} ms: the old PIN's session ends with the reset`);
+        }
+        assert.equal(
+          (await attempt(offender.username, '582914', '10.77.0.2')).status,
+          200,
+          `${delay} ms: new PIN`,
+        );
+        assert.equal(
+          (await attempt(offender.username, '424242', '10.77.0.3')).status,
+          401,
+          `${delay} ms: old PIN`,
+        );
       }
-      assert.equal(
-        (await attempt(offender.username, '582914', '10.77.0.2')).status,
-        200,
-        `${delay} ms: new PIN`,
-      );
-      assert.equal(
-        (await attempt(offender.username, '424242', '10.77.0.3')).status,
-        401,
-        `${delay} ms: old PIN`,
-      );
+    } finally {
+      await t.deps.sql`delete from ip_ranges where id = ${range.id}`;
     }
   },
 });
