@@ -22,6 +22,8 @@ export interface NewRegistration {
   supervisingAttorneyEmail: string | null;
   /** Its e-mails' language (the form's). */
   language: Language;
+  /** The attorney whose invitation the representative registered with (their supervisor once approved). */
+  invitedBy?: string | null;
 }
 
 /** Stores a registration; an open one for the same e-mail is an answer, not an exception. */
@@ -32,11 +34,11 @@ export async function insert_registration(
   const [row] = await sql<{ id: string }[]>`
     insert into registrations (entity_id, user_type, first_name, last_name, email, password_hash, bar_number,
       bar_state, phone, address_line1, address_line2, city, state, zip_code, supervising_attorney_name,
-      supervising_attorney_bar, supervising_attorney_email, language)
+      supervising_attorney_bar, supervising_attorney_email, language, invited_by)
     values (${r.entityId}, ${r.userType}, ${r.firstName}, ${r.lastName}, ${r.email.toLowerCase()}, ${r.passwordHash},
       ${r.barNumber}, ${r.barState}, ${r.phone}, ${r.addressLine1}, ${r.addressLine2}, ${r.city}, ${r.state},
       ${r.zipCode}, ${r.supervisingAttorneyName}, ${r.supervisingAttorneyBar}, ${r.supervisingAttorneyEmail},
-      ${r.language})
+      ${r.language}, ${r.invitedBy ?? null})
     on conflict do nothing
     returning id`;
   return row ? { ok: true, id: row.id } : { ok: false, reason: 'duplicate_email' };
@@ -129,7 +131,7 @@ export async function lock_registration(
            bar_state as "barState", phone, address_line1 as "addressLine1", address_line2 as "addressLine2",
            city, state, zip_code as "zipCode", supervising_attorney_name as "supervisingAttorneyName",
            supervising_attorney_bar as "supervisingAttorneyBar", supervising_attorney_email as "supervisingAttorneyEmail",
-           language
+           language, invited_by as "invitedBy"
     from registrations where id = ${id} and entity_id = ${entityId}
     for update`;
   return row;

@@ -104,6 +104,33 @@ async function entityFor(
   return { ok: true, id: created.id, slug: input.fields.slug, created: true };
 }
 
+/** A staff account of an entity: an admin, or an approver of its registrations. */
+export interface StaffAccount {
+  entityId: string;
+  role: 'admin' | 'approver';
+  /** Trimmed and lower-cased. */
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * Stores an active staff account whose password is `unusableHash`, the hash of a secret nobody knows (hashed
+ * before the transaction: hashing waits at the hashing gate), so nothing signs in to it until its owner uses a
+ * set-password link. Both ways an account is made for someone else use it: `npm run admin:create` (the link
+ * printed) and an admin's "Add Staff" (api/domain/staff_account.ts, the link e-mailed). Refused when the entity
+ * has a user with this address already.
+ */
+export async function insertStaffAwaitingPassword(
+  tx: Tx,
+  account: StaffAccount,
+  unusableHash: string,
+): Promise<{ ok: true; id: string } | { ok: false }> {
+  if (await email_in_use(tx, account.entityId, account.email)) return { ok: false };
+  const user = await insert_user(tx, { ...account, status: 'active', passwordHash: unusableHash });
+  return user.ok ? { ok: true, id: user.id } : { ok: false };
+}
+
 /** Makes an active admin (and first the entity, when asked), with a set-password link; one transaction. */
 export async function createAdminAccount(
   sql: Sql,
@@ -125,16 +152,13 @@ export async function createAdminAccount(
     return await sql.begin(async (tx): Promise<AdminAccountOutcome> => {
       const entity = await entityFor(tx, request.entity);
       if (!entity.ok) throw new Refusal(entity);
-      if (await email_in_use(tx, entity.id, email)) throw new Refusal({ ok: false, refusal: 'email_in_use' });
-      const user = await insert_user(tx, {
+      const user = await insertStaffAwaitingPassword(tx, {
         entityId: entity.id,
         role: 'admin',
-        status: 'active',
         email,
         firstName: request.firstName,
         lastName: request.lastName,
-        passwordHash: unusableHash,
-      });
+      }, unusableHash);
       if (!user.ok) throw new Refusal({ ok: false, refusal: 'email_in_use' });
       await insert_password_reset(tx, {
         tokenHash: await tokenHash(token),

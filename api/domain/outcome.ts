@@ -103,6 +103,10 @@ export const REASONS = [
   'user_email_taken',
   // A representative's supervising attorney (representatives.ts): not linked to this attorney, or no such user.
   'representative_not_found',
+  /** A registration's invitation code is unknown, used, expired, for another address, or its attorney left. */
+  'invitation_invalid',
+  /** The attorney sent INVITATIONS_PER_DAY invitations in the last day (representative_invitations.ts). */
+  'invitation_throttled',
   // Users and the offender roster (user_admin.ts, offenders.ts).
   'user_not_found',
   'user_self_deactivation',

@@ -33,7 +33,7 @@ import {
   update_password,
   type UserRow,
 } from '../db/users.ts';
-import { setPasswordEmail } from '../email/messages.ts';
+import { type SetPasswordCause, setPasswordEmail } from '../email/messages.ts';
 import { sealEmailSecret, SECRET_PLACEHOLDER } from '../email/sealed_secret.ts';
 import { PASSWORD_MIN_LENGTH, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
 import type { Actor } from './actor.ts';
@@ -67,22 +67,26 @@ export async function tokenHash(token: string): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Stores a new link for `user` and queues its e-mail (the token sealed), in the caller's transaction. */
-async function sendLink(
+/**
+ * Stores a new link for `user` and queues its e-mail (the token sealed), in the caller's transaction. The e-mail
+ * says why by the link's purpose, or by `cause` when it says more (an account just made for its owner).
+ */
+export async function sendLink(
   tx: Tx,
   deps: Pick<AppDeps, 'config' | 'mfaKey'>,
   user: UserRow & { email: string },
-  r: { purpose: PasswordResetPurpose; createdBy: string | null; minutes: number },
+  r: { purpose: PasswordResetPurpose; createdBy: string | null; minutes: number; cause?: SetPasswordCause },
 ): Promise<void> {
+  const { cause, ...link } = r;
   const token = newToken();
-  await insert_password_reset(tx, { tokenHash: await tokenHash(token), userId: user.id, ...r });
+  await insert_password_reset(tx, { tokenHash: await tokenHash(token), userId: user.id, ...link });
   const email = setPasswordEmail(
     {
       to: user.email,
       token: SECRET_PLACEHOLDER,
       portalUrl: deps.config.portalUrl,
       minutes: r.minutes,
-      cause: r.purpose,
+      cause: cause ?? r.purpose,
     },
     await email_language(tx, user.id),
   );

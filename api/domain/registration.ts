@@ -18,6 +18,7 @@ import {
 } from '../../contract/rules/registration.ts';
 import type { UserType } from '../../contract/shapes/registration.ts';
 import { fail, type Outcome } from './outcome.ts';
+import { invitationFor, spendInvitation } from './representative_invitations.ts';
 
 /** Registrations always join the default entity: the public form does not choose one. */
 export const REGISTRATION_ENTITY = 'default';
@@ -108,10 +109,30 @@ async function existingHolder(
  */
 export async function submitRegistration(
   deps: AppDeps,
-  input: RegistrationInput & { userType: UserType; language?: Language },
+  request: RegistrationInput & { userType: UserType; language?: Language; invitation?: string },
   ipAddress: string,
 ): Promise<Outcome> {
   const { sql } = deps;
+  const { invitation: code, ...typed } = request;
+  let input = typed;
+  const entity = await find_entity_by_slug(sql, REGISTRATION_ENTITY);
+  if (!entity) throw new Error(`entity ${REGISTRATION_ENTITY} is missing`);
+  // An attorney's invitation: a representative's registration whose supervisor is the inviting attorney, whatever
+  // the form's supervising fields said (api/domain/representative_invitations.ts).
+  let invitedBy: string | null = null;
+  if (code !== undefined && code.trim() !== '') {
+    const invitation = await invitationFor(sql, { token: code, email: typed.email, entityId: entity.id });
+    if (!invitation) return fail('invitation_invalid');
+    invitedBy = invitation.attorney_id;
+    input = {
+      ...typed,
+      userType: 'representative',
+      isRepresentative: true,
+      supervisingAttorneyName: `${invitation.attorney_first_name} ${invitation.attorney_last_name}`.trim(),
+      supervisingAttorneyBar: invitation.attorney_bar_number ?? '',
+      supervisingAttorneyEmail: invitation.attorney_email,
+    };
+  }
   const representative = input.isRepresentative || input.userType === 'representative';
   const rule = checkRegistration({ ...input, isRepresentative: representative });
   if (!rule.ok) return fail('invalid_input', rule.message);
@@ -130,12 +151,14 @@ export async function submitRegistration(
   });
   if (!strength.ok) return strength;
 
-  const entity = await find_entity_by_slug(sql, REGISTRATION_ENTITY);
-  if (!entity) throw new Error(`entity ${REGISTRATION_ENTITY} is missing`);
   const existing = await existingHolder(sql, entity.id, email);
   // Hashed for a duplicate too, and thrown away: an answer that skipped the hash would be told apart by its time.
   const passwordHash = await hashSecret(r.password);
   return await sql.begin(async (tx): Promise<Outcome> => {
+    // Used once, whatever follows: of two registrations with one invitation, the second is refused.
+    if (code !== undefined && invitedBy && !await spendInvitation(tx, { token: code, entityId: entity.id })) {
+      return fail('invitation_invalid');
+    }
     if (existing) return await recordDuplicate(tx, { email, language, userType, existing, ipAddress });
     const { password: _password, confirmPassword: _confirm, isRepresentative: _type, ...details } = r;
     const stored = await registrations.insert_registration(tx, {
@@ -146,6 +169,7 @@ export async function submitRegistration(
       passwordHash,
       supervisingAttorneyEmail: r.supervisingAttorneyEmail?.toLowerCase() ?? null,
       language,
+      invitedBy,
     });
     // Another registration for the address committed between the look-up and the insert.
     if (!stored.ok) {
@@ -157,7 +181,7 @@ export async function submitRegistration(
       resourceType: 'registration',
       resourceId: stored.id,
       ipAddress,
-      eventData: { email, userType },
+      eventData: { email, userType, ...(invitedBy ? { invitedBy } : {}) },
     });
     await enqueue_email(
       tx,

@@ -9,6 +9,8 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Tx } from '../db/client.ts';
 import { enqueue_email } from '../db/email_outbox.ts';
 import * as registrations from '../db/registrations.ts';
+import { find_inviting_attorney } from '../db/representative_invitations.ts';
+import { accept_supervisor } from '../db/representatives.ts';
 import {
   find_supervising_attorney,
   insert_user,
@@ -105,9 +107,13 @@ export async function approveRegistration(
       const found = await lockPending(tx, id, reviewer);
       if (!found.ok) return found;
       const r = found.registration;
-      const supervisor = r.userType === 'representative'
-        ? await findSupervisor(tx, r.entityId, r)
+      // An invited representative's supervisor is the attorney who invited them, who asked for them: the link
+      // starts accepted. Anyone else's is proposed from what they typed, pending the attorney's Accept.
+      const invitedBy = r.userType === 'representative' && r.invitedBy
+        ? await find_inviting_attorney(tx, r.entityId, r.invitedBy)
         : undefined;
+      const supervisor = invitedBy ??
+        (r.userType === 'representative' ? await findSupervisor(tx, r.entityId, r) : undefined);
       const created = await insert_user(tx, {
         entityId: r.entityId,
         role: r.userType,
@@ -147,6 +153,17 @@ export async function approveRegistration(
           ipAddress,
           registrationId: id,
         });
+        if (invitedBy) {
+          await accept_supervisor(tx, created.id);
+          await insert_audit_event(tx, {
+            userId: reviewer.id,
+            eventType: 'representative_link_accepted',
+            resourceType: 'user',
+            resourceId: created.id,
+            ipAddress,
+            eventData: { attorneyId: invitedBy.id, email: r.email, via: 'invitation', registrationId: id },
+          });
+        }
       }
       await enqueue_email(tx, registrationApprovedEmail(r, r.language));
       return { ok: true, supervisingAttorney: supervisor ? toSupervisorMatch(supervisor) : null };

@@ -94,13 +94,22 @@ export function documentOpenedEmail(
 /** The page of the portal that sets a new password from a link's code (pwa: PATHS.resetPassword). */
 export const RESET_PASSWORD_PATH = '/reset-password';
 
+/** Why a set-password link is sent: a forgotten password, an admin's reset, or an account an admin just made. */
+export type SetPasswordCause = 'forgotten' | 'admin_reset' | 'account_created';
+
+const EMAIL_KINDS: Record<SetPasswordCause, string> = {
+  forgotten: 'password_reset_requested',
+  admin_reset: 'password_reset_by_admin',
+  account_created: 'staff_account_created',
+};
+
 /**
- * The set-password link of a forgotten password or an admin's reset. It carries nothing anyone typed: the form
+ * The set-password link of a forgotten password, an admin's reset or a new staff account. It carries nothing anyone typed: the form
  * asks only for an address, and the message goes to that address alone when it is a staff account's. With
  * PORTAL_URL set the link opens the page; without, the message says where to type the code.
  */
 export function setPasswordEmail(
-  r: { to: string; token: string; portalUrl?: string; minutes: number; cause: 'forgotten' | 'admin_reset' },
+  r: { to: string; token: string; portalUrl?: string; minutes: number; cause: SetPasswordCause },
   language: Language,
 ): OutgoingEmail {
   const t = EMAIL_TEXTS[language].setPassword;
@@ -109,10 +118,35 @@ export function setPasswordEmail(
     ? t.link(lifetime, `${r.portalUrl}${RESET_PASSWORD_PATH}#${r.token}`)
     : t.code(lifetime, r.token);
   return {
-    kind: r.cause === 'forgotten' ? 'password_reset_requested' : 'password_reset_by_admin',
+    kind: EMAIL_KINDS[r.cause],
     to: r.to,
     subject: t.subject[r.cause],
     body: letter(language, t.why[r.cause], `${how}\n\n${t.once}`),
+  };
+}
+
+/** The portal's registration page (pwa: PATHS.register); an invitation's code follows in the fragment. */
+export const REGISTER_PATH = '/register';
+
+/**
+ * An attorney's invitation of a representative: the registration link that fills in the attorney as supervisor.
+ * It names the attorney (an approved account's name, which refuses control characters) and nothing the
+ * attorney typed but the address it goes to. With PORTAL_URL set the link opens the form; without, the message
+ * gives the page's path with the code, to open at the portal's address.
+ */
+export function representativeInvitationEmail(
+  r: { to: string; token: string; attorneyName: string; portalUrl?: string; days: number },
+  language: Language,
+): OutgoingEmail {
+  const t = EMAIL_TEXTS[language].representativeInvitation;
+  const fragment = `invitation=${r.token}&email=${encodeURIComponent(r.to)}`;
+  const path = `${REGISTER_PATH}#${fragment}`;
+  const how = r.portalUrl ? t.link(r.days, `${r.portalUrl}${path}`) : t.code(r.days, path);
+  return {
+    kind: 'representative_invitation',
+    to: r.to,
+    subject: t.subject,
+    body: letter(language, t.why(r.attorneyName), `${how}\n\n${t.after}`),
   };
 }
 

@@ -4,6 +4,7 @@
  * a function of what it says, never of anything a stranger typed (messages.ts says why).
  */
 import type { Language } from '../../contract/languages.ts';
+import type { SetPasswordCause } from './messages.ts';
 
 export interface EmailTexts {
   greeting: string;
@@ -20,12 +21,19 @@ export interface EmailTexts {
   };
   documentOpened: { subject: string; body(title: string, docNumber: string, openedOn: string): string };
   setPassword: {
-    subject: Record<'forgotten' | 'admin_reset', string>;
-    why: Record<'forgotten' | 'admin_reset', string>;
+    subject: Record<SetPasswordCause, string>;
+    why: Record<SetPasswordCause, string>;
     lifetime(minutes: number): string;
     link(lifetime: string, url: string): string;
     code(lifetime: string, token: string): string;
     once: string;
+  };
+  representativeInvitation: {
+    subject: string;
+    why(attorney: string): string;
+    link(days: number, url: string): string;
+    code(days: number, path: string): string;
+    after: string;
   };
   recoveryUsed: { subject: string; body(left: number): string };
   factorsReset: { subject: string; body: string };
@@ -91,7 +99,11 @@ const en: EmailTexts = {
       "You can turn these e-mails off in the portal's Notifications settings.",
   },
   setPassword: {
-    subject: { forgotten: 'Set a new password', admin_reset: 'Your password was reset' },
+    subject: {
+      forgotten: 'Set a new password',
+      admin_reset: 'Your password was reset',
+      account_created: 'Your account on the secure legal-mail portal',
+    },
     why: {
       forgotten:
         'Someone, perhaps you, asked to set a new password for the account of this e-mail address on the ' +
@@ -99,6 +111,9 @@ const en: EmailTexts = {
       admin_reset:
         'An administrator of the secure legal-mail portal has reset the password of the account of this ' +
         'e-mail address. Your previous password no longer works.',
+      account_created:
+        'An administrator of the secure legal-mail portal has made an account for this e-mail address. ' +
+        'Choose its password to sign in.',
     },
     lifetime: (minutes) => minutes >= 120 ? `${Math.round(minutes / 60)} hours` : `${minutes} minutes`,
     link: (lifetime, url) => `To choose a new password, open this link within ${lifetime}:\n\n${url}`,
@@ -106,6 +121,19 @@ const en: EmailTexts = {
       `To choose a new password within ${lifetime}, open the portal, choose "Forgot password?" on the sign-in ` +
       `page, then "I have a code", and enter this code:\n\n${token}`,
     once: 'The link works once.',
+  },
+  representativeInvitation: {
+    subject: 'You are invited to register as a representative',
+    why: (attorney) =>
+      `${attorney}, an attorney on the secure legal-mail portal, invites you to register as their representative: ` +
+      'you will send legal mail to incarcerated people on their behalf.',
+    link: (days, url) =>
+      `To register, open this link within ${days} days. It fills in your supervising attorney:\n\n${url}`,
+    code: (days, path) =>
+      `To register within ${days} days, open the portal at its address followed by:\n\n${path}`,
+    after:
+      'The link works once, for this e-mail address. An approver reviews your registration, and you will ' +
+      'receive an e-mail once it has been approved; you are then linked to the attorney who invited you.',
   },
   recoveryUsed: {
     subject: 'A recovery code was used to sign in',
@@ -200,7 +228,11 @@ const es: EmailTexts = {
       'Puede desactivar estos correos en la sección Notificaciones del portal.',
   },
   setPassword: {
-    subject: { forgotten: 'Elija una contraseña nueva', admin_reset: 'Su contraseña fue restablecida' },
+    subject: {
+      forgotten: 'Elija una contraseña nueva',
+      admin_reset: 'Su contraseña fue restablecida',
+      account_created: 'Su cuenta en el portal seguro de correo legal',
+    },
     why: {
       forgotten:
         'Alguien, quizás usted, pidió una contraseña nueva para la cuenta de este correo electrónico en ' +
@@ -208,6 +240,9 @@ const es: EmailTexts = {
       admin_reset:
         'Un administrador del portal seguro de correo legal restableció la contraseña de la cuenta de ' +
         'este correo electrónico. Su contraseña anterior ya no funciona.',
+      account_created:
+        'Un administrador del portal seguro de correo legal creó una cuenta para este correo electrónico. ' +
+        'Elija su contraseña para iniciar sesión.',
     },
     lifetime: (minutes) => minutes >= 120 ? `${Math.round(minutes / 60)} horas` : `${minutes} minutos`,
     link: (lifetime, url) =>
@@ -217,6 +252,20 @@ const es: EmailTexts = {
       'contraseña?» en la página de inicio de sesión, luego «Tengo un código», y escriba este código:\n\n' +
       token,
     once: 'El enlace funciona una sola vez.',
+  },
+  representativeInvitation: {
+    subject: 'Se le invita a registrarse como representante',
+    why: (attorney) =>
+      `${attorney}, abogado del portal seguro de correo legal, le invita a registrarse como su representante: ` +
+      'enviará correo legal a personas en custodia en su nombre.',
+    link: (days, url) =>
+      `Para registrarse, abra este enlace en los próximos ${days} días. Completa los datos de su abogado ` +
+      `supervisor:\n\n${url}`,
+    code: (days, path) =>
+      `Para registrarse en los próximos ${days} días, abra el portal en su dirección seguida de:\n\n${path}`,
+    after:
+      'El enlace funciona una sola vez, para este correo electrónico. Un aprobador revisará su registro y ' +
+      'recibirá un correo cuando sea aprobado; entonces quedará vinculado al abogado que le invitó.',
   },
   recoveryUsed: {
     subject: 'Se usó un código de recuperación para entrar',

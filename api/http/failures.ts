@@ -153,6 +153,16 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   registration_already_reviewed: { status: 409, message: 'This registration has already been reviewed.' },
   user_email_taken: { status: 409, message: 'A user with this email address already exists.' },
   representative_not_found: { status: 404, message: 'Representative not found.' },
+  invitation_invalid: {
+    status: 400,
+    message:
+      'This invitation cannot be used: it has expired or been used, or it was sent to another e-mail address. ' +
+      'Ask the attorney for a new one.',
+  },
+  invitation_throttled: {
+    status: 429,
+    message: 'You have sent as many invitations as a day allows. Please try again tomorrow.',
+  },
 
   user_not_found: { status: 404, message: 'User not found.' },
   user_self_deactivation: { status: 400, message: 'You cannot deactivate your own account.' },

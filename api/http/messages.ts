@@ -26,6 +26,9 @@ export const SUCCESS = {
   signedOutEverywhere: 'Signed out of all sessions',
   resetLinkSent: 'If this address belongs to an account, we have sent it a link to set a new password.',
   passwordSet: 'Your new password is set. Please sign in.',
+  representativeInvited:
+    'Invitation sent. When they register with its link, you are filled in as their supervising attorney.',
+  staffCreated: 'Staff account created. They have been e-mailed a link to set their password.',
   staffPasswordReset: 'Password reset. The user has been e-mailed a link to set a new one.',
   entityCreated: 'Entity created successfully',
   entityUpdated: 'Entity updated successfully',

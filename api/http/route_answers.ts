@@ -53,6 +53,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /api/preferences': { shapes: ['PreferencesSavedAnswer'] },
   'GET /api/attorney/representatives': { shapes: ['LinkedRepresentativeListAnswer'] },
   'POST /api/attorney/representatives/{id}/remove': { shapes: ['MessageAnswer'] },
+  'POST /api/attorney/representatives/invitations': { status: 201, shapes: ['MessageAnswer'] },
   'POST /api/documents/{id}/withdraw': { shapes: ['DocumentWithdrawnAnswer'] },
 
   'GET /api/approver/registrations': { shapes: ['PendingRegistrationListAnswer'] },
@@ -76,6 +77,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /api/admin/users/{id}/status': { shapes: ['MessageAnswer'] },
   'POST /api/admin/users/{id}/unlock': { shapes: ['MessageAnswer'] },
   'POST /api/admin/users/{id}/password-reset': { shapes: ['MessageAnswer'] },
+  'POST /api/admin/users/staff': { status: 201, shapes: ['StaffAddedAnswer'] },
   'POST /api/admin/offenders': { status: 201, shapes: ['OffenderAddedAnswer'] },
   'PUT /api/admin/offenders/{id}/pin': { shapes: ['MessageAnswer'] },
 };

@@ -15,8 +15,13 @@ import {
 import { actorFrom } from '../domain/actor.ts';
 import { adminResetStaffPassword } from '../domain/password_reset.ts';
 import { ACTIVITY_LIMIT, changeUserStatus, toAdminUser, unlockUser } from '../domain/user_admin.ts';
+import { createStaffAccount } from '../domain/staff_account.ts';
+import { isValidEmail, REGISTRATION_MESSAGES } from '../../contract/rules/registration.ts';
+import { hasUnsafeNameCharacters, NAME_CHARACTERS_MESSAGE } from '../../contract/rules/names.ts';
 import type {
   AdminUserPage,
+  StaffAddedAnswer,
+  StaffRequest,
   UserLanguageRequest,
   UserStatusRequest,
 } from '../../contract/shapes/admin_user.ts';
@@ -47,6 +52,21 @@ const statusBody = z.object({
 const languageBody = z.object({
   language: z.enum(LANGUAGES, { error: "Language must be 'en', 'es' or null." }).nullable(),
 }) satisfies z.ZodType<UserLanguageRequest>;
+
+const NAME_MAX = 100;
+const nameField = (label: string) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`)
+    .max(NAME_MAX, `${label} must be at most ${NAME_MAX} characters`)
+    .refine((v) => !hasUnsafeNameCharacters(v), NAME_CHARACTERS_MESSAGE);
+const staffBody = z.object({
+  email: z.string({ error: REGISTRATION_MESSAGES.email }).trim().max(254, REGISTRATION_MESSAGES.email)
+    .refine(isValidEmail, REGISTRATION_MESSAGES.email),
+  firstName: nameField('First name'),
+  lastName: nameField('Last name'),
+  role: z.enum(['admin', 'approver'], { error: "Role must be 'admin' or 'approver'." }),
+  entity: z.string({ error: 'Entity must be an entity slug.' }).max(100, 'Entity must be an entity slug.')
+    .optional(),
+}) satisfies z.ZodType<StaffRequest>;
 
 const STATUS_MESSAGES: Record<UserStatusRequest['status'], string> = {
   active: SUCCESS.userActivated,
@@ -107,6 +127,23 @@ export const adminUserRoutes = new Hono<AppEnv>()
       total,
     };
     return c.json({ success: true, ...page } satisfies AdminUserPageAnswer);
+  })
+  // "Add Staff": an admin or approver, e-mailed a link to set their password (api/domain/staff_account.ts).
+  .post('/staff', valid('json', staffBody), async (c) => {
+    const result = await createStaffAccount(
+      c.var.deps,
+      c.req.valid('json'),
+      actorFrom(c.var.session, c.var.clientAddress),
+    );
+    if (!result.ok) throw failureError(result);
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS.staffCreated,
+        data: { userId: result.userId, entity: result.entitySlug },
+      } satisfies StaffAddedAnswer,
+      201,
+    );
   })
   .put('/:id/status', valid('param', idParam), valid('json', statusBody), async (c) => {
     const { status } = c.req.valid('json');

@@ -100,6 +100,11 @@ const registerBody = z.object({
   supervisingAttorneyBar: optionalText,
   supervisingAttorneyEmail: optionalText,
   language: z.enum(LANGUAGES, { error: "language must be 'en' or 'es'." }).optional(),
+  invitation: z.string({ error: 'The invitation code must be text.' }).max(
+    TEXT_MAX,
+    'The invitation code is too long.',
+  )
+    .optional(),
 }) satisfies z.ZodType<RegistrationRequest>;
 
 const passwordBody = z.object({

@@ -7,7 +7,7 @@ import type { RegistrationRequest } from '../shapes/registration.ts';
 import { hasUnsafeNameCharacters, NAME_CHARACTERS_MESSAGE } from './names.ts';
 
 /** What the rules check: the request body (contract/shapes/registration.ts) without the account type and language. */
-export type RegistrationInput = Omit<RegistrationRequest, 'userType' | 'language'>;
+export type RegistrationInput = Omit<RegistrationRequest, 'userType' | 'language' | 'invitation'>;
 
 export type RegistrationField = keyof RegistrationInput;
 

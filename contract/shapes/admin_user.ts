@@ -55,6 +55,26 @@ export interface OffenderRequest {
   pin: string;
 }
 
+/**
+ * POST /api/admin/users/staff body ("Add Staff"): an admin or approver account, whose owner is e-mailed a link to
+ * set its password. `entity` is an entity's slug, for a department-wide administrator staffing another entity;
+ * absent, the admin's own.
+ */
+export interface StaffRequest {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: 'admin' | 'approver';
+  entity?: string;
+}
+
+/** POST /api/admin/users/staff answer (201): the account made, in the entity of that slug. */
+export interface StaffAddedAnswer {
+  success: true;
+  message: string;
+  data: { userId: string; entity: string };
+}
+
 /** PUT /api/admin/offenders/{id}/pin body. */
 export interface PinResetRequest {
   pin: string;

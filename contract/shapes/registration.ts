@@ -25,6 +25,12 @@ export interface RegistrationRequest {
   supervisingAttorneyEmail?: string | null;
   /** The language the form was shown in (default English): the registration's e-mails are written in it. */
   language?: Language;
+  /**
+   * The code of an attorney's invitation (POST /api/attorney/representatives/invitations), from its link: the
+   * registration is a representative's, supervised by the inviting attorney (the supervising fields are filled
+   * from the invitation), and `email` must be the invited address.
+   */
+  invitation?: string;
 }
 
 /** A registration awaiting review (GET /api/approver/registrations `registrations`), oldest first. */

@@ -24,3 +24,11 @@ export interface LinkedRepresentativeListAnswer {
   success: true;
   representatives: LinkedRepresentative[];
 }
+
+/**
+ * POST /api/attorney/representatives/invitations body: the address to e-mail a single-use registration link that
+ * fills in the inviting attorney as supervisor.
+ */
+export interface RepresentativeInvitationRequest {
+  email: string;
+}

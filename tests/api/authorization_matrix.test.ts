@@ -68,6 +68,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'PUT /api/admin/users/:id/status': ['admin'],
   'PUT /api/admin/users/:id/language': ['admin'],
   'POST /api/admin/users/:id/password-reset': ['admin'],
+  // "Add Staff": any entity for the department's administrators, their own entity's approvers for the others.
+  'POST /api/admin/users/staff': ['admin'],
   'POST /api/admin/users/:id/unlock': ['admin'],
   'POST /api/admin/offenders': ['admin'],
   'PUT /api/admin/offenders/:id/pin': ['admin'],
@@ -107,6 +109,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/attorney/representatives': ['attorney'],
   'POST /api/attorney/representatives/:id/accept': ['attorney'],
   'POST /api/attorney/representatives/:id/remove': ['attorney'],
+  // "Invite a representative": the attorney's own invitations, rate-limited per attorney.
+  'POST /api/attorney/representatives/invitations': ['attorney'],
 };
 
 /**
@@ -135,6 +139,7 @@ const ACROSS_ENTITIES: Record<string, number> = {
   'PUT /api/admin/users/:id/status': 404,
   'PUT /api/admin/users/:id/language': 404,
   'POST /api/admin/users/:id/password-reset': 404,
+  'POST /api/admin/users/staff': 404,
   'POST /api/admin/users/:id/unlock': 404,
   'POST /api/admin/users/:id/mfa/reset': 404,
   'POST /api/admin/offenders': 400,
@@ -276,6 +281,13 @@ Deno.test({
     const BODIES: Record<string, unknown> = {
       'PUT /api/admin/users/:id/status': { status: 'deactivated' },
       'PUT /api/admin/users/:id/language': { language: 'es' },
+      'POST /api/admin/users/staff': {
+        email: 'across@example.test',
+        firstName: 'Across',
+        lastName: 'Entities',
+        role: 'approver',
+        entity: 'default',
+      },
       'PUT /api/admin/offenders/:id/pin': { pin: '987654' },
       'PUT /api/admin/entities/:id': { name: 'Default', slug: 'default', status: 'inactive' },
       'PUT /api/admin/ip-whitelist/:id': { isActive: false },

@@ -265,6 +265,16 @@ Deno.test({
           token: admin,
           body: { name: entity.data.entity.name, status: 'active', default_language: 'es' },
         });
+        await check('POST /api/admin/users/staff', '/api/admin/users/staff', {
+          token: admin,
+          body: {
+            email: 'north.approver@example.test',
+            firstName: 'Nell',
+            lastName: 'North',
+            role: 'approver',
+            entity: entity.data.entity.slug,
+          },
+        });
         const range = await check('POST /api/admin/ip-whitelist', '/api/admin/ip-whitelist', {
           token: admin,
           body: { ipRange: '203.0.113.0/24', description: 'North unit tablets' },

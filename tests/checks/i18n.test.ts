@@ -79,6 +79,8 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.register.success, SUCCESS.registrationSubmitted],
     [en.setPassword.success, SUCCESS.passwordChanged],
     [en.entities.created, SUCCESS.entityCreated],
+    [en.users.staffCreated, SUCCESS.staffCreated],
+    [en.representatives.invited, SUCCESS.representativeInvited],
     [en.entities.updated, SUCCESS.entityUpdated],
     [en.ipWhitelist.added, SUCCESS.ipRangeAdded],
     [en.ipWhitelist.updated, SUCCESS.ipRangeUpdated],

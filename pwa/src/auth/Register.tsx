@@ -2,7 +2,7 @@
  * /register, 'Attorney Registration' (spec sections 2, 4, 5, 8). The form's
  * behaviour lives in registrationForm.ts; this file renders it.
  */
-import { Button, Checkbox, Col, Form, Input, Row, Select, Typography } from 'antd';
+import { Alert, Button, Checkbox, Col, Form, Input, Row, Select, Typography } from 'antd';
 import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n/i18n.ts';
@@ -63,6 +63,16 @@ interface FieldSpec {
   extra?: ReactNode;
 }
 
+/**
+ * An attorney's invitation, from the link's fragment (`#invitation=<code>&email=<address>`): the fragment never
+ * reaches a server's log, and the page takes it out of the address bar once read.
+ */
+function readInvitation(): { code: string; email: string } | null {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const code = params.get('invitation')?.trim();
+  return code ? { code, email: params.get('email') ?? '' } : null;
+}
+
 function focusField(field: RegistrationField) {
   const element = document.getElementById(field);
   element?.focus();
@@ -71,7 +81,16 @@ function focusField(field: RegistrationField) {
 
 export function Register() {
   const { t } = useTranslation();
-  const [form, setForm] = useState<FormState>({ values: EMPTY_REGISTRATION, errors: {} });
+  const [invitation] = useState(readInvitation);
+  // Invited: a representative whose supervising attorney is the invitation's (the server fills it in), so the
+  // form's own supervising fields are not asked.
+  const [form, setForm] = useState<FormState>(() => ({
+    values: invitation ? { ...EMPTY_REGISTRATION, email: invitation.email } : EMPTY_REGISTRATION,
+    errors: {},
+  }));
+  useEffect(() => {
+    if (invitation) window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, [invitation]);
   const [loading, setLoading] = useState(false);
   const navigate = useNavigate();
   const toast = useToast();
@@ -159,7 +178,11 @@ export function Register() {
     try {
       // The API's success message is, in English, the catalogue's text (tests/checks/i18n.test.ts).
       // The registration's e-mails are written in the language the form is shown in.
-      await register({ ...toRegistrationRequest(values), language: currentLanguage() });
+      await register({
+        ...toRegistrationRequest(values),
+        language: currentLanguage(),
+        ...(invitation ? { userType: 'representative' as const, invitation: invitation.code } : {}),
+      });
       toast.success(t('register.success'));
       // The form stays disabled until the redirect: nothing more to do here.
       redirectTimer.current = window.setTimeout(() => navigate(PATHS.login), REDIRECT_AFTER_MS);
@@ -225,7 +248,16 @@ export function Register() {
             {field('phone', { type: 'tel', autoComplete: 'tel' })}
           </Col>
         </Row>
-        <Form.Item>
+        {invitation && (
+          <Alert
+            type='info'
+            showIcon
+            style={{ marginBottom: 24 }}
+            title={t('register.invitedTitle')}
+            description={t('register.invited')}
+          />
+        )}
+        <Form.Item hidden={invitation !== null}>
           <Checkbox
             id='isRepresentative'
             checked={values.isRepresentative}

@@ -4,7 +4,21 @@
  * Popconfirm, loaded with this screen only (AttorneyPortal.tsx's React.lazy: the default export, in the app's antd
  * theme); its toasts are the portal's light ones.
  */
-import { Button, Card, Empty, List, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { UserAddOutlined } from '@ant-design/icons';
+import {
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  List,
+  Modal,
+  Popconfirm,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +32,7 @@ import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { NARROW_QUERY } from '../../mail/DocumentTable.tsx';
 import {
   acceptRepresentative,
+  inviteRepresentative,
   type LinkedRepresentative,
   listRepresentatives,
   removeRepresentative,
@@ -30,6 +45,7 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
   // Below a desktop's width (a phone) the table's five columns do not fit across: a card per representative.
   const narrow = useMediaQuery(NARROW_QUERY);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [inviting, setInviting] = useState(false);
   const { data, loading, error, reload } = useLoaded<LinkedRepresentative[]>(listRepresentatives, [], {
     failed: REPRESENTATIVE_TEXTS.loadFailed,
     error: REPRESENTATIVE_TEXTS.loadFailed,
@@ -53,6 +69,29 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
       setBusyId(null);
     }
   }
+
+  async function invite(email: string): Promise<boolean> {
+    try {
+      toast.success(await inviteRepresentative(email.trim()));
+      setInviting(false);
+      return true;
+    } catch (failure) {
+      toast.error(failureMessage(failure, { failed: REPRESENTATIVE_TEXTS.inviteFailed }));
+      return false;
+    }
+  }
+
+  // The empty list says how a representative joins: the invitation, or naming this attorney when registering.
+  const empty = (
+    <Empty
+      description={
+        <>
+          <Typography.Paragraph>{REPRESENTATIVE_TEXTS.empty}</Typography.Paragraph>
+          <Typography.Paragraph type='secondary'>{REPRESENTATIVE_TEXTS.emptyHow}</Typography.Paragraph>
+        </>
+      }
+    />
+  );
 
   const status = (row: LinkedRepresentative) =>
     row.link_status === 'accepted'
@@ -110,13 +149,19 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
       title={REPRESENTATIVE_TEXTS.title}
       load={{ loading, error, reload }}
       intro={<Typography.Paragraph type='secondary'>{REPRESENTATIVE_TEXTS.intro}</Typography.Paragraph>}
+      actions={
+        <Button icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
+          {t('representatives.invite')}
+        </Button>
+      }
+      modals={<InviteModal open={inviting} onSubmit={invite} onCancel={() => setInviting(false)} />}
     >
       {narrow
         ? (
           <List<LinkedRepresentative>
             dataSource={data}
             loading={loading}
-            locale={{ emptyText: <Empty description={REPRESENTATIVE_TEXTS.empty} /> }}
+            locale={{ emptyText: empty }}
             renderItem={(row) => (
               <List.Item key={row.id}>
                 <Card title={row.name} className='representative-card' style={{ width: '100%' }}>
@@ -136,11 +181,55 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
             dataSource={data}
             loading={loading}
             pagination={{ hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={REPRESENTATIVE_TEXTS.empty} /> }}
+            locale={{ emptyText: empty }}
             scroll={{ x: true }}
           />
         )}
     </LoadedSection>
+  );
+}
+
+/** 'Invite a representative': the address their registration link is e-mailed to. */
+function InviteModal(props: { open: boolean; onSubmit(email: string): Promise<boolean>; onCancel(): void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ email: string }>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit({ email }: { email: string }) {
+    setBusy(true);
+    const ok = await props.onSubmit(email);
+    setBusy(false);
+    if (ok) form.resetFields();
+  }
+
+  return (
+    <Modal
+      title={t('representatives.invite')}
+      open={props.open}
+      okText={t('representatives.sendInvitation')}
+      cancelText={t('representatives.cancel')}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={props.onCancel}
+      destroyOnHidden
+    >
+      <Typography.Paragraph>{t('representatives.inviteIntro')}</Typography.Paragraph>
+      <Form form={form} layout='vertical' onFinish={(values) => void submit(values)} preserve={false}>
+        <Form.Item
+          label={t('representatives.inviteEmail')}
+          name='email'
+          htmlFor='invite-email'
+          rules={[{
+            required: true,
+            type: 'email',
+            whitespace: true,
+            message: t('representatives.inviteEmailRule'),
+          }]}
+        >
+          <Input id='invite-email' type='email' autoComplete='off' maxLength={254} />
+        </Form.Item>
+      </Form>
+    </Modal>
   );
 }
 

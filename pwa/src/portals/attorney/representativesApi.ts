@@ -1,5 +1,11 @@
-/** The attorney's Representatives list: who named them as supervising attorney, and Accept / Remove. */
-import type { LinkedRepresentative } from '../../../../contract/shapes/representative.ts';
+/**
+ * The attorney's Representatives list: who named them as supervising attorney, Accept / Remove, and inviting a
+ * new representative.
+ */
+import type {
+  LinkedRepresentative,
+  RepresentativeInvitationRequest,
+} from '../../../../contract/shapes/representative.ts';
 import { t } from 'i18next';
 import { apiRequest } from '../../lib/api.ts';
 
@@ -35,6 +41,15 @@ export const REPRESENTATIVE_TEXTS = {
   get empty() {
     return t('representatives.empty');
   },
+  get emptyHow() {
+    return t('representatives.emptyHow');
+  },
+  get invited() {
+    return t('representatives.invited');
+  },
+  get inviteFailed() {
+    return t('representatives.inviteFailed');
+  },
 };
 
 /** GET /api/attorney/representatives */
@@ -55,4 +70,14 @@ export async function acceptRepresentative(id: string): Promise<string> {
 export async function removeRepresentative(id: string): Promise<string> {
   await apiRequest(`/attorney/representatives/${encodeURIComponent(id)}/remove`, { method: 'POST' });
   return REPRESENTATIVE_TEXTS.removed;
+}
+
+/**
+ * POST /api/attorney/representatives/invitations: the address is e-mailed a single-use registration link that
+ * fills in this attorney as supervisor; resolves with the success text in the language shown.
+ */
+export async function inviteRepresentative(email: string): Promise<string> {
+  const request: RepresentativeInvitationRequest = { email };
+  await apiRequest('/attorney/representatives/invitations', { body: request });
+  return REPRESENTATIVE_TEXTS.invited;
 }

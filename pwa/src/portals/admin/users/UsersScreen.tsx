@@ -5,7 +5,7 @@
  * their status, and an Unlock that lifts the lock (asked first). The search, the filters and the count are the server's, a page of
  * 50 at a time with 'Load more' (useUserPages.ts): a department has 100,000 offenders.
  */
-import { UploadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { TeamOutlined, UploadOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -18,12 +18,16 @@ import { formatDate, formatTimeOfDay } from '../../../lib/format.ts';
 import { ImportRosterModal } from './ImportRosterModal.tsx';
 import { AddOffenderModal, ResetPinModal } from './OffenderModals.tsx';
 import { UserDetailsModal } from './UserDetailsModal.tsx';
+import { signedInAsDepartmentAdmin } from '../departmentAdmin.ts';
+import { AddStaffModal } from './AddStaffModal.tsx';
 import {
   addOffender,
+  addStaff,
   type AdminUser,
   type OffenderRequest,
   resetOffenderPin,
   setUserStatus,
+  type StaffRequest,
   unlockUser,
 } from './usersApi.ts';
 import {
@@ -63,6 +67,7 @@ export function UsersScreen() {
   const [adding, setAdding] = useState(false);
   const [pinFor, setPinFor] = useState<AdminUser | null>(null);
   const [importing, setImporting] = useState(false);
+  const [addingStaff, setAddingStaff] = useState(false);
 
   const list = useUserPages();
   const stored = storage.readUser();
@@ -121,6 +126,19 @@ export function UsersScreen() {
       return true;
     } catch (error) {
       toast.error(failureMessage(error, { failed: t('users.addOffenderFailed') }));
+      return false;
+    }
+  }
+
+  async function submitStaff(staff: StaffRequest): Promise<boolean> {
+    try {
+      await addStaff(staff);
+      toast.success(t('users.staffCreated'));
+      setAddingStaff(false);
+      void load();
+      return true;
+    } catch (error) {
+      toast.error(failureMessage(error, { failed: t('users.addStaffFailed') }));
       return false;
     }
   }
@@ -286,6 +304,7 @@ export function UsersScreen() {
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
             {t('users.importRoster')}
           </Button>
+          <Button icon={<TeamOutlined />} onClick={() => setAddingStaff(true)}>{t('users.addStaff')}</Button>
         </>
       }
       intro={
@@ -337,6 +356,12 @@ export function UsersScreen() {
               list.setPage((previous) => applyLanguage(previous, id, language))}
           />
           <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
+          <AddStaffModal
+            open={addingStaff}
+            departmentAdmin={signedInAsDepartmentAdmin()}
+            onSubmit={submitStaff}
+            onCancel={() => setAddingStaff(false)}
+          />
           <ResetPinModal user={pinFor} onSubmit={submitPin} onCancel={() => setPinFor(null)} />
           <ImportRosterModal
             open={importing}

@@ -4,6 +4,7 @@ import type {
   AdminUserPage,
   OffenderRequest,
   PinResetRequest,
+  StaffRequest,
   UserLanguageRequest,
   UserStatusRequest,
 } from '../../../../../contract/shapes/admin_user.ts';
@@ -12,7 +13,7 @@ import type { RosterReport, RosterReportRow } from '../../../../../contract/shap
 import { apiRequest } from '../../../lib/api.ts';
 import { type UserFilters, type UsersPage, usersQuery } from './usersLogic.ts';
 
-export type { ActivityEvent, AdminUser, OffenderRequest, RosterReport, RosterReportRow };
+export type { ActivityEvent, AdminUser, OffenderRequest, RosterReport, RosterReportRow, StaffRequest };
 
 /**
  * GET /api/admin/users with the filters: one page of the matching users, newest first, the total that match, and
@@ -65,6 +66,11 @@ export async function fetchUserActivity(id: string, signal?: AbortSignal): Promi
 /** POST /api/admin/offenders. */
 export async function addOffender(offender: OffenderRequest): Promise<void> {
   await apiRequest('/admin/offenders', { body: offender });
+}
+
+/** POST /api/admin/users/staff ('Add Staff'): the owner is e-mailed a link to set the password. */
+export async function addStaff(staff: StaffRequest): Promise<void> {
+  await apiRequest('/admin/users/staff', { body: staff });
 }
 
 /** PUT /api/admin/offenders/{id}/pin. */
