@@ -101,6 +101,8 @@ export interface PendingRegistrationRow {
   supervising_attorney_name: string | null;
   supervising_attorney_bar: string | null;
   supervising_attorney_email: string | null;
+  /** The attorney whose invitation the representative registered with, if any. */
+  invited_by: string | null;
 }
 
 /** Pending registrations of an entity, oldest first (first come, first served). */
@@ -108,7 +110,7 @@ export function list_pending_registrations(sql: Tx, entityId: string): Promise<P
   return sql<PendingRegistrationRow[]>`
     select id, first_name, last_name, email, bar_number, bar_state, created_at, user_type,
            user_type = 'representative' as is_representative, supervising_attorney_name,
-           supervising_attorney_bar, supervising_attorney_email
+           supervising_attorney_bar, supervising_attorney_email, invited_by
     from registrations
     where entity_id = ${entityId} and status = 'pending'
     order by created_at, id`;

@@ -64,8 +64,11 @@ export async function listPendingRegistrations(
   reviewer: Reviewer,
 ): Promise<PendingRegistration[]> {
   const rows = await registrations.list_pending_registrations(deps.sql, reviewer.entity_id);
-  return await Promise.all(rows.map(async (row): Promise<PendingRegistration> => {
-    const match = row.is_representative
+  return await Promise.all(rows.map(async ({ invited_by, ...row }): Promise<PendingRegistration> => {
+    // An invited representative is linked to the inviting attorney at approval, whatever the form said.
+    const match = invited_by
+      ? await find_inviting_attorney(deps.sql, reviewer.entity_id, invited_by)
+      : row.is_representative
       ? await findSupervisor(deps.sql, reviewer.entity_id, {
         supervisingAttorneyBar: row.supervising_attorney_bar,
         supervisingAttorneyEmail: row.supervising_attorney_email,

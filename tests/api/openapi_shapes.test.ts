@@ -165,6 +165,14 @@ Deno.test({
           token: attorney,
         });
         assert.ok(links.representatives.length > 0);
+        await check(
+          'POST /api/attorney/representatives/invitations',
+          '/api/attorney/representatives/invitations',
+          {
+            token: attorney,
+            body: { email: 'invited.rep@example.test' },
+          },
+        );
         await check('GET /api/documents/mine', '/api/documents/mine', { token: attorney });
         await check('PATCH /api/auth/preferences', '/api/auth/preferences', {
           token: attorney,
