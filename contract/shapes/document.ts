@@ -222,13 +222,13 @@ export interface DocumentInfoAnswer {
   data: { document: DocumentInfo };
 }
 
-/** POST /api/documents/{id}/withdraw answer: the document, withdrawn, and when. */
 /** POST /api/documents/shown/{id}: the viewer's report that the document was shown, recorded (or already). */
 export interface DocumentShownAnswer {
   success: true;
   message: string;
 }
 
+/** POST /api/documents/{id}/withdraw answer: the document, withdrawn, and when. */
 export interface DocumentWithdrawnAnswer {
   success: true;
   message: string;
