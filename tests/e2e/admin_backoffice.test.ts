@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import type { Browser, Page, Route } from 'playwright-core';
+import { apiToken } from '../support/api_client.ts';
 import { launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -269,6 +270,14 @@ Deno.test({
     await page.getByText('Showing 6 of 6 users').waitFor();
     assert.ok(await signInWorks('A-777', '432109'));
 
+    // A one-time PIN from a reset works on the facility's network only: this browser's address is that network.
+    const admin = await apiToken(server, { username: 'admin@demo.test', password: 'Demo-Admin-2026!' });
+    const range = await fetch(`${server.url}/api/admin/ip-whitelist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ ipRange: '127.0.0.1' }),
+    });
+    assert.ok(range.status < 300, await range.text());
     await page.getByRole('button', { name: 'Reset PIN of Eve Evans' }).click();
     const reset = page.getByRole('dialog', { name: 'Reset PIN' });
     await reset.getByText('6 to 12 digits', { exact: true }).waitFor();

@@ -103,7 +103,8 @@ Deno.test({
       assert.doesNotMatch(await reset.innerText(), /Their open sessions end/);
       await reset.getByRole('button', { name: users.cancel }).click();
       await reset.waitFor({ state: 'hidden' });
-      await page.getByRole('button', { name: users.addOffender }).click();
+      // Its name ends with the words ("Agregar personal", Add Staff, begins with the same ones).
+      await page.getByRole('button', { name: new RegExp(`${users.addOffender}$`) }).click();
       const add = page.getByRole('dialog', { name: users.addOffender });
       for (
         const label of [

@@ -57,6 +57,13 @@ Deno.test({
       });
       assert.equal(read.status, 200);
       await read.arrayBuffer();
+      // Read means shown: the viewer there reported that it showed the letter.
+      const shown = await fetch(`${server.url}/api/documents/shown/${ids[0]}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${offender}` },
+      });
+      assert.equal(shown.status, 200);
+      await shown.body?.cancel();
 
       const context = await browser.newContext({
         viewport: { width: 800, height: 1280 },
