@@ -259,9 +259,18 @@ Deno.test({
       assert.equal(by['document_prefetched 100001'], 1, JSON.stringify(by));
       assert.equal(by['document_viewed 100002'], undefined, JSON.stringify(by));
       assert.equal(by['document_not_found 100002'], 3, JSON.stringify(by));
+      // The bytes sent are not a reading the sender sees: the reader's viewer reports that it showed them.
+      const [{ early }] = await sql<{ early: boolean }[]>`
+        select viewed_at is not null as early from documents where id::text = ${id}`;
+      assert.equal(early, false, 'bytes sent by nginx are not yet "opened"');
+      const shown = await fetch(`${base}/api/documents/shown/${id}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${offender}` },
+      });
+      assert.equal(shown.status, 200, await shown.text());
       const [{ viewed }] = await sql<{ viewed: boolean }[]>`
         select viewed_at is not null as viewed from documents where id::text = ${id}`;
-      assert.ok(viewed, 'the first reading sets the read time the sender sees');
+      assert.ok(viewed, "the viewer's report sets the read time the sender sees");
     } finally {
       await front?.stop();
       await api?.stop();

@@ -76,7 +76,7 @@ Deno.test('a boolean is chosen as Enabled or Disabled; text is trimmed', () => {
 Deno.test('a setting reads by its label and plain description, and the search finds it by their words', () => {
   const lockout = { key: 'lockout_minutes', description: 'stored before it was reworded' };
   assert.equal(settingLabel(lockout), 'Lockout minutes');
-  assert.equal(settingDescription(lockout), 'How long a locked account stays locked');
+  assert.equal(settingDescription(lockout), 'How long a locked staff account stays locked');
   assert.ok(matchesSearch(lockout, 'LOCKED account'));
   assert.ok(matchesSearch(lockout, '  '));
   assert.equal(matchesSearch(lockout, 'smtp'), false);
@@ -115,7 +115,7 @@ Deno.test('in Spanish: labels, descriptions, categories, values with their units
   await inLanguage('es', () => {
     const lockout = { key: 'lockout_minutes', description: 'x' };
     assert.equal(settingLabel(lockout), 'Minutos de bloqueo');
-    assert.equal(settingDescription(lockout), 'Tiempo que una cuenta bloqueada sigue bloqueada');
+    assert.equal(settingDescription(lockout), 'Tiempo que una cuenta del personal bloqueada sigue bloqueada');
     assert.ok(matchesSearch(lockout, 'bloqueada'));
     assert.deepEqual(
       groupSettings([setting('smtp_host', 'email', { type: 'text', value: '' })]).map((g) => g.label),
