@@ -16,6 +16,7 @@
  *   BASELINE_REF=<commit> FLOOD_CLIENTS=8 SIGN_IN_FLOOD_CLIENTS=24 FLOOD_SECONDS=10 npm run bench:hashing-flood
  */
 import { type BenchServer, startBenchServer } from './support/server.ts';
+import { checkOutBaseline, removeBaseline } from './support/baseline.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 /** The last commit whose set-password form hashed before it looked the code up, with no bound on the queue. */
@@ -27,25 +28,6 @@ const SIGN_IN_FLOOD_CLIENTS = Number(Deno.env.get('SIGN_IN_FLOOD_CLIENTS') ?? 24
 const FLOOD_SECONDS = Number(Deno.env.get('FLOOD_SECONDS') ?? 10);
 const QUIET_SIGN_INS = Number(Deno.env.get('QUIET_SIGN_INS') ?? 10);
 const OFFENDER = { username: '100001', password: '246810' };
-
-async function git(...args: string[]): Promise<void> {
-  const { success, stderr } = await new Deno.Command('git', {
-    args,
-    cwd: ROOT,
-    stdout: 'null',
-    stderr: 'piped',
-  })
-    .output();
-  if (!success) throw new Error(`git ${args.join(' ')}: ${new TextDecoder().decode(stderr)}`);
-}
-
-/** The baseline's source beside this one, sharing this checkout's node_modules. */
-async function checkOutBaseline(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: 'lmp-bench-baseline-' });
-  await git('worktree', 'add', '--detach', dir, BASELINE_REF);
-  await Deno.symlink(`${ROOT}node_modules`, `${dir}/node_modules`);
-  return `${dir}/`;
-}
 
 async function start(root: string): Promise<{ server: BenchServer; dataDir: string }> {
   const dataDir = await Deno.makeTempDir({ prefix: 'lmp-bench-flood-' });
@@ -138,7 +120,7 @@ async function measure(server: BenchServer, label: string): Promise<void> {
   }
 }
 
-const baselineRoot = await checkOutBaseline();
+const baselineRoot = await checkOutBaseline(BASELINE_REF);
 try {
   console.log(
     `hashing flood: ${FLOOD_SECONDS} s each, ${navigator.hardwareConcurrency} cores; ` +
@@ -154,5 +136,5 @@ try {
     }
   }
 } finally {
-  await git('worktree', 'remove', '--force', baselineRoot);
+  await removeBaseline(baselineRoot);
 }

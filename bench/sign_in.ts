@@ -12,6 +12,7 @@
  * same machine at the same time and are measured in alternation, so the machine's other load falls on both.
  */
 import { type BenchServer, startBenchServer } from './support/server.ts';
+import { checkOutBaseline, removeBaseline } from './support/baseline.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const BASELINE_REF = Deno.env.get('BASELINE_REF') ?? 'f3ea904';
@@ -20,25 +21,6 @@ const OFFENDER = { username: '100001', password: '246810' };
 /** Unknown DOC numbers, a new one each time, so no account lock answers in their place. */
 let unknownCount = 0;
 const unknown = () => ({ username: `99${String(unknownCount++).padStart(4, '0')}`, password: '246810' });
-
-async function git(...args: string[]): Promise<void> {
-  const { success, stderr } = await new Deno.Command('git', {
-    args,
-    cwd: ROOT,
-    stdout: 'null',
-    stderr: 'piped',
-  })
-    .output();
-  if (!success) throw new Error(`git ${args.join(' ')}: ${new TextDecoder().decode(stderr)}`);
-}
-
-/** The baseline's source beside this one, sharing this checkout's node_modules. */
-async function checkOutBaseline(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: 'lmp-bench-baseline-' });
-  await git('worktree', 'add', '--detach', dir, BASELINE_REF);
-  await Deno.symlink(`${ROOT}node_modules`, `${dir}/node_modules`);
-  return `${dir}/`;
-}
 
 async function start(root: string): Promise<{ server: BenchServer; dataDir: string }> {
   const dataDir = await Deno.makeTempDir({ prefix: 'lmp-bench-signin-' });
@@ -79,7 +61,7 @@ function figures(samples: number[]): string {
   return `median ${at(0.5).toFixed(0).padStart(5)} ms   p95 ${at(0.95).toFixed(0).padStart(5)} ms`;
 }
 
-const baselineRoot = await checkOutBaseline();
+const baselineRoot = await checkOutBaseline(BASELINE_REF);
 const servers = await Promise.all([start(baselineRoot), start(ROOT)]);
 const [baseline, current] = servers.map(({ server }) => server);
 try {
@@ -112,6 +94,6 @@ try {
   }
 } finally {
   await Promise.all([baseline.stop(), current.stop()]);
-  await git('worktree', 'remove', '--force', baselineRoot);
+  await removeBaseline(baselineRoot);
   for (const { dataDir } of servers) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }
