@@ -404,10 +404,23 @@ Deno.test({
           for (const [id, value] of fields) {
             await tabTo(page, (f) => f.id === id, { max: 6 });
             await type(page, value);
+            if (id === 'barState' || id === 'state') {
+              // Tab chooses the list's active state: wait until the typed search has filtered the list down to it,
+              // or a loaded machine's Tab chooses whatever was active after the first letter.
+              await page.locator('.ant-select-item-option-active:visible', { hasText: `(${value})` })
+                .waitFor();
+            }
           }
           await tabTo(page, /^Register Attorney Account$/, { max: 4 });
           await page.keyboard.press('Enter');
-          await page.getByText('Registration submitted successfully!').waitFor();
+          const submitted = page.getByText('Registration submitted successfully!');
+          const refused = page.locator('.ant-form-item-explain-error, .ant-message-error');
+          await submitted.or(refused).first().waitFor();
+          assert.ok(
+            await submitted.isVisible(),
+            `the registration was refused: ${(await refused.allInnerTexts()).join(' | ')}; ` +
+              `states chosen: ${await page.locator('.ant-select-selection-item').allInnerTexts()}`,
+          );
           await page.waitForURL(/\/login$/);
         } finally {
           await context.close();
