@@ -3,13 +3,26 @@ import type { SmtpConfig } from '../../api/config.ts';
 import { claim_due_emails, renew_email_claim } from '../../api/db/email_outbox.ts';
 import { tlsMode } from '../../api/email/smtp_client.ts';
 import { deliverDueEmails, type DeliveryOptions, startEmailWorker } from '../../api/email/worker.ts';
-import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
+import {
+  call,
+  createTestApp,
+  DB_TEST,
+  DEMO,
+  setSetting as setSettingOf,
+  signIn,
+  type TestApp,
+} from '../support/app.ts';
 import { registrationBody } from '../support/factories.ts';
-import { type Certificate, makeCertificate, type SmtpRelay, startSmtpRelay } from '../support/smtp.ts';
+import {
+  type Certificate,
+  RELAY_LOGIN,
+  type SmtpRelay,
+  startAppRelay,
+  startSmtpRelay,
+} from '../support/smtp.ts';
 
 // The relay is Debian's aiosmtpd with STARTTLS required before AUTH, on a certificate made for this file.
-const USER = 'portal-relay';
-const PASSWORD = 'relay-Secret-2026';
+const { user: USER, password: PASSWORD } = RELAY_LOGIN;
 
 let t: TestApp;
 let approver: string;
@@ -19,11 +32,7 @@ let relay: SmtpRelay;
 let transport: SmtpConfig;
 let options: DeliveryOptions;
 
-async function setSetting(key: string, value: unknown) {
-  await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${
-    t.deps.sql.json(value as never)
-  }) where key = ${key}`;
-}
+const setSetting = (key: string, value: unknown) => setSettingOf(t, key, value);
 
 async function outboxFor(email: string) {
   return await t.deps.sql<
@@ -46,16 +55,10 @@ Deno.test({
     t = await createTestApp();
     approver = await signIn(t, ...DEMO.approver);
     admin = await signIn(t, ...DEMO.admin);
-    certificate = await makeCertificate();
-    relay = await startSmtpRelay({ certificate, user: USER, password: PASSWORD });
-    transport = { tls: undefined, user: USER, password: PASSWORD, caFile: certificate.cert };
+    const mail = await startAppRelay(t);
+    ({ relay, certificate } = mail);
+    transport = mail.options.transport;
     options = { transport, smtpTimeoutMs: 5000 };
-    await setSetting('smtp_host', '127.0.0.1');
-    await setSetting('smtp_port', relay.port);
-    await setSetting('smtp_from', 'portal@doc.example');
-    await setSetting('smtp_enabled', true);
-    // Every registration here comes from 127.0.0.1: more than the per-address hourly default.
-    await setSetting('registration_limit_per_hour', 1000);
   },
 });
 

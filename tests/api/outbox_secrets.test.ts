@@ -6,26 +6,15 @@
 import assert from 'node:assert/strict';
 import { libpqEnv } from '../../api/cli/pg_tools.ts';
 import { migrate } from '../../api/db/migrate.ts';
-import { deliverDueEmails, type DeliveryOptions } from '../../api/email/worker.ts';
+import { deliverDueEmails } from '../../api/email/worker.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { createTestDatabase, testBackend } from '../support/db.ts';
 import { makeUser } from '../support/factories.ts';
-import { type Certificate, makeCertificate, type SmtpRelay, startSmtpRelay } from '../support/smtp.ts';
-
-const USER = 'portal-relay';
-const PASSWORD = 'relay-Secret-2026';
+import { type AppRelay, startAppRelay } from '../support/smtp.ts';
 
 let t: TestApp;
 let admin: string;
-let certificate: Certificate;
-let relay: SmtpRelay;
-let options: DeliveryOptions;
-
-async function setSetting(key: string, value: unknown) {
-  await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${
-    t.deps.sql.json(value as never)
-  }) where key = ${key}`;
-}
+let mail: AppRelay;
 
 Deno.test({
   name: 'setup: app, relay',
@@ -33,17 +22,7 @@ Deno.test({
   fn: async () => {
     t = await createTestApp({ PORTAL_URL: 'https://mail.example.test/' });
     admin = await signIn(t, ...DEMO.admin);
-    certificate = await makeCertificate();
-    relay = await startSmtpRelay({ certificate, user: USER, password: PASSWORD });
-    options = {
-      transport: { tls: undefined, user: USER, password: PASSWORD, caFile: certificate.cert },
-      smtpTimeoutMs: 5000,
-      secretKey: t.deps.mfaKey,
-    };
-    await setSetting('smtp_host', '127.0.0.1');
-    await setSetting('smtp_port', relay.port);
-    await setSetting('smtp_from', 'portal@doc.example');
-    await setSetting('smtp_enabled', true);
+    mail = await startAppRelay(t);
   },
 });
 
@@ -120,7 +99,7 @@ Deno.test({
 
     // Queued, not yet sent: the outbox holds the messages, the codes must not be readable in it.
     const queued = await dump();
-    assert.equal((await deliverDueEmails(t.deps.sql, options)).failed, 0);
+    assert.equal((await deliverDueEmails(t.deps.sql, mail.options)).failed, 0);
     const sent = await dump();
 
     const thief = new Set([...candidates(queued), ...candidates(sent)]);
@@ -134,10 +113,10 @@ Deno.test({
 
     // The relay got the real messages, and their codes work (once).
     for (const user of [forgetful, reset]) {
-      const mail = relay.received.find((m) => m.to.includes(user.username));
-      assert.ok(mail, `no e-mail reached the relay for ${user.username}`);
-      const code = codeIn(mail.body);
-      assert.ok(code, mail.body);
+      const message = mail.relay.received.find((m) => m.to.includes(user.username));
+      assert.ok(message, `no e-mail reached the relay for ${user.username}`);
+      const code = codeIn(message.body);
+      assert.ok(code, message.body);
       assert.ok(!thief.has(code), 'the code was in the dump');
       assert.ok(!JSON.stringify(listed.body).includes(code), 'the outbox screen shows the code');
       assert.equal(await tryCode(code), 200);
@@ -160,11 +139,11 @@ Deno.test({
       ip: '10.89.0.2',
     });
     const round = await deliverDueEmails(t.deps.sql, {
-      ...options,
+      ...mail.options,
       secretKey: new TextEncoder().encode('another-key-'.repeat(4)),
     });
     assert.equal(round.failed, 1);
-    assert.ok(!relay.received.some((m) => m.to.includes(staff.username)));
+    assert.ok(!mail.relay.received.some((m) => m.to.includes(staff.username)));
     const [row] = await t.deps.sql<{ status: string; sealed: boolean; body: string }[]>`
       select status, sealed_secret is not null as sealed, body from email_outbox where to_address = ${staff.username}`;
     assert.equal(row.status, 'failed');
@@ -222,8 +201,7 @@ Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {
-    await relay.close();
-    await Deno.remove(certificate.dir, { recursive: true }).catch(() => {});
+    await mail.close();
     await t.close();
   },
 });

@@ -3,35 +3,25 @@
  * single-use link registers a representative who, once approved, is supervised by that attorney.
  */
 import assert from 'node:assert/strict';
-import { deliverDueEmails, type DeliveryOptions } from '../../api/email/worker.ts';
+import { deliverDueEmails } from '../../api/email/worker.ts';
 import { INVITATIONS_PER_DAY } from '../../api/domain/representative_invitations.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { makeUser, registrationBody } from '../support/factories.ts';
-import { makeCertificate, type SmtpRelay, startSmtpRelay } from '../support/smtp.ts';
-
-const USER = 'portal-relay';
-const PASSWORD = 'relay-Secret-2026';
+import { type AppRelay, startAppRelay } from '../support/smtp.ts';
 
 let t: TestApp;
 let attorney: string;
 let attorneyId: string;
 let approver: string;
-let relay: SmtpRelay;
-let options: DeliveryOptions;
-
-async function setSetting(key: string, value: unknown) {
-  await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${
-    t.deps.sql.json(value as never)
-  }) where key = ${key}`;
-}
+let mail: AppRelay;
 
 const invite = (token: string, email: string) =>
   call(t, 'POST', '/api/attorney/representatives/invitations', { token, body: { email } });
 
 /** Delivers the outbox and answers the invitation's code from the message the relay received for `to`. */
 async function deliveredCode(to: string): Promise<{ code: string; subject: string; body: string }> {
-  await deliverDueEmails(t.deps.sql, options);
-  const message = relay.received.filter((m) => m.to[0] === to).at(-1);
+  await deliverDueEmails(t.deps.sql, mail.options);
+  const message = mail.relay.received.filter((m) => m.to[0] === to).at(-1);
   assert.ok(message, `an e-mail reached the relay for ${to}`);
   const found = /\/register#invitation=([A-Za-z0-9_-]{40,})&email=/.exec(message.body);
   assert.ok(found, message.body);
@@ -57,18 +47,7 @@ Deno.test({
     [{ id: attorneyId }] = await t.deps.sql<{ id: string }[]>`select id from users where email = ${
       DEMO.attorney[0]
     }`;
-    const certificate = await makeCertificate();
-    relay = await startSmtpRelay({ certificate, user: USER, password: PASSWORD });
-    options = {
-      transport: { tls: undefined, user: USER, password: PASSWORD, caFile: certificate.cert },
-      smtpTimeoutMs: 5000,
-      secretKey: t.deps.mfaKey,
-    };
-    await setSetting('smtp_host', '127.0.0.1');
-    await setSetting('smtp_port', relay.port);
-    await setSetting('smtp_from', 'portal@doc.example');
-    await setSetting('smtp_enabled', true);
-    await setSetting('registration_limit_per_hour', 1000);
+    mail = await startAppRelay(t);
   },
 });
 
@@ -173,6 +152,6 @@ Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {
-    await relay?.close();
+    await mail?.close();
   },
 });

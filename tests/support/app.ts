@@ -107,4 +107,11 @@ export const DEMO = {
 } as const;
 
 /** Deno.test options for files that hold a database open across tests. */
+/** Sets a setting's value as the admin's Settings screen would (any JSON value). */
+export async function setSetting(t: TestApp, key: string, value: unknown): Promise<void> {
+  await t.deps.sql`update settings set value = jsonb_set(value, '{value}', ${
+    t.deps.sql.json(value as never)
+  }) where key = ${key}`;
+}
+
 export const DB_TEST = { sanitizeResources: false, sanitizeOps: false } as const;

@@ -1,5 +1,5 @@
 /** Uploading documents in tests: a real multipart body through `app.request`. */
-import type { TestApp } from './app.ts';
+import { setSetting, type TestApp } from './app.ts';
 
 export interface UploadFields {
   file?: Uint8Array | string;
@@ -45,8 +45,7 @@ export async function upload(
 
 /** Sets a number setting directly (as the admin screen would). */
 export async function setNumberSetting(t: TestApp, key: string, value: number): Promise<void> {
-  await t.deps
-    .sql`update settings set value = jsonb_set(value, '{value}', ${value}::text::jsonb) where key = ${key}`;
+  await setSetting(t, key, value);
 }
 
 /** How many documents exist (the tombstones of deleted ones aside). */

@@ -2,6 +2,10 @@
  * A real SMTP relay for tests: Debian's python3-aiosmtpd (tests/support/smtp_server.py) in a child process,
  * with STARTTLS (or implicit TLS) and AUTH on a self-signed certificate made here with openssl.
  */
+import type { SmtpConfig } from '../../api/config.ts';
+import type { DeliveryOptions } from '../../api/email/worker.ts';
+import { setSetting, type TestApp } from './app.ts';
+
 const HERE = new URL('.', import.meta.url).pathname;
 /** Debian's python has aiosmtpd; a pyenv or venv python on PATH may not. */
 const PYTHON = '/usr/bin/python3';
@@ -115,6 +119,45 @@ export async function startSmtpRelay(options: {
       await child.status;
       await reading.catch(() => {});
       await errors;
+    },
+  };
+}
+
+/** The relay's login in the tests that wire it into an app. */
+export const RELAY_LOGIN = { user: 'portal-relay', password: 'relay-Secret-2026' } as const;
+
+export interface AppRelay {
+  relay: SmtpRelay;
+  certificate: Certificate;
+  /** The outbox worker's options for this relay: STARTTLS, the login, the certificate as CA, the app's key. */
+  options: DeliveryOptions & { transport: SmtpConfig };
+  /** Stops the relay and removes its certificate. */
+  close(): Promise<void>;
+}
+
+/**
+ * A relay the app's outbox sends to: the admin's SMTP settings point at it, and registrations from the tests' one
+ * client address are not capped by the hourly default.
+ */
+export async function startAppRelay(t: TestApp): Promise<AppRelay> {
+  const certificate = await makeCertificate();
+  const relay = await startSmtpRelay({ certificate, ...RELAY_LOGIN });
+  await setSetting(t, 'smtp_host', '127.0.0.1');
+  await setSetting(t, 'smtp_port', relay.port);
+  await setSetting(t, 'smtp_from', 'portal@doc.example');
+  await setSetting(t, 'smtp_enabled', true);
+  await setSetting(t, 'registration_limit_per_hour', 1000);
+  return {
+    relay,
+    certificate,
+    options: {
+      transport: { tls: undefined, ...RELAY_LOGIN, caFile: certificate.cert },
+      smtpTimeoutMs: 5000,
+      secretKey: t.deps.mfaKey,
+    },
+    async close() {
+      await relay.close();
+      await Deno.remove(certificate.dir, { recursive: true }).catch(() => {});
     },
   };
 }
