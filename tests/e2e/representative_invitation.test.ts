@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiToken } from '../support/api_client.ts';
 import { launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -17,22 +18,8 @@ let browser: Browser;
 let page: Page;
 let foreign: string[];
 
-async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const r = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: r.status, body: await r.json() };
-}
-
-async function token(username: string, password: string): Promise<string> {
-  const r = await api('/auth/login', { method: 'POST', body: { username, password, entity: 'default' } });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.token;
-}
+const api = (path: string, init: Parameters<typeof apiCall>[2] = {}) => apiCall(server, path, init);
+const token = (username: string, password: string) => apiToken(server, { username, password });
 
 Deno.test({
   name: 'setup: server, browser, an approved attorney with no representative',

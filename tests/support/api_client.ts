@@ -19,6 +19,23 @@ export async function apiToken(server: TestServer, who: Credentials): Promise<st
   return body.token;
 }
 
+/** A JSON call to the API as a test client: its status and parsed body, whatever the status. */
+export async function apiCall(
+  server: TestServer,
+  path: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const response = await fetch(`${server.url}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
 export interface UploadRequest {
   recipient: string;
   title: string;
