@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { get_setting } from '../db/settings.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
 import { SIGN_IN_ENTITY_SLUG } from '../domain/entities.ts';
+import { addressInEntityRanges } from '../domain/ip_whitelist.ts';
 import { DEFAULT_LANGUAGE } from '../../contract/languages.ts';
 import type { HealthAnswer, PublicConfig, PublicConfigAnswer } from '../../contract/shapes/setting.ts';
 import { APP_VERSION } from '../version.ts';
@@ -19,7 +20,16 @@ export const publicRoutes = new Hono<AppEnv>()
     ]);
     // The sign-in entity's language: a signed-out tablet shows it, and returns to it after any way out.
     const defaultLanguage = entity?.default_language ?? DEFAULT_LANGUAGE;
-    const data: PublicConfig = { departmentAbbreviation, maxUploadMb, pinMinLength, defaultLanguage };
+    // A device inside one of the entity's active ranges is a facility's shared tablet: it keeps the entity's
+    // language whatever its browser asks for; anywhere else the browser's own language may be followed.
+    const facilityNetwork = entity ? await addressInEntityRanges(sql, entity.id, c.var.clientAddress) : false;
+    const data: PublicConfig = {
+      departmentAbbreviation,
+      maxUploadMb,
+      pinMinLength,
+      defaultLanguage,
+      facilityNetwork,
+    };
     return c.json({ success: true, data } satisfies PublicConfigAnswer);
   })
   .get('/health', async (c) => {

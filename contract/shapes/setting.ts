@@ -30,6 +30,12 @@ export interface PublicConfig {
    * out, whoever used it last.
    */
   defaultLanguage: Language;
+  /**
+   * Whether the asking device is inside one of the sign-in entity's active IP ranges (a facility's shared
+   * tablet): there the signed-out pages keep `defaultLanguage`; elsewhere they follow a browser that asks for a
+   * language the portal speaks.
+   */
+  facilityNetwork: boolean;
 }
 
 /** GET /api/admin/settings answer. */

@@ -254,6 +254,30 @@ Deno.test({
 });
 
 Deno.test({
+  name: "/api/config says whether the device is on the entity's facility network (a shared tablet)",
+  ...DB_TEST,
+  fn: async () => {
+    const config = (ip: string) => call(t, 'GET', '/api/config', { ip }).then((r) => r.body.data);
+    // No range yet: no address is a facility's.
+    assert.equal((await config('10.20.0.5')).facilityNetwork, false);
+    const added = await call(t, 'POST', '/api/admin/ip-whitelist', {
+      token: admin,
+      body: { ipRange: '10.20.0.0/16', description: 'Tablets' },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    try {
+      assert.equal((await config('10.20.0.5')).facilityNetwork, true);
+      assert.equal((await config('192.0.2.9')).facilityNetwork, false);
+    } finally {
+      const removed = await call(t, 'DELETE', `/api/admin/ip-whitelist/${added.body.data.ipRange.id}`, {
+        token: admin,
+      });
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    }
+  },
+});
+
+Deno.test({
   name: 'teardown',
   ...DB_TEST,
   fn: async () => {

@@ -83,6 +83,22 @@ async function setEntityLanguage(server: TestServer, language: 'en' | 'es') {
   assert.equal(response.status, 200, await response.text());
 }
 
+/**
+ * Makes this machine a facility's: the sign-in entity gets ranges holding the loopback addresses, so the browser
+ * here is a shared tablet on the facility's network (GET /api/config `facilityNetwork`).
+ */
+async function onFacilityNetwork(server: TestServer) {
+  const token = await apiToken(server, ADMIN);
+  for (const ipRange of ['127.0.0.1/32', '::1/128']) {
+    const response = await fetch(`${server.url}/api/admin/ip-whitelist`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ipRange, description: 'Shared tablets' }),
+    });
+    assert.equal(response.status, 201, await response.text());
+  }
+}
+
 Deno.test({
   name:
     'the language switch: the sign-in choice holds for one sign-in, the saved one applies, Log Off returns',
@@ -186,6 +202,8 @@ Deno.test({
       await t.step(
         "the entity's default language: the sign-in screen shows it and Log Off returns to it",
         async () => {
+          // A shared tablet is on the facility's network: it keeps the entity's language, not its browser's.
+          await onFacilityNetwork(server);
           await setEntityLanguage(server, 'es');
           try {
             // A fresh page load reads the entity's default (GET /api/config).
@@ -240,6 +258,101 @@ Deno.test({
           await signInScreenIn(page, en, 'en');
         },
       );
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "off the facility's network: the browser's Spanish is followed, the registration page's choice survives a reload, and a sign-in choice wins and is offered as the account's language",
+  ignore: !chromiumAvailable(),
+  ...options,
+  async fn(t) {
+    assertPwaBuilt();
+    const server = await startTestServer();
+    const browser: Browser = await launchBrowser();
+    try {
+      await t.step('a browser asking for Spanish gets the public pages in Spanish', async () => {
+        const context = await browser.newContext({ ...SCREENS.desktop, locale: 'es-US' });
+        const page = await context.newPage();
+        page.setDefaultTimeout(20_000);
+        await page.goto(`${server.url}/login`);
+        await signInScreenIn(page, es, 'es');
+        await page.goto(`${server.url}/register`);
+        await page.getByRole('heading', { name: es.register.title }).waitFor();
+        assert.equal(await htmlLang(page), 'es');
+        await context.close();
+      });
+
+      const context = await browser.newContext({ ...SCREENS.desktop, locale: 'en-US' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+
+      await t.step('the registration page has the switch, and a reload keeps the choice', async () => {
+        await page.goto(`${server.url}/register`);
+        await page.getByRole('heading', { name: en.register.title }).waitFor();
+        await page.getByRole('button', { name: 'Español' }).click();
+        await page.getByRole('heading', { name: es.register.title }).waitFor();
+        assert.match(page.url(), /[?&]lang=es\b/);
+        await page.reload();
+        await page.getByRole('heading', { name: es.register.title }).waitFor();
+        assert.equal(await htmlLang(page), 'es');
+        // Back to the sign-in page: still Spanish, still in the address.
+        await page.getByRole('link', { name: es.register.back }).click();
+        await signInScreenIn(page, es, 'es');
+        await page.reload();
+        await signInScreenIn(page, es, 'es');
+      });
+
+      await t.step(
+        "Español chosen on the sign-in page opens an attorney's portal in Spanish over their saved English, and asks",
+        async () => {
+          const token = await apiToken(server, DEMO_ATTORNEY);
+          const saved = await fetch(`${server.url}/api/auth/preferences`, {
+            method: 'PATCH',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ language: 'en' }),
+          });
+          assert.equal(saved.status, 200, await saved.text());
+          await page.goto(`${server.url}/login`);
+          await signInScreenIn(page, en, 'en');
+          await page.getByRole('button', { name: 'Español' }).click();
+          await signInScreenIn(page, es, 'es');
+          await submitSignIn(page, es, DEMO_ATTORNEY);
+          await page.waitForURL(/\/portal/);
+          assert.equal(await htmlLang(page), 'es');
+          const offer = page.getByRole('region', { name: es.language.offer });
+          await offer.getByRole('button', { name: es.language.offerKeep }).click();
+          await offer.waitFor({ state: 'detached' });
+          assert.equal(await savedLanguage(server, DEMO_ATTORNEY), 'es');
+          await logOff(page, es);
+          await signInScreenIn(page, en, 'en');
+        },
+      );
+
+      await t.step('declined, the choice holds for that sign-in only', async () => {
+        // Saved Spanish; English chosen on the sign-in page (nobody chose: the page is in the browser's English).
+        await page.getByRole('button', { name: 'Español' }).click();
+        await page.getByRole('button', { name: 'English' }).click();
+        await signInScreenIn(page, en, 'en');
+        await submitSignIn(page, en, DEMO_ATTORNEY);
+        await page.waitForURL(/\/portal/);
+        assert.equal(await htmlLang(page), 'en');
+        const offer = page.getByRole('region', { name: en.language.offer });
+        await offer.getByRole('button', { name: en.language.offerDecline }).click();
+        await offer.waitFor({ state: 'detached' });
+        assert.equal(await savedLanguage(server, DEMO_ATTORNEY), 'es');
+        await logOff(page, en);
+        await signInScreenIn(page, en, 'en');
+        await submitSignIn(page, en, DEMO_ATTORNEY);
+        await page.waitForURL(/\/portal/);
+        await page.waitForFunction(() => document.documentElement.lang === 'es', undefined, { polling: 100 });
+        assert.equal(await page.getByRole('region', { name: es.language.offer }).count(), 0);
+      });
       await context.close();
     } finally {
       await browser.close();

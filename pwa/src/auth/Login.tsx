@@ -6,7 +6,7 @@
  * antd: it is the first page the facility tablet loads (the tablet's 200 KB budget).
  */
 import type { TFunction } from 'i18next';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
@@ -22,7 +22,12 @@ import { browserState, clearSession } from '../lib/state/browserState.ts';
 import { useOnline } from '../offline/useOnline.ts';
 import { keepKeyAfterSignIn } from '../offline/tabletSession.ts';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
-import { chooseOnSignIn, sessionLanguage, showSessionLanguage } from '../i18n/language.ts';
+import {
+  chooseOnSignIn,
+  keepChoiceInAddress,
+  sessionLanguage,
+  showSessionLanguage,
+} from '../i18n/language.ts';
 
 interface LoginValues {
   username: string;
@@ -47,6 +52,8 @@ export function Login() {
   const toast = useToast();
   const online = useOnline();
   const { t } = useTranslation();
+  // A language chosen on the registration page is written in this page's address too, so a reload keeps it.
+  useEffect(keepChoiceInAddress, []);
 
   function change(field: keyof LoginValues, value: string) {
     const nextValues = { ...values, [field]: value };
@@ -94,7 +101,8 @@ export function Login() {
     const previous = storage.getGuid();
     if (previous && previous !== result.token) await logout(previous);
     await browserState.beginSession(result.user.id);
-    // The session's language: the saved preference, else the one chosen here (i18n/language.ts).
+    // The session's language: the one chosen here, else the saved preference (i18n/language.ts); a choice here
+    // that differs from the saved one is offered to the user as their account's language.
     const user = { ...result.user, language: sessionLanguage(result.user.language) };
     const saved = storage.saveSession({ token: result.token, user, docId: username });
     if (!saved.ok) {

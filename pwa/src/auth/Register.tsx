@@ -6,6 +6,8 @@ import { Alert, Button, Checkbox, Col, Form, Input, Row, Select, Typography } fr
 import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n/i18n.ts';
+import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
+import { chooseOnSignIn, keepChoiceInAddress } from '../i18n/language.ts';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from './AuthPage.tsx';
 import { PasswordStrengthLabel } from './PasswordStrengthLabel.tsx';
@@ -90,6 +92,8 @@ export function Register() {
   }));
   useEffect(() => {
     if (invitation) window.history.replaceState(window.history.state, '', window.location.pathname);
+    // A language chosen on the sign-in page is written in this page's address too, so a reload keeps it.
+    keepChoiceInAddress();
   }, [invitation]);
   const [loading, setLoading] = useState(false);
   const navigate = useNavigate();
@@ -201,6 +205,7 @@ export function Register() {
 
   return (
     <AuthCard title={t('register.title')} className='register-card'>
+      <LanguageSwitch className='auth-language' onChoose={chooseOnSignIn} />
       <Form layout='vertical' name='register' onFinish={submit} disabled={loading} noValidate>
         <Row gutter={16}>
           <Col xs={24} md={12}>

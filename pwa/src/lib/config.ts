@@ -20,6 +20,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   maxUploadMb: SETTINGS.max_upload_mb.default,
   pinMinLength: SETTINGS.pin_min_length.default,
   defaultLanguage: DEFAULT_LANGUAGE,
+  facilityNetwork: false,
 };
 
 /** GET /api/config (public). */
@@ -36,6 +37,7 @@ export async function fetchConfig(signal?: AbortSignal): Promise<AppConfig> {
     maxUploadMb: typeof data.maxUploadMb === 'number' ? data.maxUploadMb : DEFAULT_CONFIG.maxUploadMb,
     pinMinLength: typeof data.pinMinLength === 'number' ? data.pinMinLength : DEFAULT_CONFIG.pinMinLength,
     defaultLanguage: isLanguage(data.defaultLanguage) ? data.defaultLanguage : DEFAULT_CONFIG.defaultLanguage,
+    facilityNetwork: data.facilityNetwork === true,
   };
 }
 
