@@ -13,6 +13,7 @@ import { createMetrics } from './http/metrics.ts';
 import { pwaStatic } from './http/pwa_static.ts';
 import { securityHeaders } from './http/security_headers.ts';
 import { adminAuditLogRoutes } from './routes/admin_audit_logs.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { adminEmailOutboxRoutes } from './routes/admin_email_outbox.ts';
 import { adminEntityRoutes } from './routes/admin_entities.ts';
 import { adminHealthRoutes } from './routes/admin_health.ts';
@@ -51,6 +52,7 @@ export function createApp(appDeps: AppDeps) {
     })
     .route('/', publicRoutes)
     .route('/health', healthRoutes)
+    .route('/audit', auditRoutes)
     .route('/auth/mfa', mfaRoutes)
     .route('/auth', authRoutes)
     .route('/approver', approverRoutes)

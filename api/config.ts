@@ -31,6 +31,15 @@ const envSchema = z.object({
   SESSION_SECRET_PREVIOUS: secret('SESSION_SECRET_PREVIOUS'),
   PIN_PEPPER_PREVIOUS: secret('PIN_PEPPER_PREVIOUS'),
   MFA_SECRET_KEY_PREVIOUS: secret('MFA_SECRET_KEY_PREVIOUS'),
+  // The Ed25519 seed the audit log's checkpoints are signed with (docs/operations.md, "Keys"); unset, one is
+  // generated into DATA_DIR/audit-signing-key.
+  AUDIT_SIGNING_KEY: optionalText.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), {
+    message: 'AUDIT_SIGNING_KEY must be 64 hexadecimal characters (openssl rand -hex 32)',
+  }),
+  // How often the audit chain is extended and a signed checkpoint written when it grew.
+  AUDIT_CHECKPOINT_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  // BLOB_STORE=s3: how long each checkpoint object is kept under Object Lock (compliance mode).
+  AUDIT_CHECKPOINT_LOCK_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // The bearer token Prometheus sends to GET /metrics; unset, the route does not exist.
   METRICS_TOKEN: secret('METRICS_TOKEN'),
   DEMO_SEED: z.enum(['0', '1', '']).optional(),
@@ -190,6 +199,15 @@ export interface Config {
    * installation that does not scrape shows nothing.
    */
   metricsToken: string | undefined;
+  /**
+   * The Ed25519 seed (64 hex characters) the audit checkpoints are signed with (domain/audit_signing.ts); unset:
+   * generated once into dataDir. Never in the database.
+   */
+  auditSigningKey: string | undefined;
+  /** How often the audit chain is extended and checkpointed (AUDIT_CHECKPOINT_SECONDS, 60). */
+  auditCheckpointIntervalMs: number;
+  /** BLOB_STORE=s3: days each checkpoint object stays under compliance-mode Object Lock (365). */
+  auditCheckpointLockDays: number;
   /** Seed the demo data on an empty database. */
   demoSeed: boolean;
   /** Direct peers whose X-Forwarded-For is believed. */
@@ -246,6 +264,9 @@ export function loadConfig(
     pinPepperPrevious: e.PIN_PEPPER_PREVIOUS,
     mfaSecretKeyPrevious: e.MFA_SECRET_KEY_PREVIOUS,
     metricsToken: e.METRICS_TOKEN,
+    auditSigningKey: e.AUDIT_SIGNING_KEY,
+    auditCheckpointIntervalMs: e.AUDIT_CHECKPOINT_SECONDS * 1000,
+    auditCheckpointLockDays: e.AUDIT_CHECKPOINT_LOCK_DAYS,
     // The embedded default is a demo: it seeds. A real server seeds only when asked.
     demoSeed: e.DATABASE_URL ? e.DEMO_SEED === '1' : e.DEMO_SEED !== '0',
     portalUrl: e.PORTAL_URL?.replace(/\/+$/, ''),

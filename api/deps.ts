@@ -19,6 +19,8 @@ export interface AppDeps {
   previousPinPepper?: Uint8Array;
   /** The key authenticator-app secrets are sealed and recovery codes hashed under (domain/mfa.ts). */
   mfaKey: Uint8Array;
+  /** The audit checkpoints' Ed25519 public key, base64 (GET /api/audit/public-key); unset, none is served. */
+  auditPublicKey?: string;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
   /** The time readiness's cached probes count by (api/http/readiness.ts); unset, Date.now. A test's own clock. */

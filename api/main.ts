@@ -14,6 +14,9 @@ import { startEmailWorker } from './email/worker.ts';
 import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
 import { checkObjectStore } from './blobs/startup.ts';
+import { createCheckpointStore } from './blobs/audit_checkpoint_store.ts';
+import { loadAuditSigner } from './domain/audit_signing.ts';
+import { startAuditCheckpoints } from './domain/audit_checkpoints.ts';
 
 const config = loadConfig();
 if (config.databaseUrl && !config.sessionSecret) {
@@ -32,6 +35,12 @@ if (config.databaseUrl && !config.pinPepper) {
     `PIN_PEPPER is not set: using a pepper kept in ${config.dataDir}/pin-pepper; keep it apart from backups.`,
   );
 }
+if (config.databaseUrl && !config.auditSigningKey) {
+  // Several instances must share it (or DATA_DIR): `npm run audit:verify` trusts one key's checkpoints.
+  console.warn(
+    `AUDIT_SIGNING_KEY is not set: using a key kept in ${config.dataDir}/audit-signing-key; keep it apart from backups.`,
+  );
+}
 const { db, applied, seeded } = await openDatabase(config);
 const signingKey = await loadSigningKey(config.sessionSecret, config.dataDir);
 // The pepper and the MFA key must be the ones the data was made under: with another, every PIN or code would be
@@ -48,6 +57,8 @@ if (config.s3) await checkObjectStore(config.s3, blobs);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 const log = createLogger(config);
+// The audit log's checkpoints are signed with a key that is never in the database (docs/security.md).
+const auditSigner = (await loadAuditSigner(config))!;
 const app = createApp({
   sql: db.sql,
   sessionSql: db.sessionSql,
@@ -61,6 +72,7 @@ const app = createApp({
     ? new TextEncoder().encode(config.pinPepperPrevious)
     : undefined,
   mfaKey,
+  auditPublicKey: auditSigner.publicKey,
   blobs,
   log,
 });
@@ -71,6 +83,12 @@ const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {
 });
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
 const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log, secretKey: mfaKey });
+
+// Chains the audit rows and writes a signed checkpoint outside the database: every interval, and at shutdown.
+const auditCheckpoints = startAuditCheckpoints(
+  { sql: db.sql, signer: auditSigner, store: createCheckpointStore(config), log },
+  { intervalMs: config.auditCheckpointIntervalMs, exclusive: db.kind === 'postgres' },
+);
 
 // Requests go through the drain, so a shutdown can let uploads in flight finish arriving (http/drain.ts).
 const drain = createDrain((request, info) => app.fetch(request, info));
@@ -125,6 +143,8 @@ const shutdown = async (signal: Deno.Signal) => {
   }
   await emailWorker.stop();
   await retention.stop();
+  // After the requests: the checkpoint covers every event they recorded.
+  await auditCheckpoints.stop();
   await db.close();
   log.info('stopped');
   Deno.exit(0);

@@ -192,6 +192,34 @@ export class S3Client {
     if (!r.ok) throw await this.refusal(r, what);
   }
 
+  /**
+   * Stores `body` under `key` with Object Lock in compliance mode until `retainUntil`: nobody, the bucket's owner
+   * included, can delete or overwrite that version before then. The bucket must have been created with Object
+   * Lock enabled; S3 asks such a put for the body's MD5 (Content-MD5).
+   */
+  async putLockedObject(key: string, body: Uint8Array, retainUntil: Date): Promise<void> {
+    const what = `writing ${key} under Object Lock`;
+    const headers = {
+      'content-md5': createHash('md5').update(body).digest('base64'),
+      'x-amz-object-lock-mode': 'COMPLIANCE',
+      'x-amz-object-lock-retain-until-date': retainUntil.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+    const r = await this.call({ method: 'PUT', key, body, headers, what });
+    if (!r.ok) throw await this.refusal(r, what);
+  }
+
+  /** The object's Object Lock retention (mode and date), or undefined when it has none. */
+  async getObjectRetention(key: string): Promise<{ mode: string; retainUntil: Date } | undefined> {
+    const what = `reading the retention of ${key}`;
+    const r = await this.call({ method: 'GET', key, query: { retention: '' }, what });
+    if (r.status === 404) return undefined;
+    if (!r.ok) throw await this.refusal(r, what);
+    const text = await r.text();
+    const mode = xmlValue(text, 'Mode');
+    const until = xmlValue(text, 'RetainUntilDate');
+    return mode && until ? { mode, retainUntil: new Date(until) } : undefined;
+  }
+
   /** The object's bytes (or the inclusive range), as a response whose body is still to read; undefined when absent. */
   async getObject(key: string, range?: { start: number; end: number }): Promise<Response | undefined> {
     const what = `reading ${key}`;

@@ -5,7 +5,8 @@
  * no fingerprint recorded; the blob store's canary is written and removed again.
  */
 import { type Config, loadConfig } from '../config.ts';
-import { connectPostgres, type Database, startEmbedded } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { openStoppedDatabase } from '../db/open.ts';
 import { list_pending_migrations, list_unknown_migrations } from '../db/migrate.ts';
 import { describeDatabaseUrl } from '../db/describe.ts';
 import { APP_VERSION } from '../version.ts';
@@ -17,6 +18,8 @@ import { readSmtpSettings } from '../email/worker.ts';
 import { checkRelay } from '../email/smtp_client.ts';
 import { rangeMatcher } from '../../contract/rules/ip_ranges.ts';
 import { checkOffloadCanary } from '../http/blob_offload.ts';
+import { latest_audit_checkpoint } from '../db/audit_chain.ts';
+import { AUDIT_KEY_FILE, keyFingerprint, loadAuditSigner } from '../domain/audit_signing.ts';
 
 /** A check that hangs (a store or relay that stopped answering) fails after this long rather than never. */
 const CHECK_TIMEOUT_MS = 20_000;
@@ -64,23 +67,6 @@ const failed = (detail: string) => ({ ok: false as const, detail });
 /** Where the database is, without its password. */
 function databaseName(config: Config): string {
   return config.databaseUrl ? describeDatabaseUrl(config.databaseUrl) : `embedded, ${config.dataDir}/pgdata`;
-}
-
-async function openDatabaseReadOnly(config: Config): Promise<Database> {
-  if (config.databaseUrl) return connectPostgres(config.databaseUrl, { max: 2 });
-  // The embedded database is one process's: the doctor may open it only while the portal is stopped.
-  await Deno.stat(`${config.dataDir}/pgdata`).catch(() => {
-    throw new Error(`no embedded database in ${config.dataDir}/pgdata (the portal has never started there)`);
-  });
-  // The running portal's socket answers: opening the files a second time could damage them.
-  const socket = await Deno.connect({ transport: 'unix', path: `${config.dataDir}/pgdata/run/.s.PGSQL.5432` })
-    .then((c) => (c.close(), true), () => false);
-  if (socket) {
-    throw new Error(
-      `the portal is running on the embedded database in ${config.dataDir}/pgdata: stop it, then run the doctor`,
-    );
-  }
-  return await startEmbedded(`${config.dataDir}/pgdata`);
 }
 
 async function checkMigrations(db: Database): Promise<string | { ok: false; detail: string }> {
@@ -224,6 +210,32 @@ function checkTrustedProxies(config: Config): string | { ok: false; detail: stri
   return entries.length ? entries.join(', ') : "empty: the socket's peer is the client (no proxy in front)";
 }
 
+/**
+ * The audit checkpoints' key: present, and the one the latest checkpoint was signed with; the line prints the
+ * public key, which whoever checks the log or a checkpoint needs.
+ */
+async function checkAuditKey(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {
+  const signer = await loadAuditSigner(config, { create: false });
+  const latest = await latest_audit_checkpoint(db.sql);
+  if (!signer) {
+    return latest
+      ? failed(
+        `AUDIT_SIGNING_KEY is not set and ${config.dataDir}/${AUDIT_KEY_FILE} does not exist, but checkpoints were signed (the latest ${latest.signedAt.toISOString()}): put the key back`,
+      )
+      : `not made yet: the first start generates ${config.dataDir}/${AUDIT_KEY_FILE}`;
+  }
+  const fingerprint = await keyFingerprint(signer.publicKey);
+  if (latest && latest.publicKey !== signer.publicKey) {
+    return failed(
+      `${signer.source} (${fingerprint}) is not the key the latest checkpoint was signed with (${await keyFingerprint(
+        latest.publicKey,
+      )}): put that key back`,
+    );
+  }
+  const last = latest ? `; the latest checkpoint ${latest.signedAt.toISOString()}, ${latest.size} rows` : '';
+  return `Ed25519 public key ${signer.publicKey} (${fingerprint}, from ${signer.source})${last}`;
+}
+
 async function main(): Promise<number> {
   let config: Config;
   try {
@@ -239,7 +251,7 @@ async function main(): Promise<number> {
   );
   let db: Database | undefined;
   await check('database', async () => {
-    db = await openDatabaseReadOnly(config);
+    db = await openStoppedDatabase(config, 'the doctor');
     const [{ version }] = await db.sql<
       { version: string }[]
     >`select current_setting('server_version') as version`;
@@ -251,6 +263,8 @@ async function main(): Promise<number> {
       const migrated = await check('migrations', () => checkMigrations(open));
       await check('database role', () => checkRole(config, open));
       await check('SESSION_SECRET', () => checkSessionSecret(config));
+      if (migrated) await check('AUDIT_SIGNING_KEY', () => checkAuditKey(config, open));
+      else report(false, 'AUDIT_SIGNING_KEY', 'not checked: the database is not migrated');
       if (migrated) {
         const keys = await checkDataKeys(open.sql, config, 'check');
         for (const line of keys.checks) report(line.ok, line.name, line.detail);
@@ -262,7 +276,15 @@ async function main(): Promise<number> {
       await check('SMTP', () => checkSmtp(config, open));
     } else {
       for (
-        const name of ['migrations', 'database role', 'PIN_PEPPER', 'MFA_SECRET_KEY', 'blob store', 'SMTP']
+        const name of [
+          'migrations',
+          'database role',
+          'AUDIT_SIGNING_KEY',
+          'PIN_PEPPER',
+          'MFA_SECRET_KEY',
+          'blob store',
+          'SMTP',
+        ]
       ) {
         report(false, name, 'not checked: the database cannot be reached');
       }

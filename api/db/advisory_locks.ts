@@ -10,7 +10,13 @@ import type { Sql } from './client.ts';
  * Lock keys: fixed numbers, one per job, in a range nothing else in this database uses. `blob` is the first of the
  * two-key form's pair (PostgreSQL keeps the one-key and two-key forms apart), the second a blob's digest.
  */
-export const LOCK_KEYS = { retentionPurge: 7_110_001, recipientLookups: 7_110_002, blob: 7_110_003 } as const;
+export const LOCK_KEYS = {
+  retentionPurge: 7_110_001,
+  recipientLookups: 7_110_002,
+  blob: 7_110_003,
+  auditChain: 7_110_004,
+  auditCheckpoint: 7_110_005,
+} as const;
 
 /**
  * Runs `job` when no other session holds `key`; otherwise returns `{ ran: false }` at once (the other

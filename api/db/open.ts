@@ -38,3 +38,24 @@ async function migrateAsOwner(config: Config, db: Database): Promise<string[]> {
     await owner.close();
   }
 }
+
+/**
+ * The installation's database for a command that runs beside the portal (the doctor, audit:verify): PostgreSQL
+ * as the service reaches it, or the embedded one only while the portal is stopped (it is one process's: opening
+ * its files a second time could damage them). Never migrates.
+ */
+export async function openStoppedDatabase(config: Config, command: string): Promise<Database> {
+  if (config.databaseUrl) return connectPostgres(config.databaseUrl, { max: 2 });
+  await Deno.stat(`${config.dataDir}/pgdata`).catch(() => {
+    throw new Error(`no embedded database in ${config.dataDir}/pgdata (the portal has never started there)`);
+  });
+  // The running portal's socket answers: opening the files a second time could damage them.
+  const socket = await Deno.connect({ transport: 'unix', path: `${config.dataDir}/pgdata/run/.s.PGSQL.5432` })
+    .then((c) => (c.close(), true), () => false);
+  if (socket) {
+    throw new Error(
+      `the portal is running on the embedded database in ${config.dataDir}/pgdata: stop it, then run ${command}`,
+    );
+  }
+  return await startEmbedded(`${config.dataDir}/pgdata`);
+}

@@ -27,6 +27,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/config': { shapes: ['PublicConfigAnswer'] },
   'GET /api/health': { shapes: ['HealthAnswer'] },
   'GET /api/health/ready': { shapes: ['ReadinessAnswer'] },
+  'GET /api/audit/public-key': { shapes: ['AuditPublicKeyAnswer'] },
 
   'POST /api/auth/login': { shapes: ['LoginAnswer', 'MfaStepAnswer'] },
   'POST /api/auth/logout': { shapes: ['MessageAnswer'] },
@@ -62,6 +63,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
 
   'GET /api/admin/users': { shapes: ['AdminUserListAnswer', 'AdminUserPageAnswer'] },
   'GET /api/admin/users/{id}/activity': { shapes: ['ActivityAnswer'] },
+  'GET /api/admin/audit-logs/integrity': { shapes: ['AuditIntegrityAnswer'] },
   'GET /api/admin/audit-logs': { shapes: ['AuditLogPageAnswer'] },
   'GET /api/admin/email-outbox': { shapes: ['OutboxEmailListAnswer'] },
   'GET /api/admin/entities': { shapes: ['EntityListAnswer'] },

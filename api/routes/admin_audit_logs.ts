@@ -23,7 +23,8 @@ import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { type GuardOptions, requireRole } from '../http/guard.ts';
 import { valid } from '../http/validate.ts';
-import type { AuditLogPageAnswer } from '../../contract/shapes/audit_log.ts';
+import type { AuditIntegrityAnswer, AuditLogPageAnswer } from '../../contract/shapes/audit_log.ts';
+import { latest_audit_checkpoint, latest_audit_verification } from '../db/audit_chain.ts';
 
 /** The spec's client page size (section 9). */
 export const AUDIT_PAGE_SIZE = 50;
@@ -112,7 +113,7 @@ function csvStream(sql: Sql, filter: AuditFilter): ReadableStream<Uint8Array> {
  */
 const carryEventTypes: GuardOptions = {
   alongside: (c) =>
-    c.req.method === 'GET' && !c.req.path.endsWith('/export.csv')
+    c.req.method === 'GET' && !c.req.path.endsWith('/export.csv') && !c.req.path.endsWith('/integrity')
       ? audit_event_types_json(c.var.deps.sql)
       : undefined,
 };
@@ -162,4 +163,32 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
         'Cache-Control': 'no-store',
       },
     });
+  })
+  // When the log was last verified (npm run audit:verify) and checkpointed: installation-wide facts that name no
+  // row, so every admin sees them beside the log.
+  .get('/integrity', async (c) => {
+    const { sql } = c.var.deps;
+    const [verification, checkpoint] = await Promise.all([
+      latest_audit_verification(sql),
+      latest_audit_checkpoint(sql),
+    ]);
+    return c.json(
+      {
+        success: true,
+        data: {
+          lastVerification: verification
+            ? {
+              verifiedAt: verification.verifiedAt.toISOString(),
+              ok: verification.ok,
+              rowsChecked: verification.rowsChecked,
+              checkpointsChecked: verification.checkpointsChecked,
+              message: verification.message,
+            }
+            : null,
+          lastCheckpoint: checkpoint
+            ? { signedAt: checkpoint.signedAt.toISOString(), size: checkpoint.size }
+            : null,
+        },
+      } satisfies AuditIntegrityAnswer,
+    );
   });

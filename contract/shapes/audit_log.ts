@@ -45,3 +45,45 @@ export interface ActivityAnswer {
   success: true;
   data: { events: ActivityEvent[] };
 }
+
+/** The audit checkpoints' signing key (GET /api/audit/public-key `data`): anyone may check a checkpoint with it. */
+export interface AuditPublicKey {
+  algorithm: 'Ed25519';
+  /** The 32-byte public key, base64. */
+  publicKey: string;
+  /** SHA-256 of the key's bytes, its first 8 bytes as hex: to tell keys apart at a glance. */
+  fingerprint: string;
+}
+
+/** GET /api/audit/public-key answer. */
+export interface AuditPublicKeyAnswer {
+  success: true;
+  data: AuditPublicKey;
+}
+
+/** The latest `npm run audit:verify` and the latest signed checkpoint (GET /api/admin/audit-logs/integrity). */
+export interface AuditIntegrity {
+  /** Null when the log was never verified. */
+  lastVerification: {
+    /** ISO 8601. */
+    verifiedAt: string;
+    ok: boolean;
+    rowsChecked: number;
+    checkpointsChecked: number;
+    /** What it found first, or a summary when the log held. */
+    message: string;
+  } | null;
+  /** Null before the first checkpoint. */
+  lastCheckpoint: {
+    /** ISO 8601. */
+    signedAt: string;
+    /** Rows the checkpoint covers. */
+    size: number;
+  } | null;
+}
+
+/** GET /api/admin/audit-logs/integrity answer. */
+export interface AuditIntegrityAnswer {
+  success: true;
+  data: AuditIntegrity;
+}

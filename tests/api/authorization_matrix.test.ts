@@ -22,6 +22,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/health/ready': PUBLIC,
   // The offload canary's file, sent by the front (404 unless BLOB_OFFLOAD=nginx): a random token, nothing else.
   'GET /api/health/offload-canary/:name': PUBLIC,
+  // The audit checkpoints' public key: a public key, which whoever checks the log needs without an account.
+  'GET /api/audit/public-key': PUBLIC,
   'POST /api/auth/login': PUBLIC,
   'POST /api/auth/register': PUBLIC,
   // The API reference: what the API accepts, never what it holds, like the PWA's own code.
@@ -62,6 +64,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'POST /api/approver/registrations/:id/reject': ['approver'],
   'GET /api/admin/audit-logs': ['admin'],
   'GET /api/admin/audit-logs/export.csv': ['admin'],
+  // When the log was last verified and checkpointed: names no row, so any entity's admin.
+  'GET /api/admin/audit-logs/integrity': ['admin'],
   'GET /api/admin/email-outbox': ['admin'],
   'GET /api/admin/users': ['admin'],
   'GET /api/admin/users/:id/activity': ['admin'],
@@ -133,6 +137,7 @@ const DEPARTMENT_ONLY = new Set([
 const ACROSS_ENTITIES: Record<string, number> = {
   'GET /api/admin/audit-logs': 200,
   'GET /api/admin/audit-logs/export.csv': 200,
+  'GET /api/admin/audit-logs/integrity': 200,
   'GET /api/admin/email-outbox': 403,
   'GET /api/admin/users': 200,
   'GET /api/admin/users/:id/activity': 404,

@@ -100,6 +100,7 @@ Deno.test({
       await t.step('open routes and sign-in', async () => {
         await check('GET /api/config', '/api/config');
         await check('GET /api/health', '/api/health');
+        await check('GET /api/audit/public-key', '/api/audit/public-key');
         await check('GET /api/health/ready', '/api/health/ready');
         await check('POST /api/auth/login', '/api/auth/login', {
           body: { username: DEMO.attorney[0], password: DEMO.attorney[1], entity: 'default' },
@@ -307,6 +308,9 @@ Deno.test({
           token: admin,
         });
         await check('GET /api/admin/audit-logs', '/api/admin/audit-logs', { token: admin });
+        await check('GET /api/admin/audit-logs/integrity', '/api/admin/audit-logs/integrity', {
+          token: admin,
+        });
         await check('GET /api/admin/email-outbox', '/api/admin/email-outbox', { token: admin });
         await check('GET /api/admin/entities', '/api/admin/entities', { token: admin });
         await check('GET /api/admin/settings', '/api/admin/settings', { token: admin });

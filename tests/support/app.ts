@@ -8,6 +8,10 @@ import { loadConfig } from '../../api/config.ts';
 import type { AppDeps } from '../../api/deps.ts';
 import { seedDemo } from '../../api/cli/demo_seed.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { signerFromSeed } from '../../api/domain/audit_signing.ts';
+
+/** The tests' audit signing key: a fixed seed, so a test may sign checkpoints the app's public key verifies. */
+export const TEST_AUDIT_SEED = 'a1'.repeat(32);
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -34,6 +38,7 @@ export async function createTestApp(
     signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
     pinPepper: new TextEncoder().encode('test-pin-pepper-'.repeat(3)),
     mfaKey: new TextEncoder().encode('test-mfa-key-'.repeat(3)),
+    auditPublicKey: (await signerFromSeed(TEST_AUDIT_SEED, 'tests')).publicKey,
     blobs,
   };
   return {
