@@ -108,13 +108,13 @@ export class S3CheckpointStore implements CheckpointStore {
     return `s3://${this.client.settings.bucket}/${key}`;
   }
 
+  /** Every version under the folder: a checkpoint hidden behind a delete marker is still read. */
   async list(): Promise<StoredCheckpoint[]> {
     const found: StoredCheckpoint[] = [];
-    for await (const object of this.client.listObjects(this.folder)) {
-      const location = `s3://${this.client.settings.bucket}/${object.key}`;
-      const r = await this.client.getObject(object.key);
-      if (!r) continue;
-      found.push(parseCheckpoint(await r.text(), location));
+    for await (const version of this.client.listObjectVersions(this.folder)) {
+      const location = `s3://${this.client.settings.bucket}/${version.key}`;
+      const text = await this.client.getObjectVersionText(version.key, version.versionId);
+      if (text !== undefined) found.push(parseCheckpoint(text, location));
     }
     return found;
   }

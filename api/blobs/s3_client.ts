@@ -330,6 +330,35 @@ export class S3Client {
     } while (token);
   }
 
+  /**
+   * Every version of every object under `prefix` (a bucket with Object Lock is versioned): a DELETE without a
+   * version only hides the latest behind a delete marker, and what it hid is still listed here.
+   */
+  async *listObjectVersions(prefix: string): AsyncIterable<{ key: string; versionId: string }> {
+    let markers: Record<string, string> = {};
+    for (;;) {
+      const what = `listing the versions under ${prefix}`;
+      const r = await this.call({ method: 'GET', query: { versions: '', prefix, ...markers }, what });
+      if (!r.ok) throw await this.refusal(r, what);
+      const text = await r.text();
+      for (const block of xmlBlocks(text, 'Version')) {
+        yield { key: xmlValue(block, 'Key') ?? '', versionId: xmlValue(block, 'VersionId') ?? '' };
+      }
+      const key = xmlValue(text, 'NextKeyMarker');
+      if (xmlValue(text, 'IsTruncated') !== 'true' || !key) return;
+      markers = { 'key-marker': key, 'version-id-marker': xmlValue(text, 'NextVersionIdMarker') ?? '' };
+    }
+  }
+
+  /** One version's bytes as text, or undefined when there is no such version. */
+  async getObjectVersionText(key: string, versionId: string): Promise<string | undefined> {
+    const what = `reading ${key} (version ${versionId})`;
+    const r = await this.call({ method: 'GET', key, query: { versionId }, what });
+    if (r.status === 404) return undefined;
+    if (!r.ok) throw await this.refusal(r, what);
+    return await r.text();
+  }
+
   /** Multipart uploads under `prefix` that were started and never completed or abandoned. */
   async *listMultipartUploads(
     prefix: string,

@@ -39,13 +39,22 @@ export interface TestBucket {
 }
 
 /** A new, empty bucket on the run's gateway (made here, as an operator would: the API never makes one). */
-export async function createTestBucket(options: { prefix?: string } = {}): Promise<TestBucket> {
+export async function createTestBucket(
+  options: { prefix?: string; objectLock?: boolean } = {},
+): Promise<TestBucket> {
   const gateway = testGateway();
   if (!gateway) throw new Error('no S3 gateway in this run (TEST_S3_ENDPOINT)');
   const bucket = `lmp-test-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
   const s3: S3Config = { ...gateway, bucket, prefix: options.prefix ?? 'portal/' };
   const client = new S3Client(s3);
-  const made = await fetchSigned(client, 'PUT', client.url());
+  // Object Lock can only be chosen when a bucket is made (the audit checkpoints' bucket).
+  const made = await fetchSigned(
+    client,
+    'PUT',
+    client.url(),
+    undefined,
+    options.objectLock ? { 'x-amz-bucket-object-lock-enabled': 'true' } : {},
+  );
   if (!made.ok) throw new Error(`creating bucket ${bucket}: ${made.status} ${await made.text()}`);
   await made.body?.cancel();
   return {
@@ -72,7 +81,10 @@ export async function createTestBucket(options: { prefix?: string } = {}): Promi
       for await (const upload of client.listMultipartUploads('')) {
         await client.abortMultipartUpload(upload.key, upload.uploadId);
       }
-      for await (const object of client.listObjects('')) await client.deleteObject(object.key);
+      // Objects under a compliance-mode lock cannot go before their date: their bucket stays with the gateway's run.
+      for await (const object of client.listObjects('')) {
+        await client.deleteObject(object.key).catch(() => {});
+      }
       const gone = await fetchSigned(client, 'DELETE', client.url());
       await gone.body?.cancel();
     },
@@ -92,6 +104,7 @@ async function fetchSigned(
   method: 'PUT' | 'DELETE',
   url: string,
   body?: string,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const aws = new AwsClient({
     accessKeyId: client.settings.accessKeyId,
@@ -101,5 +114,10 @@ async function fetchSigned(
     retries: 0,
   });
   // The bucket's own URL, without the trailing slash of an empty key.
-  return await aws.fetch(url.replace(/\/$/, ''), { method, body, signal: AbortSignal.timeout(30_000) });
+  return await aws.fetch(url.replace(/\/$/, ''), {
+    method,
+    body,
+    headers,
+    signal: AbortSignal.timeout(30_000),
+  });
 }
