@@ -25,6 +25,7 @@ import {
 } from './auditFilters.ts';
 import { eventDisplayName } from './eventNames.ts';
 import { UserPicker } from './UserPicker.tsx';
+import { AuditIntegrityNote } from './AuditIntegrityNote.tsx';
 
 const NO_LOGS: AuditLogPage = { logs: [], nextCursor: null, eventTypes: [] };
 
@@ -149,6 +150,7 @@ export function AuditLogsScreen() {
   return (
     <Space orientation='vertical' size='middle' style={{ width: '100%' }}>
       <Typography.Title level={2}>{t('audit.title')}</Typography.Title>
+      <AuditIntegrityNote />
       <Card>
         <Form form={form} layout='vertical' onFinish={apply} initialValues={NO_FILTERS}>
           <Space wrap align='end' size='middle'>

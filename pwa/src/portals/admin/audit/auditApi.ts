@@ -1,11 +1,11 @@
 /** The audit-log and e-mail-outbox calls of the admin portal (through the one API client). */
 import type { AdminUser, AdminUserPage } from '../../../../../contract/shapes/admin_user.ts';
-import type { AuditLog, AuditLogPage } from '../../../../../contract/shapes/audit_log.ts';
+import type { AuditIntegrity, AuditLog, AuditLogPage } from '../../../../../contract/shapes/audit_log.ts';
 import type { OutboxEmail, OutboxStatus } from '../../../../../contract/shapes/email_outbox.ts';
 import { apiDownload, apiRequest } from '../../../lib/api.ts';
 import { type AuditFilters, auditQuery, defaultExportName } from './auditFilters.ts';
 
-export type { AuditLog, AuditLogPage, OutboxEmail, OutboxStatus };
+export type { AuditIntegrity, AuditLog, AuditLogPage, OutboxEmail, OutboxStatus };
 
 /** One page (50 rows) of the filtered log, newest first. */
 export async function fetchAuditLogs(
@@ -62,4 +62,15 @@ export async function fetchEmailOutbox(status?: OutboxStatus): Promise<OutboxEma
     `/admin/email-outbox${status ? `?status=${status}` : ''}`,
   );
   return body.data?.emails ?? [];
+}
+
+/** When the log was last verified (npm run audit:verify) and last checkpointed. */
+export async function fetchAuditIntegrity(signal?: AbortSignal): Promise<AuditIntegrity> {
+  const body = await apiRequest<{ data?: Partial<AuditIntegrity> }>('/admin/audit-logs/integrity', {
+    signal,
+  });
+  return {
+    lastVerification: body.data?.lastVerification ?? null,
+    lastCheckpoint: body.data?.lastCheckpoint ?? null,
+  };
 }
