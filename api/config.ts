@@ -27,10 +27,12 @@ const envSchema = z.object({
   SESSION_SECRET: secret('SESSION_SECRET'),
   PIN_PEPPER: secret('PIN_PEPPER'),
   MFA_SECRET_KEY: secret('MFA_SECRET_KEY'),
+  BLOB_KEY: secret('BLOB_KEY'),
   // Rotation (docs/operations.md, "Rotating a key"): the key being retired, still accepted while it is needed.
   SESSION_SECRET_PREVIOUS: secret('SESSION_SECRET_PREVIOUS'),
   PIN_PEPPER_PREVIOUS: secret('PIN_PEPPER_PREVIOUS'),
   MFA_SECRET_KEY_PREVIOUS: secret('MFA_SECRET_KEY_PREVIOUS'),
+  BLOB_KEY_PREVIOUS: secret('BLOB_KEY_PREVIOUS'),
   // The Ed25519 seed the audit log's checkpoints are signed with (docs/operations.md, "Keys"); unset, one is
   // generated into DATA_DIR/audit-signing-key.
   AUDIT_SIGNING_KEY: optionalText.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), {
@@ -186,6 +188,11 @@ export interface Config {
    */
   mfaSecretKey: string | undefined;
   /**
+   * The key documents' data keys are wrapped under (api/blobs/blob_key.ts); unset: a secret generated once and kept
+   * in dataDir. Never in the database, the blob store or a backup.
+   */
+  blobKey: string | undefined;
+  /**
    * The session signing key being retired: tokens it signed are still accepted until they expire (at most the
    * setting session_max_hours), new ones are signed with sessionSecret.
    */
@@ -194,6 +201,8 @@ export interface Config {
   pinPepperPrevious: string | undefined;
   /** The MFA key being retired: read only by `npm run keys:rotate-mfa`, which re-seals every secret under the new. */
   mfaSecretKeyPrevious: string | undefined;
+  /** The BLOB_KEY being retired: read only by `npm run keys:rotate-blob`, which re-wraps every data key. */
+  blobKeyPrevious: string | undefined;
   /**
    * The bearer token `GET /metrics` asks for (api/routes/metrics.ts); unset, the route does not exist (404), so an
    * installation that does not scrape shows nothing.
@@ -260,9 +269,11 @@ export function loadConfig(
     sessionSecret: e.SESSION_SECRET,
     pinPepper: e.PIN_PEPPER,
     mfaSecretKey: e.MFA_SECRET_KEY,
+    blobKey: e.BLOB_KEY,
     sessionSecretPrevious: e.SESSION_SECRET_PREVIOUS,
     pinPepperPrevious: e.PIN_PEPPER_PREVIOUS,
     mfaSecretKeyPrevious: e.MFA_SECRET_KEY_PREVIOUS,
+    blobKeyPrevious: e.BLOB_KEY_PREVIOUS,
     metricsToken: e.METRICS_TOKEN,
     auditSigningKey: e.AUDIT_SIGNING_KEY,
     auditCheckpointIntervalMs: e.AUDIT_CHECKPOINT_SECONDS * 1000,
@@ -318,6 +329,7 @@ function refuseThrowawayState(
     SESSION_SECRET?: string;
     PIN_PEPPER?: string;
     MFA_SECRET_KEY?: string;
+    BLOB_KEY?: string;
   },
 ): void {
   const needs: string[] = [];
@@ -339,6 +351,9 @@ function refuseThrowawayState(
     needs.push(
       'MFA_SECRET_KEY (a generated one would differ on every instance, and authenticator apps enrolled under it would not verify)',
     );
+  }
+  if (!e.BLOB_KEY) {
+    needs.push('BLOB_KEY (a generated one would differ on every instance, and no document could be opened)');
   }
   if (needs.length) {
     throw new Error(

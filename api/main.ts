@@ -3,7 +3,7 @@
  * demo seed, then the PWA and the API on one origin.
  */
 import { createApp } from './app.ts';
-import { createBlobStore } from './blobs/store.ts';
+import { createDocumentBlobStore } from './blobs/store.ts';
 import { loadConfig } from './config.ts';
 import { createDrain } from './http/drain.ts';
 import { createLogger } from './log.ts';
@@ -29,6 +29,12 @@ if (config.databaseUrl && !config.mfaSecretKey) {
     `MFA_SECRET_KEY is not set: using a key kept in ${config.dataDir}/mfa-key; keep it apart from backups.`,
   );
 }
+if (config.databaseUrl && !config.blobKey) {
+  // Several instances must share it (or DATA_DIR): a document sealed by one instance opens only under its key.
+  console.warn(
+    `BLOB_KEY is not set: using a key kept in ${config.dataDir}/blob-key; keep it apart from backups.`,
+  );
+}
 if (config.databaseUrl && !config.pinPepper) {
   // Several instances must share it (or DATA_DIR): a PIN hashed under one pepper does not verify under another.
   console.warn(
@@ -51,12 +57,12 @@ if (!dataKeys.ok) {
   await db.close();
   Deno.exit(1);
 }
-const { pinPepper, mfaKey } = dataKeys;
-const blobs = createBlobStore(config, db);
+const { pinPepper, mfaKey, blobKey } = dataKeys;
+const log = createLogger(config);
+const blobs = createDocumentBlobStore(config, db, { kek: blobKey, log });
 if (config.s3) await checkObjectStore(config.s3, blobs);
 // The demo mail needs the blob store, which the database seed cannot see.
 if (seeded) await seedDemoDocuments(db.sql, blobs);
-const log = createLogger(config);
 // The audit log's checkpoints are signed with a key that is never in the database (docs/security.md).
 const auditSigner = (await loadAuditSigner(config))!;
 const app = createApp({

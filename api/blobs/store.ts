@@ -7,9 +7,24 @@ import { FsBlobStore } from './fs_store.ts';
 import { PgBlobStore } from './pg_store.ts';
 import { S3Client } from './s3_client.ts';
 import { S3BlobStore } from './s3_store.ts';
+import type { BlobKek } from './blob_key.ts';
+import { SealedBlobStore } from './sealed_store.ts';
+import type { Logger } from '../log.ts';
 import type { BlobStore } from './types.ts';
 
-/** The backend chosen by the configuration. */
+/**
+ * The documents' store: the configured backend behind the sealing layer (sealed_store.ts), which stores every new
+ * document sealed under BLOB_KEY and still reads the plaintext blobs of an installation from before.
+ */
+export function createDocumentBlobStore(
+  config: Pick<Config, 'blobStore' | 'dataDir'> & Partial<Pick<Config, 's3'>>,
+  db: Database,
+  options: { kek: BlobKek; log?: Logger },
+): SealedBlobStore {
+  return new SealedBlobStore(createBlobStore(config, db), { sql: db.sql, ...options });
+}
+
+/** The backend chosen by the configuration, as it stores bytes: what backups, restores and the doctor copy. */
 export function createBlobStore(
   config: Pick<Config, 'blobStore' | 'dataDir'> & Partial<Pick<Config, 's3'>>,
   db: Database,

@@ -47,6 +47,8 @@ export interface BlobStore {
    * hash alone, which the pattern below confines to hex: nothing a client writes ever reaches it.
    */
   relativePath?(sha256: string): Promise<string | undefined>;
+  /** Whether the blob is stored sealed (sealed_store.ts), so that no front server can send it as it is stored. */
+  isSealed?(sha256: string): Promise<boolean>;
 }
 
 /** A SHA-256 in lower-case hex: anything else is never a blob name (and never reaches a path or SQL). */

@@ -13,6 +13,7 @@ import { APP_VERSION } from '../version.ts';
 import { createBlobStore } from '../blobs/store.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import { checkDataKeys } from '../domain/keys.ts';
+import { count_sealed_blobs } from '../db/sealed_blobs.ts';
 import { readSecretFile } from '../secret_file.ts';
 import { readSmtpSettings } from '../email/worker.ts';
 import { checkRelay } from '../email/smtp_client.ts';
@@ -135,12 +136,18 @@ async function checkBlobStore(
   } finally {
     await blobs.delete(stored.sha256);
   }
-  const [document] = await db.sql<{ sha256: string }[]>`
-    select sha256 from documents where deleted_at is null order by uploaded_at desc limit 1`;
-  if (document && !(await blobs.stat(document.sha256))) {
-    return failed(`the newest document's bytes (${document.sha256}) are not in the store`);
+  // The store holds a sealed document under its sealed blob's name (sealed_blobs), a plaintext one under its digest.
+  const [document] = await db.sql<{ name: string }[]>`
+    select coalesce(b.name, d.sha256) as name from documents d left join sealed_blobs b on b.sha256 = d.sha256
+    where d.deleted_at is null order by d.uploaded_at desc limit 1`;
+  if (document && !(await blobs.stat(document.name))) {
+    return failed(`the newest document's bytes (blob ${document.name}) are not in the store`);
   }
-  return `writable and readable${document ? ', the newest document is there' : ''}`;
+  const { sealed, plaintext } = await count_sealed_blobs(db.sql);
+  const state = plaintext
+    ? `; ${plaintext} document blob(s) still in plaintext (npm run blobs:encrypt seals them), ${sealed} sealed`
+    : `; every document blob is sealed (${sealed})`;
+  return `writable and readable${document ? ', the newest document is there' : ''}${state}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The keys the data depends on, and the database's fingerprint of each (docs/operations.md, "Keys").
  *
- * PINs are hashed under PIN_PEPPER and authenticator apps' secrets sealed under MFA_SECRET_KEY; neither key is in
- * the database or its backups. The database keeps, for each, HMAC-SHA-256 of a fixed label under the key: it tells
+ * PINs are hashed under PIN_PEPPER, authenticator apps' secrets sealed under MFA_SECRET_KEY and documents' data
+ * keys wrapped under BLOB_KEY; no key is in the database or its backups. The database keeps, for each, HMAC-SHA-256 of a fixed label under the key: it tells
  * the right key from another and gives nothing of the key away. The first start records it; every start compares
  * it and refuses, naming the variable and the DATA_DIR file, when a key does not match, so a restore without its
  * keys stops at once instead of refusing every PIN and code. SESSION_SECRET has none: another one only signs
@@ -17,11 +17,13 @@ import {
   insert_key_fingerprint,
   update_key_fingerprint,
 } from '../db/key_fingerprints.ts';
+import { find_any_sealed_blob } from '../db/sealed_blobs.ts';
+import { type BlobKek, blobKek, unwrapDataKey } from '../blobs/blob_key.ts';
 import { readOrCreateSecretFile, readSecretFile } from '../secret_file.ts';
 import { opensUnder } from './mfa.ts';
 import { pepperKeyId } from './passwords.ts';
 
-export type DataKeyName = 'PIN_PEPPER' | 'MFA_SECRET_KEY';
+export type DataKeyName = 'PIN_PEPPER' | 'MFA_SECRET_KEY' | 'BLOB_KEY';
 
 /** Each data key's file in DATA_DIR when its variable is unset, and what a wrong one would cost. */
 export const DATA_KEYS: Record<DataKeyName, { file: string; costs: string }> = {
@@ -30,6 +32,7 @@ export const DATA_KEYS: Record<DataKeyName, { file: string; costs: string }> = {
     file: 'mfa-key',
     costs: 'every authenticator app and recovery code would be refused',
   },
+  BLOB_KEY: { file: 'blob-key', costs: 'no document could be opened' },
 };
 
 /** One line of what was found about a key (the start's refusal, the doctor). */
@@ -40,7 +43,7 @@ export interface KeyCheck {
 }
 
 export type DataKeys =
-  | { ok: true; pinPepper: Uint8Array; mfaKey: Uint8Array; checks: KeyCheck[] }
+  | { ok: true; pinPepper: Uint8Array; mfaKey: Uint8Array; blobKey: BlobKek; checks: KeyCheck[] }
   | { ok: false; checks: KeyCheck[] };
 
 const encoder = new TextEncoder();
@@ -63,7 +66,13 @@ export async function keyFingerprint(name: DataKeyName, key: Uint8Array): Promis
 }
 
 function configured(config: Config, name: DataKeyName): string | undefined {
+  if (name === 'BLOB_KEY') return config.blobKey;
   return name === 'PIN_PEPPER' ? config.pinPepper : config.mfaSecretKey;
+}
+
+/** BLOB_KEY's secret as the key-encryption key of documents' data keys. */
+export async function blobKekOf(secret: Uint8Array): Promise<BlobKek> {
+  return await blobKek(secret, await keyFingerprint('BLOB_KEY', secret));
 }
 
 /** Where the key was taken from, in the operator's words. */
@@ -81,13 +90,16 @@ export function keySource(config: Config, name: DataKeyName): string {
 export async function checkDataKeys(sql: Tx, config: Config, mode: 'start' | 'check'): Promise<DataKeys> {
   const checks: KeyCheck[] = [];
   const found: Partial<Record<DataKeyName, Uint8Array>> = {};
-  for (const name of ['PIN_PEPPER', 'MFA_SECRET_KEY'] as const) {
+  for (const name of ['PIN_PEPPER', 'MFA_SECRET_KEY', 'BLOB_KEY'] as const) {
     const result = await checkKey(sql, config, { name, mode });
     checks.push(result.check);
     if (result.key) found[name] = result.key;
   }
-  if (checks.some((c) => !c.ok) || !found.PIN_PEPPER || !found.MFA_SECRET_KEY) return { ok: false, checks };
-  return { ok: true, pinPepper: found.PIN_PEPPER, mfaKey: found.MFA_SECRET_KEY, checks };
+  if (checks.some((c) => !c.ok) || !found.PIN_PEPPER || !found.MFA_SECRET_KEY || !found.BLOB_KEY) {
+    return { ok: false, checks };
+  }
+  const blobKey = await blobKekOf(found.BLOB_KEY);
+  return { ok: true, pinPepper: found.PIN_PEPPER, mfaKey: found.MFA_SECRET_KEY, blobKey, checks };
 }
 
 async function checkKey(
@@ -170,6 +182,14 @@ async function dataMadeUnder(
     return {
       any: pins.size > 0,
       opensUnder: async (key) => pins.has(await pepperKeyId(key)) || (!!previousId && pins.has(previousId)),
+    };
+  }
+  if (name === 'BLOB_KEY') {
+    const row = await find_any_sealed_blob(sql);
+    return {
+      any: !!row,
+      opensUnder: async (key) =>
+        !row || !!(await unwrapDataKey(await blobKekOf(key), row.wrapped_key, row.name)),
     };
   }
   const sealed = await find_any_totp_secret(sql);

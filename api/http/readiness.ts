@@ -10,6 +10,7 @@
  */
 import type { AppDeps } from '../deps.ts';
 import { FsBlobStore } from '../blobs/fs_store.ts';
+import { SealedBlobStore } from '../blobs/sealed_store.ts';
 import { list_pending_migrations, list_unknown_migrations } from '../db/migrate.ts';
 import { checkOffloadCanary } from './blob_offload.ts';
 
@@ -74,14 +75,19 @@ function cached(deps: AppDeps, which: 'blobStore' | 'offload', run: () => Promis
 
 /** True when readiness runs the offload canary: BLOB_OFFLOAD=nginx with OFFLOAD_CHECK_URL. */
 export function offloadChecked(deps: AppDeps): boolean {
-  return deps.config.blobOffload === 'nginx' && !!deps.config.offloadCheckUrl &&
-    deps.blobs instanceof FsBlobStore;
+  return deps.config.blobOffload === 'nginx' && !!deps.config.offloadCheckUrl && !!fsStoreOf(deps.blobs);
+}
+
+/** The fs store, beneath the sealing layer: the canary is a plaintext file, as the blobs nginx may send. */
+function fsStoreOf(blobs: AppDeps['blobs']): FsBlobStore | undefined {
+  const store = blobs instanceof SealedBlobStore ? blobs.inner : blobs;
+  return store instanceof FsBlobStore ? store : undefined;
 }
 
 /** The offload canary's last result (run now when it is older than a minute); undefined when it is not run. */
 export function offloadCanary(deps: AppDeps): Probe | undefined {
   if (!offloadChecked(deps)) return undefined;
-  const blobsDir = (deps.blobs as FsBlobStore).root;
+  const blobsDir = fsStoreOf(deps.blobs)!.root;
   return cached(
     deps,
     'offload',

@@ -221,7 +221,11 @@ async function serveDocument(c: Context<AppEnv>, kind: 'view' | 'print' | 'prefe
     });
   }
   const range = wanted.kind === 'partial' ? wanted.range : undefined;
-  if (deps.config.blobOffload === 'nginx' && c.req.method !== 'HEAD') {
+  // A sealed document goes through the API, which alone holds its key: the front sends plaintext blobs only.
+  if (
+    deps.config.blobOffload === 'nginx' && c.req.method !== 'HEAD' &&
+    !(await deps.blobs.isSealed?.(doc.sha256))
+  ) {
     return await offloadDocument(c, kind, doc, headers, range);
   }
   const length = range ? range.end - range.start + 1 : doc.size;

@@ -1,5 +1,7 @@
 /**
- * BLOB_OFFLOAD=nginx in the API alone (the nginx half: tests/deploy/blob_offload.test.ts): an authorized view,
+ * BLOB_OFFLOAD=nginx in the API alone (the nginx half: tests/deploy/blob_offload.test.ts). nginx can send only a
+ * plaintext blob of an installation from before sealing (a sealed one needs BLOB_KEY, which only the API holds):
+ * the API streams a sealed document itself. For a plaintext blob, an authorized view,
  * print or prefetch is audited and answered with X-Accel-Redirect to the blob's place, the usual headers and no
  * body; a Range is left to nginx (no 206 of ours), an unsatisfiable one is still our 416; HEAD is unchanged;
  * a refused request gets no redirect; with OFFLOAD_CHECK_URL, a front that fails the canary gets no read recorded.
@@ -7,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createApp } from '../../api/app.ts';
 import { createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
-import { upload } from '../support/documents.ts';
+import { storeAsBefore, upload } from '../support/documents.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
 
 let t: TestApp;
@@ -48,8 +50,26 @@ Deno.test({
     const r = await upload(t, attorney, { file: pdf, recipient: '100001', title: 'Offload' });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     id = r.body.document.documentid;
+    await storeAsBefore(t, pdf);
     const sha = await sha256Hex(pdf);
     place = `/_blobs/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
+  },
+});
+
+Deno.test({
+  name: 'offload: a sealed document is streamed by the API itself, never handed to nginx',
+  ...DB_TEST,
+  fn: async () => {
+    const attorney = await signIn(t, ...DEMO.attorney);
+    const sealed = await makePdf({ pages: 1, title: 'Sealed', padTo: 70_000 });
+    const r = await upload(t, attorney, { file: sealed, recipient: '100001', title: 'Sealed' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const read = await get(`/api/documents/view/${r.body.document.documentid}`, offender, {
+      range: 'bytes=10-65600',
+    });
+    assert.equal(read.status, 206);
+    assert.equal(read.headers.get('x-accel-redirect'), null);
+    assert.deepEqual(read.bytes, sealed.subarray(10, 65601));
   },
 });
 
@@ -127,12 +147,14 @@ Deno.test({
       title: 'Not through this front',
     });
     assert.equal(up.status, 201, JSON.stringify(up.body));
+    // A plaintext blob from before sealing: the one kind the front would send.
+    await storeAsBefore(app, fresh);
     const freshId = up.body.document.documentid;
     const token = await signIn(app, ...DEMO.offender);
     const r = await app.app.request(`/api/documents/view/${freshId}`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    assert.equal(r.status, 503);
+    assert.equal(r.status, 503, await r.clone().text());
     assert.equal(r.headers.get('retry-after'), '30');
     assert.equal(r.headers.get('x-accel-redirect'), null);
     const [row] = await t.deps.sql<{ n: number; viewed: boolean }[]>`

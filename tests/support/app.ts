@@ -3,7 +3,8 @@
  * `app.request` (no socket) with a chosen client address.
  */
 import { createApp } from '../../api/app.ts';
-import { createBlobStore } from '../../api/blobs/store.ts';
+import { createDocumentBlobStore } from '../../api/blobs/store.ts';
+import { blobKekOf } from '../../api/domain/keys.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { AppDeps } from '../../api/deps.ts';
 import { seedDemo } from '../../api/cli/demo_seed.ts';
@@ -13,10 +14,15 @@ import { signerFromSeed } from '../../api/domain/audit_signing.ts';
 /** The tests' audit signing key: a fixed seed, so a test may sign checkpoints the app's public key verifies. */
 export const TEST_AUDIT_SEED = 'a1'.repeat(32);
 
+/** The BLOB_KEY of test apps (the keys of every test app are fixed strings like it). */
+export const TEST_BLOB_KEY = 'test-blob-key-'.repeat(3);
+
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
   db: TestDatabase;
+  /** The fs store's folder (what DATA_DIR/blobs is to a server). */
+  blobDir: string;
   close(): Promise<void>;
 }
 
@@ -30,7 +36,13 @@ export async function createTestApp(
   // Blobs (BLOB_STORE=fs, the default) go to a temporary folder removed on close.
   const blobDir = await Deno.makeTempDir({ prefix: 'lmp-test-blobs-' });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
-  const blobs = createBlobStore({ blobStore: config.blobStore, dataDir: blobDir }, db);
+  const blobs = createDocumentBlobStore(
+    { blobStore: config.blobStore, dataDir: blobDir, s3: config.s3 },
+    db,
+    {
+      kek: await blobKekOf(new TextEncoder().encode(TEST_BLOB_KEY)),
+    },
+  );
   const deps: AppDeps = {
     sql: db.sql,
     sessionSql: db.sessionSql,
@@ -45,6 +57,7 @@ export async function createTestApp(
     app: createApp(deps),
     deps,
     db,
+    blobDir,
     close: async () => {
       await db.drop();
       await Deno.remove(blobDir, { recursive: true }).catch(() => {});

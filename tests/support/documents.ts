@@ -1,4 +1,5 @@
 /** Uploading documents in tests: a real multipart body through `app.request`. */
+import type { SealedBlobStore } from '../../api/blobs/sealed_store.ts';
 import { setSetting, type TestApp } from './app.ts';
 
 export interface UploadFields {
@@ -90,4 +91,16 @@ export async function insertDocument(t: TestApp, doc: DocumentFixture): Promise<
     from users u where u.id = ${doc.senderId}
     returning id`;
   return row.id;
+}
+
+/**
+ * Stores an uploaded document's bytes as an installation from before sealing did: a plaintext blob under its
+ * SHA-256, no sealed blob and no data key (what `npm run blobs:encrypt` and the nginx offload deal with).
+ */
+export async function storeAsBefore(t: TestApp, bytes: Uint8Array): Promise<void> {
+  const store = t.deps.blobs as SealedBlobStore;
+  const stored = await store.inner.put(new Blob([bytes as BlobPart]).stream());
+  const [row] = await t.deps.sql<{ name: string }[]>`
+    delete from sealed_blobs where sha256 = ${stored.sha256} returning name`;
+  if (row) await store.inner.delete(row.name);
 }
