@@ -211,7 +211,9 @@ async function stillUnderPrevious(sql: Tx, previous: Uint8Array | undefined): Pr
 /** The start's refusal: each key that does not match, one per line. */
 export function keyRefusal(keys: DataKeys): string {
   const failing = keys.checks.filter((c) => !c.ok);
-  return `Refusing to start: ${failing.map((c) => c.name).join(' and ')} ${
-    failing.length > 1 ? 'do' : 'does'
-  } not match this database.\n${failing.map((c) => `  ${c.detail}`).join('\n')}`;
+  const names = failing.map((c) => c.name);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  return `Refusing to start: ${listed} ${failing.length > 1 ? 'do' : 'does'} not match this database.\n${
+    failing.map((c) => `  ${c.detail}`).join('\n')
+  }`;
 }
