@@ -36,8 +36,18 @@ async function openSection(name: string, heading: string) {
 
 /** Opens an antd Select by its label and picks the option with exactly this text. */
 async function choose(label: string, option: string) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
+  const field = page.getByLabel(label, { exact: true });
+  await field.click();
+  const item = page.locator(`.ant-select-item-option[title="${option}"]:visible`);
+  // The list slides open: a click while it moves can land on the option beside the one meant (a loaded machine
+  // saved an entity Active that was to be Inactive). Click once it has stopped, then wait for the choice to show.
+  await item.evaluate((el) =>
+    Promise.allSettled(
+      (el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished),
+    )
+  );
+  await item.click();
+  await page.locator('.ant-select', { has: field }).locator(`[title="${option}"]`).waitFor();
 }
 
 /** Waits for a toast with this text. */
