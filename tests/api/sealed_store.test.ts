@@ -13,21 +13,8 @@ import { find_sealed_blob } from '../../api/db/sealed_blobs.ts';
 import { createTestApp, DB_TEST as DB_TEST_OPTIONS, DEMO, signIn, type TestApp } from '../support/app.ts';
 import { upload } from '../support/documents.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
+import { filesUnder, sharedRun } from '../support/plaintext.ts';
 import { createTestBucket, HAVE_S3, listKeys, type TestBucket } from '../support/s3.ts';
-
-/**
- * Where `haystack` holds 48 bytes of `needle` in a row, or undefined: any such run holds one of the needle's
- * 24-byte blocks that start at a multiple of 24, so each 24-byte window of the haystack is looked up among those.
- */
-function sharedRun(needle: Uint8Array, haystack: Uint8Array): number | undefined {
-  const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-  const text = latin1(needle);
-  const blocks = new Set<string>();
-  for (let at = 0; at + 24 <= text.length; at += 24) blocks.add(text.slice(at, at + 24));
-  const hay = latin1(haystack);
-  for (let at = 0; at + 24 <= hay.length; at++) if (blocks.has(hay.slice(at, at + 24))) return at;
-  return undefined;
-}
 
 /** Every value of every row of every table, as bytes (bytea as it is, the rest as its text). */
 async function databaseBytes(t: TestApp): Promise<Uint8Array[]> {
@@ -44,18 +31,6 @@ async function databaseBytes(t: TestApp): Promise<Uint8Array[]> {
     }
   }
   return out;
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (path: string) => {
-    for await (const entry of Deno.readDir(path)) {
-      if (entry.isDirectory) await walk(`${path}/${entry.name}`);
-      else if (entry.isFile) found.push(`${path}/${entry.name}`);
-    }
-  };
-  await walk(dir).catch(() => {});
-  return found;
 }
 
 async function get(t: TestApp, path: string, token: string, headers: Record<string, string> = {}) {

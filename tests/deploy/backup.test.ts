@@ -7,8 +7,21 @@
 import assert from 'node:assert/strict';
 import postgres from 'postgres';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
+import { filesHolding } from '../support/plaintext.ts';
 import { DENO, freshDatabase, ROOT, signInAt, startInstance } from '../support/instance.ts';
 import { createTestBucket, HAVE_S3, type TestBucket } from '../support/s3.ts';
+
+/** The stored blob of a digest: a sealed blob's name and size (sealed_blobs), else the digest itself. */
+async function storedBlob(databaseUrl: string, sha256: string): Promise<{ name: string; size: number }> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ name: string; size: number }[]>`
+      select name, stored_size::float8 as size from sealed_blobs where sha256 = ${sha256}`;
+    return row ? { ...row } : { name: sha256, size: -1 };
+  } finally {
+    await sql.end();
+  }
+}
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER } as const;
@@ -53,6 +66,7 @@ for (
         SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
         PIN_PEPPER: 'backup-test-pepper-0123456789abcdef',
         MFA_SECRET_KEY: 'backup-test-mfa-key-0123456789abcdef',
+        BLOB_KEY: 'backup-test-blob-key-0123456789abcdef',
         PWA_DIST: `${sourceDir}/no-pwa`,
       };
       const sourceEnv = {
@@ -90,6 +104,8 @@ for (
         await Deno.chmod(backupDir, 0o755);
         const backup = await cli('backup', [backupDir], sourceEnv);
         assert.equal(backup.code, 0, backup.output);
+        // Sealed documents: no file of the backup (dump, blobs, lists) holds 48 bytes of the letter in a row.
+        assert.deepEqual(await filesHolding(backupDir, pdf), [], 'plaintext in the backup');
         const manifest = JSON.parse(await Deno.readTextFile(`${backupDir}/manifest.json`));
         assert.equal(manifest.blobStore, blobStore);
         assert.ok(manifest.documentBlobs >= 2);
@@ -113,8 +129,9 @@ for (
         assert.equal(restore.code, 0, restore.output);
         if (targetBucket) {
           assert.match(restore.output, /\d+ object\(s\) copied into bucket/);
-          const key = `${targetBucket.s3.prefix}blobs/${await sha256Hex(pdf)}`;
-          assert.equal((await targetBucket.client.headObject(key))?.size, pdf.length, 'in the new bucket');
+          const stored = await storedBlob(target.url, await sha256Hex(pdf));
+          const key = `${targetBucket.s3.prefix}blobs/${stored.name}`;
+          assert.equal((await targetBucket.client.headObject(key))?.size, stored.size, 'in the new bucket');
         }
         // ...and a restored database whose API role could read nothing: its grants are made again.
         const restored = postgres(target.url, { max: 1, onnotice: () => {} });
@@ -172,6 +189,7 @@ Deno.test({
       SESSION_SECRET: 'backup-test-secret-0123456789abcdef',
       PIN_PEPPER: 'backup-test-pepper-0123456789abcdef',
       MFA_SECRET_KEY: 'backup-test-mfa-key-0123456789abcdef',
+      BLOB_KEY: 'backup-test-blob-key-0123456789abcdef',
     };
     const sourceEnv = {
       ...common,
@@ -208,7 +226,8 @@ Deno.test({
         where id = (select id from documents where id <> ${id} limit 1)
         returning sha256`;
       await sql.end();
-      await bucket.client.deleteObject(`${bucket.s3.prefix}blobs/${gone.sha256}`);
+      const goneName = (await storedBlob(source.url, gone.sha256)).name;
+      await bucket.client.deleteObject(`${bucket.s3.prefix}blobs/${goneName}`);
       const backup = await cli('backup', [`${backups}/one`, '--objects=bucket'], sourceEnv);
       assert.equal(backup.code, 0, backup.output);
       assert.match(backup.output, /document object\(s\) checked in bucket .*backed up by its own means/);
@@ -225,8 +244,10 @@ Deno.test({
       await portal.stop();
 
       // The bucket lost an object (its own backup is older than the document): the restore says so and stops.
-      const sha = await sha256Hex(pdf);
+      // The object of the letter: its sealed blob, named apart from the letter's digest.
+      const sha = (await storedBlob(source.url, await sha256Hex(pdf))).name;
       const key = `${bucket.s3.prefix}blobs/${sha}`;
+      const sealedBytes = new Uint8Array(await (await bucket.client.getObject(key))!.arrayBuffer());
       await bucket.client.deleteObject(key);
       const refused = await cli('restore', [`${backups}/one`], targetEnv);
       assert.equal(refused.code, 1, refused.output);
@@ -249,7 +270,7 @@ Deno.test({
       assert.match(failed.output, new RegExp(`1 document object\\(s\\) missing from bucket .*${sha}`));
 
       // The bucket restored by its own means: the restore goes through, the bytes read back.
-      await bucket.client.putObject(key, pdf);
+      await bucket.client.putObject(key, sealedBytes);
       const restore = await cli('restore', [`${backups}/one`], targetEnv);
       assert.equal(restore.code, 0, restore.output);
       assert.match(restore.output, /each found in bucket/);

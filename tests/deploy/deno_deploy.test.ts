@@ -9,6 +9,7 @@ const DEPLOY = {
   SESSION_SECRET: SECRET,
   PIN_PEPPER: SECRET,
   MFA_SECRET_KEY: SECRET,
+  BLOB_KEY: SECRET,
 };
 
 Deno.test('deno deploy: the embedded database is refused with a message naming DATABASE_URL', () => {
@@ -46,6 +47,14 @@ Deno.test('deno deploy: a missing PIN_PEPPER is refused (PINs hashed on one inst
         BLOB_STORE: 'postgres',
       }),
     /PIN_PEPPER/,
+  );
+});
+
+Deno.test('deno deploy: a missing BLOB_KEY is refused (each instance would seal under its own)', () => {
+  const { BLOB_KEY: _unset, ...rest } = DEPLOY;
+  assert.throws(
+    () => loadConfig({ ...rest, DATABASE_URL: 'postgres://u@db.example/portal', BLOB_STORE: 'postgres' }),
+    /BLOB_KEY \(a generated one would differ on every instance/,
   );
 });
 

@@ -78,6 +78,7 @@ Deno.test({
           'AUDIT_SIGNING_KEY',
           'PIN_PEPPER',
           'MFA_SECRET_KEY',
+          'BLOB_KEY',
           'blob store',
           'SMTP',
           'blob offload',
@@ -91,7 +92,7 @@ Deno.test({
         );
       }
       assert.ok(checks.every((l) => l.startsWith('ok ')), healthy.lines.join('\n'));
-      assert.match(healthy.lines.at(-1)!, /^All 13 checks passed\.$/);
+      assert.match(healthy.lines.at(-1)!, /^All 14 checks passed\.$/);
       // The audit checkpoints' public key is printed: whoever checks the log needs it.
       assert.ok(checks.some((l) => /^ok AUDIT_SIGNING_KEY: Ed25519 public key [A-Za-z0-9+/]{43}= /.test(l)));
       assert.ok(checks.some((l) => /^ok SMTP: .*accepted the connection and the login of relay/.test(l)));

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { DENO, freshDatabase, type Instance, ROOT, signInAt, startInstance } from '../support/instance.ts';
+import { filesHolding } from '../support/plaintext.ts';
 import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
@@ -39,9 +40,19 @@ async function refusedStart(env: Record<string, string>): Promise<string> {
   return error.message;
 }
 
+/** A demo letter of the offender (the first of the list, or `id`) and its bytes, read through the API. */
+async function firstLetter(base: string, token: string, id?: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const list = await (await fetch(`${base}/api/documents/offender/100001`, { headers })).json();
+  const chosen = id ?? list.documents[0].documentid;
+  const r = await fetch(`${base}/api/documents/view/${chosen}`, { headers });
+  assert.equal(r.status, 200);
+  return { id: chosen as string, bytes: new Uint8Array(await r.arrayBuffer()) };
+}
+
 Deno.test({
   name:
-    'a restore on a new host without the keys refuses to start, naming them; with the key files carried over, the admin signs in with an authenticator code and the offender with their PIN',
+    'a restore on a new host without the keys refuses to start, naming them; with the key files carried over, the admin signs in with an authenticator code and the offender with their PIN and reads a sealed letter, of which the backup holds nothing in plaintext',
   ...OPTIONS,
   fn: async () => {
     const source = await freshDatabase(SERVER!);
@@ -55,31 +66,42 @@ Deno.test({
     try {
       const admin = await signInAt(portal.url, ADMIN.username, ADMIN.password);
       const secret = await enrolAuthenticator(portal.url, admin, ADMIN.password);
-      // The offender's first sign-in hashes the demo PIN under the pepper.
-      await signInAt(portal.url, '100001', '246810');
+      // The offender's first sign-in hashes the demo PIN under the pepper; a demo letter, sealed under BLOB_KEY.
+      const reader = await signInAt(portal.url, '100001', '246810');
+      const letter = await firstLetter(portal.url, reader);
 
       const backup = await npmRun('backup', [`${backups}/today`], sourceEnv);
       assert.equal(backup.code, 0, backup.output);
       assert.match(
         backup.output,
-        /The keys are not in this backup: PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET/,
+        /The keys are not in this backup: BLOB_KEY, PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET/,
       );
       await portal.stop();
       portal = undefined;
       for await (const entry of Deno.readDir(`${backups}/today`)) {
         assert.ok(
-          !['pin-pepper', 'mfa-key', 'session-secret'].includes(entry.name),
+          !['blob-key', 'pin-pepper', 'mfa-key', 'session-secret'].includes(entry.name),
           `${entry.name} in the backup`,
         );
       }
+      assert.deepEqual(await filesHolding(`${backups}/today`, letter.bytes), [], 'plaintext in the backup');
       const restore = await npmRun('restore', [`${backups}/today`], targetEnv);
       assert.equal(restore.code, 0, restore.output);
 
       // Without the keys: refused, naming both variables and their DATA_DIR files.
       const without = await refusedStart(targetEnv);
-      assert.match(without, /Refusing to start: PIN_PEPPER and MFA_SECRET_KEY do not match this database/);
+      assert.match(
+        without,
+        /Refusing to start: PIN_PEPPER, MFA_SECRET_KEY and BLOB_KEY do not match this database/,
+      );
       assert.match(without, new RegExp(`PIN_PEPPER is not set and ${targetDir}/pin-pepper does not exist`));
       assert.match(without, new RegExp(`MFA_SECRET_KEY is not set and ${targetDir}/mfa-key does not exist`));
+      assert.match(
+        without,
+        new RegExp(
+          `BLOB_KEY is not set and ${targetDir}/blob-key does not exist.*no document could be opened`,
+        ),
+      );
       assert.equal(
         await Deno.stat(`${targetDir}/pin-pepper`).then(() => true, () => false),
         false,
@@ -93,7 +115,7 @@ Deno.test({
       assert.match(wrong, /PIN_PEPPER does not match this database \(PIN_PEPPER from the environment\)/);
 
       // docs/operations.md, "Restoring on a new host": the key files carried apart from the backup, put back.
-      for (const file of ['session-secret', 'pin-pepper', 'mfa-key']) {
+      for (const file of ['session-secret', 'pin-pepper', 'mfa-key', 'blob-key']) {
         await Deno.copyFile(`${sourceDir}/${file}`, `${targetDir}/${file}`);
         await Deno.chmod(`${targetDir}/${file}`, 0o600);
       }
@@ -101,7 +123,12 @@ Deno.test({
       const signedIn = await signInWithTotp(portal.url, { ...ADMIN, secret, steps: 1 });
       assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
       assert.equal(typeof signedIn.body.token, 'string');
-      assert.equal(typeof await signInAt(portal.url, '100001', '246810'), 'string');
+      const again = await signInAt(portal.url, '100001', '246810');
+      assert.deepEqual(
+        (await firstLetter(portal.url, again, letter.id)).bytes,
+        letter.bytes,
+        'the letter reads',
+      );
     } finally {
       await portal?.stop();
       await source.drop();
