@@ -17,22 +17,33 @@ import { DEMO_ATTORNEY, DEMO_OFFENDER } from '../support/viewer_pages.ts';
 const options = { sanitizeResources: false, sanitizeOps: false };
 const DEMO_ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
 
+const LIVE_REGION = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+
 /** The live region `element` sits in (itself or an ancestor): its role or aria-live, or null when none. */
 function liveRegionOf(element: Locator): Promise<string | null> {
-  return element.evaluate((node) => {
-    const region = node.closest(
-      '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]',
-    );
-    if (!region) return null;
-    return region.getAttribute('role') ?? `aria-live=${region.getAttribute('aria-live')}`;
-  });
+  return element.evaluate(
+    (node, selector) => {
+      const region = node.closest(selector);
+      if (!region) return null;
+      return region.getAttribute('role') ?? `aria-live=${region.getAttribute('aria-live')}`;
+    },
+    LIVE_REGION,
+    { timeout: 2_000 },
+  );
 }
 
+/**
+ * Waits for `element` inside a live region, found and placed in one step: a toast lasts 2 s, and one found, then
+ * looked around once it had gone, read as in no region (on a loaded machine).
+ */
 async function assertLive(element: Locator, what: string): Promise<void> {
-  await element.first().waitFor();
-  const region = await liveRegionOf(element.first());
-  console.log(`${what}: ${region ?? 'no live region'}`);
-  assert.ok(region, `${what} is not in a live region`);
+  const inRegion = element.and(element.page().locator(`:is(${LIVE_REGION}), :is(${LIVE_REGION}) *`)).first();
+  const seen = await inRegion.waitFor().then(() => true, () => false);
+  if (!seen) {
+    const shown = await element.count() > 0;
+    assert.fail(`${what} ${shown ? 'is not in a live region' : 'never showed'}`);
+  }
+  console.log(`${what}: ${await liveRegionOf(inRegion).catch(() => 'a live region (gone since)')}`);
 }
 
 /** The region the offender's toasts go in is there before any toast: a region added with its text is not read. */
