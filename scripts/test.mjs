@@ -2,7 +2,7 @@
 // time, the slowest test files), and ends with exactly one line `tests: N passed, M failed` summing them all
 // (CI reads it).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,8 +11,8 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 /**
  * `npm run test:quick`: the daily loop. The Deno type check, lint and format check, the PWA unit tests and the
- * API tests on PGlite beside the PWA unit tests; no PWA build, no Ceph gateway (the s3
- * tests skip), no PostgreSQL, deployment or browser suite. `npm test` runs everything.
+ * API tests on PGlite in two processes; no PWA build, no Ceph gateway (the s3 tests skip), no PostgreSQL,
+ * deployment or browser suite. `npm test` runs everything.
  */
 const quick = process.argv.includes('--quick');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,19 +27,20 @@ const reportDir = mkdtempSync(join(tmpdir(), 'lmp-test-reports-'));
 process.on('exit', () => rmSync(reportDir, { recursive: true, force: true }));
 
 /**
- * Runs a command; resolves with its exit code and output, and records its wall time. Steps run two at a time,
- * so each one's output is printed whole when it ends, under its name.
+ * Runs a command; resolves with its exit code and output, and records its wall time as a step unless told not
+ * to (a file of a suite that runs its files one process each). Steps run side by side, so each one's output is
+ * printed whole when it ends, under its name.
  */
-function run(name, command, args, env = {}) {
+function run(name, command, args, env = {}, { step = true } = {}) {
   const started = performance.now();
-  console.log(`-- started: ${name}`);
+  if (step) console.log(`-- started: ${name}`);
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env } });
     let output = '';
     for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output += chunk);
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
-      stepTimes.push({ name, seconds });
+      if (step) stepTimes.push({ name, seconds });
       process.stdout.write(`\n== ${name}\n${output}`);
       console.log(`${name}: ${seconds.toFixed(1)} s`);
       resolve({ code: code ?? 1, output });
@@ -49,8 +50,7 @@ function run(name, command, args, env = {}) {
 
 /**
  * Runs the tasks (functions returning promises) at most `limit` at a time, in the order given; resolves with
- * their results in that order. Two: the machine CI runs on has two cores, and a suite mostly keeps one busy
- * (PGlite runs in the test process's own thread).
+ * their results in that order.
  */
 async function pool(limit, tasks) {
   const results = new Array(tasks.length);
@@ -101,17 +101,25 @@ async function check(name, command, args, env) {
   return code === 0;
 }
 
-/** A Deno test suite: its own counts, or one failure when it dies before counting. */
+/**
+ * The API suites' niceness: they keep a core busy each and wait on nothing but themselves, while the browser files
+ * wait on Chromium and their server, whose answers a test waits for with a timeout. At 10 the kernel gives a
+ * process about a tenth of the share of one at 0, so a browser test gets a core when it asks for one and the API
+ * suites take what is left, which is most of it.
+ */
+const NICENESS = 10;
+
+/**
+ * A Deno test suite: its own counts, or one failure when it dies before counting. `nice`: run at NICENESS.
+ */
 let reports = 0;
-async function denoSuite(name, args, env) {
+async function denoSuite(name, args, env, { step = true, nice = false } = {}) {
   const reportPath = join(reportDir, `${reports++}.xml`);
-  const { code, output } = await run(
-    name,
-    bin('deno'),
-    ['test', '--no-check', `--junit-path=${reportPath}`, ...args],
-    env,
-  );
-  readFileTimes(name, reportPath);
+  const test = [bin('deno'), 'test', '--no-check', `--junit-path=${reportPath}`, ...args];
+  const { code, output } = nice
+    ? await run(name, 'nice', ['-n', String(NICENESS), ...test], env, { step })
+    : await run(name, test[0], test.slice(1), env, { step });
+  readFileTimes(name.replace(/: tests\/.*$/, ''), reportPath);
   const summary = [...output.matchAll(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)]
     .pop();
   if (summary) {
@@ -125,6 +133,86 @@ async function denoSuite(name, args, env) {
     totals.failed++;
     failures.push(`${name} (did not run)`);
   }
+}
+
+/**
+ * Each file's time in its tests at the last run, kept beside the test databases' templates (delete it freely),
+ * so that a suite's longest files start first; a file the last run did not time is estimated (below).
+ */
+const timesPath = join(tmpdir(), 'lmp-test-file-times.json');
+let lastTimes = {};
+try {
+  lastTimes = JSON.parse(readFileSync(timesPath, 'utf8'));
+} catch { /* no earlier run on this machine */ }
+/**
+ * Without an earlier run: the long files' times in quiet fresh-clone runs (28 November 2026), and for the rest
+ * 0.12 s a line (those files took between 0.08 and 0.3 s a line).
+ */
+const KNOWN_TIMES = {
+  'tests/deploy/container.test.ts': 198,
+  'tests/e2e/pdf_viewer.test.ts': 143,
+  'tests/e2e/accessibility_axe.test.ts': 107,
+  'tests/deploy/release.test.ts': 80,
+  'tests/e2e/auth_flow.test.ts': 73,
+  'tests/e2e/documents.test.ts': 68,
+  'tests/e2e/viewer_layout.test.ts': 66,
+  'tests/e2e/offline_tablet.test.ts': 51,
+  'tests/e2e/admin_backoffice.test.ts': 49,
+  'tests/e2e/keyboard_flows.test.ts': 49,
+  'tests/e2e/viewer_exit.test.ts': 43,
+  'tests/e2e/offline_lock.test.ts': 42,
+  'tests/e2e/offender_tablet.test.ts': 40,
+  'tests/deploy/backup.test.ts': 36,
+};
+const estimate = (file) =>
+  lastTimes[file] ?? KNOWN_TIMES[file] ?? readFileSync(join(root, file), 'utf8').split('\n').length * 0.12;
+/** A folder's test files (Deno's own pattern), the longest first. */
+const testFiles = (dir) =>
+  readdirSync(join(root, dir), { recursive: true })
+    .filter((file) => /(^|[/._])test\.(ts|tsx|mts|js|mjs|jsx)$/.test(file))
+    .map((file) => join(dir, file))
+    .sort((a, b) => estimate(b) - estimate(a) || a.localeCompare(b));
+
+/**
+ * A suite whose files each run in a `deno test` of their own, `lanes` at a time from one queue, longest first:
+ * a lane takes the next file when its last one ends, so the lanes end close together however long each file
+ * is. One process per file costs about a second of a core (loading its modules) and keeps a file that dies
+ * from taking the others with it. Counted and timed as one step, from its first file's start to its last's end.
+ */
+async function laneSuite(name, files, lanes, env) {
+  const started = performance.now();
+  console.log(`-- started: ${name}, ${files.length} files, ${lanes} at a time`);
+  await pool(
+    lanes,
+    files.map((file) => () => denoSuite(`${name}: ${file}`, ['-A', file], env, { step: false })),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  stepTimes.push({ name, seconds });
+  console.log(`${name}: ${seconds.toFixed(1)} s`);
+}
+
+/**
+ * A suite split into `parts` `deno test` processes run side by side, its files dealt out longest first, each to
+ * the part with the least time so far: a suite that keeps one core busy (PGlite runs in the test process's own
+ * thread) then keeps both busy. Counted and timed as one step.
+ */
+async function splitSuite(name, files, parts, env, { nice = false } = {}) {
+  const started = performance.now();
+  const groups = Array.from({ length: parts }, () => ({ files: [], seconds: 0 }));
+  for (const file of files) {
+    const least = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    least.files.push(file);
+    least.seconds += estimate(file);
+  }
+  console.log(`-- started: ${name}, ${files.length} files in ${parts} processes`);
+  await Promise.all(
+    groups.filter((g) => g.files.length).map((g, i) =>
+      denoSuite(`${name}: tests/ part ${i + 1}`, ['-A', ...g.files], env, { step: false, nice })
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  stepTimes.push({ name, seconds });
+  console.log(`${name}: ${seconds.toFixed(1)} s`);
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -204,18 +292,23 @@ const checks = await pool(2, [
 const built = !quick && checks[1];
 
 if (quick) {
-  await pool(2, [
-    () =>
-      denoSuite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], {
-        TEST_BACKEND: 'pglite',
-      }),
-    () => denoSuite('PWA unit tests', ['pwa/src']),
+  await Promise.all([
+    splitSuite('API tests on the embedded Postgres (PGlite)', testFiles('tests/api'), 2, {
+      TEST_BACKEND: 'pglite',
+    }),
+    denoSuite('PWA unit tests', ['pwa/src']),
   ]);
   finish();
 }
 
-// The suites share no state (each test file has its own database, bucket, ports and folders), so they run two
-// at a time, the longest first. The s3 suites wait for the gateway, which stops when the last of them ends.
+// The suites share no state (each test file has its own database, bucket, ports and folders), so they run side
+// by side, the longest first. The s3 suites wait for the gateway, which stops when the last of them ends.
+// All four suites at once, the browser files two at a time (docs/benchmarks.md, the test run): a browser file
+// mostly waits on Chromium, its server and pdf.js (pdf_viewer kept a quarter of a core busy), the deployment suite
+// on podman and nginx, while the API suites keep about a core busy each; they run at NICENESS, so that whatever
+// the browser files and the deployment suite need of the two cores comes first and the API suites take the rest.
+const SUITES_AT_ONCE = 4;
+const BROWSER_LANES = 2;
 const { env: s3Env = {}, missing: noGateway } = await gateway;
 if (noGateway) {
   if (ci) {
@@ -228,9 +321,9 @@ if (noGateway) {
   }
 }
 let s3Suites = pgUrl ? 3 : 2;
-const s3Suite = (name, args, env) => async () => {
+const s3Suite = (name, args, env, options) => async () => {
   try {
-    await denoSuite(name, args, { ...env, ...s3Env });
+    await denoSuite(name, args, { ...env, ...s3Env }, options);
   } finally {
     if (--s3Suites === 0) stopGateway();
   }
@@ -252,22 +345,25 @@ const browserSuite = async () => {
     totals.failed++;
     failures.push('browser tests (no PWA build)');
   } else {
-    await denoSuite('Browser end-to-end tests (Chromium)', ['-A', 'tests/e2e']);
+    await laneSuite('Browser end-to-end tests (Chromium)', testFiles('tests/e2e'), BROWSER_LANES, {});
   }
 };
 if (!pgUrl) console.log('\nAPI tests on PostgreSQL: skipped (set TEST_DATABASE_URL to run them)');
-await pool(2, [
-  s3Suite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], { TEST_BACKEND: 'pglite' }),
+await pool(SUITES_AT_ONCE, [
   browserSuite,
+  s3Suite('API tests on the embedded Postgres (PGlite)', ['-A', 'tests/api'], { TEST_BACKEND: 'pglite' }, {
+    nice: true,
+  }),
   ...(pgUrl
     ? [
       s3Suite('API tests on PostgreSQL (TEST_DATABASE_URL)', ['-A', 'tests/api'], {
         TEST_BACKEND: 'postgres',
-      }),
+      }, { nice: true }),
     ]
     : []),
-  // The ways to run it: release tarball, systemd unit, nginx front, Deno Deploy guard, container + compose.
-  s3Suite('Deployment tests', ['-A', 'tests/deploy'], {}),
+  // The ways to run it: release tarball, systemd unit, nginx front, Deno Deploy guard, container + compose; one
+  // file after another (they share podman's images and the host's nginx), the longest first.
+  s3Suite('Deployment tests', ['-A', ...testFiles('tests/deploy')], {}),
   () => denoSuite('Boundary checks (contract/, pwa/ → api/, api/domain/)', ['-A', 'tests/checks']),
   () => denoSuite('PWA unit tests', ['pwa/src']),
 ]);
@@ -285,6 +381,13 @@ function finish() {
     console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}  (${suite})`);
   }
   console.log(`total: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
+  // This run's time of each file (the longer of an API file's two backends) over the last run's.
+  const thisRun = {};
+  for (const { file, seconds } of fileTimes) thisRun[file] = Math.max(seconds, thisRun[file] ?? 0);
+  const times = { ...lastTimes, ...thisRun };
+  try {
+    writeFileSync(timesPath, JSON.stringify(times));
+  } catch { /* the order is only a help */ }
 
   if (failures.length) console.log(`\nFailed: ${failures.join('; ')}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
