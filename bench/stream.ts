@@ -9,7 +9,9 @@
  *     one statement (session check and document) as the API does, what asking the database on every reading costs
  *     (the floor of any design that checks each reading), so the gap to the API is the API's own work;
  *   - the API sending the bytes itself, once per blob backend (BLOB_STORE=fs, then postgres, then s3: an S3 bucket,
- *     the operator's own when S3_* is set, else a Ceph gateway on this machine; bench/support/s3_target.ts);
+ *     the operator's own when S3_* is set, else a Ceph gateway on this machine; bench/support/s3_target.ts): a
+ *     sealed document (every upload is), and on PostgreSQL, in the same rounds of the same API, a plaintext blob of
+ *     an installation from before sealing, so the cost of opening the seal is its ratio to the plain run beside it;
  * and prints each throughput, its ratio to nginx, the API's RSS growth and peak during the run, and the CPU time
  * each process spent per request (nginx's workers, the API, PostgreSQL, and the client, wrk, which on this machine
  * shares the cores: its copy of every byte read is most of the machine's work). nginx is
@@ -43,6 +45,9 @@
  * runs the API as in production instead, on a PostgreSQL server (a fresh database per run, dropped after).
  */
 import postgres from 'postgres';
+import { createBlobStore } from '../api/blobs/store.ts';
+import { loadConfig } from '../api/config.ts';
+import { connectPostgres } from '../api/db/client.ts';
 import { makePdf } from '../tests/support/pdfs.ts';
 import { type Parties, processes } from './support/cpu.ts';
 import { handlingFigures, type HandlingRuns, measureHandling } from './support/handling.ts';
@@ -50,7 +55,7 @@ import { replayableHeaders } from './support/replay.ts';
 import { type S3Target, s3Target } from './support/s3_target.ts';
 import { startBenchServer } from './support/server.ts';
 import { median } from './support/statistics.ts';
-import { writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
+import { HAVE_WRK, writeSessionsScript, wrk, type WrkResult } from './support/wrk.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get('BENCH_SECONDS') ?? 10);
@@ -274,12 +279,44 @@ interface ApiRun {
   hwm: number;
   /** BENCH_HANDLING's rounds straight at the API and the floor's handler (offload on PostgreSQL only). */
   handling?: HandlingRuns;
+  /**
+   * The same API, in the same rounds, sending a plaintext blob of an installation from before sealing (the fs,
+   * postgres and s3 modes on PostgreSQL): what sealing costs, each round's sealed run over the plain run beside it.
+   */
+  plain?: WrkResult[];
+}
+
+/**
+ * Stores `file` as an installation from before sealing did (a plaintext blob under its SHA-256, no sealed blob), in
+ * the API's own store and database, for the plain reads the sealed ones are compared with.
+ */
+async function storeAsBefore(
+  options: { backend: 'fs' | 'postgres' | 's3'; dataDir: string; databaseUrl: string; s3?: S3Target },
+  file: Uint8Array,
+): Promise<void> {
+  const config = loadConfig({
+    BLOB_STORE: options.backend,
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl,
+    ...options.s3?.env,
+  });
+  const db = connectPostgres(options.databaseUrl, { max: 2 });
+  try {
+    const raw = createBlobStore(config, db);
+    const stored = await raw.put(new Blob([file as BlobPart]).stream());
+    const rows = await db.sql<{ name: string }[]>`
+      delete from sealed_blobs where sha256 = ${stored.sha256} returning name`;
+    for (const row of rows) await raw.delete(row.name);
+  } finally {
+    await db.close();
+  }
 }
 
 async function runApi(
   mode: 'fs' | 'postgres' | 's3' | 'offload',
   file: Uint8Array,
   sha: string,
+  plainFile: { bytes: Uint8Array; sha: string },
   nginx: { url: string; pid: number } | undefined,
   s3?: S3Target,
 ): Promise<ApiRun> {
@@ -358,6 +395,26 @@ async function runApi(
     const url = `${front?.base ?? base}${documentPath}`;
     const asReader = { authorization: `Bearer ${offender}` };
     await checkBytes(mode, url, asReader, sha);
+    // A second document of the same size, stored as an installation from before sealing stored it.
+    let plainUrl: string | undefined;
+    if (mode !== 'offload' && database) {
+      const second = new FormData();
+      second.set('file', new File([plainFile.bytes as BlobPart], 'plain.pdf', { type: 'application/pdf' }));
+      second.set('recipient_doc_number', '100001');
+      second.set('title', 'Bench 10 MB, plaintext');
+      const upPlain = await fetch(`${base}/api/documents/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${attorney}` },
+        body: second,
+      });
+      const plainDoc = await upPlain.json();
+      if (upPlain.status !== 201) {
+        throw new Error(`upload failed: ${upPlain.status} ${JSON.stringify(plainDoc)}`);
+      }
+      await storeAsBefore({ backend: mode, dataDir, databaseUrl: database.url, s3 }, plainFile.bytes);
+      plainUrl = `${base}/api/documents/view/${plainDoc.document.documentid}`;
+      await checkBytes(`${mode}, plaintext blob`, plainUrl, asReader, plainFile.sha);
+    }
     if (s3) {
       const direct = await s3.presignedUrl(sha);
       await checkBytes('the bucket alone', direct, {}, sha);
@@ -423,6 +480,7 @@ async function runApi(
     // After the RSS sampler starts: the growth counts what the warm-up allocates too.
     if (WARMUP > 0) {
       await wrk(url, apiParties, { script, seconds: WARMUP });
+      if (plainUrl) await wrk(plainUrl, apiParties, { script, seconds: WARMUP });
       for (const reference of references) {
         await wrk(reference.url, reference.parties, {
           script: reference.bare ? undefined : script,
@@ -432,10 +490,12 @@ async function runApi(
     }
     const results: WrkResult[] = [];
     const baseline: WrkResult[] = [];
+    const plain: WrkResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // nginx on either side of each round, on the same machine load: what a busy machine can still tell.
       if (nginx) baseline.push(await wrk(nginx.url, nginxParties(nginx.pid), { seconds: SECONDS }));
       results.push(await wrk(url, apiParties, { script, seconds: SECONDS }));
+      if (plainUrl) plain.push(await wrk(plainUrl, apiParties, { script, seconds: SECONDS }));
       for (const reference of references) {
         const headers = reference.bare ? undefined : script;
         reference.runs.push(
@@ -458,7 +518,17 @@ async function runApi(
         seconds: HANDLING,
       })
       : undefined;
-    return { mode, results, baseline, references, rssBefore, rssPeakSampled, hwm, handling };
+    return {
+      mode,
+      results,
+      baseline,
+      references,
+      rssBefore,
+      rssPeakSampled,
+      hwm,
+      handling,
+      plain: plainUrl ? plain : undefined,
+    };
   } finally {
     for (const reference of references) await reference.stop();
     await front?.stop();
@@ -472,11 +542,13 @@ async function runApi(
 
 const file = await makePdf({ pages: 3, title: 'Bench', padTo: SIZE - 4096 });
 const sha = await sha256Hex(file);
+const plainBytes = await makePdf({ pages: 3, title: 'Bench, plain', padTo: SIZE - 4096 });
+const plainFile = { bytes: plainBytes, sha: await sha256Hex(plainBytes) };
 const cores = navigator.hardwareConcurrency;
 console.log(
-  `Document: ${mb(file.length)} MB (SHA-256 ${
-    sha.slice(0, 16)
-  }…); wrk -t2 -c32 -d${SECONDS}s over ${SESSIONS} sessions; Deno ${Deno.version.deno} ` +
+  `Document: ${mb(file.length)} MB (SHA-256 ${sha.slice(0, 16)}…); ${
+    HAVE_WRK ? 'wrk -t2 -c32' : 'no wrk here: bench/support/load_client.ts, 32 connections,'
+  } -d${SECONDS}s over ${SESSIONS} sessions; Deno ${Deno.version.deno} ` +
     `on ${cores} cores; nginx: ${cores} workers (auto), sendfile, tcp_nopush, open_file_cache; database: ${
       SERVER_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded (PGlite, in the API process)'
     }`,
@@ -504,7 +576,7 @@ const cpuPerParty = (runs: WrkResult[]) =>
 
 /** What the servers (every party but the client) spent per request together. */
 const serversCpu = (runs: WrkResult[]) =>
-  cpuPerParty(runs).filter(([name]) => name !== 'client (wrk)').reduce((sum, [, us]) => sum + us, 0);
+  cpuPerParty(runs).filter(([name]) => !name.startsWith('client (')).reduce((sum, [, us]) => sum + us, 0);
 
 /**
  * The CPU each party spent per request, the servers' sum apart from the client's: on this machine wrk copies every
@@ -538,9 +610,9 @@ const growthBound = (growth: number) =>
 
 const LABELS = {
   offload: 'API + nginx, BLOB_OFFLOAD=nginx',
-  fs: 'API alone, BLOB_STORE=fs',
-  postgres: 'API alone, BLOB_STORE=postgres',
-  s3: 'API alone, BLOB_STORE=s3',
+  fs: 'API alone, fs, sealed',
+  postgres: 'API alone, postgres, sealed',
+  s3: 'API alone, s3, sealed',
 } as const;
 try {
   for (const mode of ['offload', 'fs', 'postgres', 's3'] as const) {
@@ -555,7 +627,7 @@ try {
       s3 = target;
       console.log(`${''.padEnd(31)} the bucket: ${s3.label}`);
     }
-    const run = await runApi(mode, file, sha, nginx, s3).finally(() => s3?.stop());
+    const run = await runApi(mode, file, sha, plainFile, nginx, s3).finally(() => s3?.stop());
     if (run.baseline.length) {
       console.log(`${'nginx, static file'.padEnd(31)} ${figures(run.baseline)}`);
       console.log(cpuFigures(run.baseline));
@@ -570,6 +642,19 @@ try {
         (non2xx ? `  [${non2xx} non-2xx answers]` : ''),
     );
     console.log(cpuFigures(run.results, run.baseline));
+    if (run.plain) {
+      const over = run.results.map((r, i) => r.mbPerSec / run.plain![i].mbPerSec);
+      console.log(
+        `${LABELS[mode].replace('sealed', 'plaintext').padEnd(31)} ${figures(run.plain)}  bytes identical  ${
+          ratioToNginx(run.plain, run.baseline)
+        }  sealed over plain ${median(over).toFixed(2)}${
+          ROUNDS > 1 ? ` (median of ${over.map((r) => r.toFixed(2)).join(', ')})` : ''
+        }`,
+      );
+      console.log(cpuFigures(run.plain, run.baseline));
+    } else if (mode !== 'offload') {
+      console.log(`${''.padEnd(31)} (the plaintext comparison needs BENCH_DATABASE_URL)`);
+    }
     for (const reference of run.references) {
       console.log(
         `${reference.label.padEnd(31)} ${figures(reference.runs)}  bytes identical  ${

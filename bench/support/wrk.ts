@@ -4,6 +4,16 @@
  */
 import { cpuDuring, type Parties } from './cpu.ts';
 
+/** Whether Debian's wrk is installed; without it the benches load with bench/support/load_client.ts. */
+export const HAVE_WRK = (() => {
+  try {
+    return Deno.statSync('/usr/bin/wrk').isFile;
+  } catch {
+    return false;
+  }
+})();
+const LOAD_CLIENT = new URL('./load_client.ts', import.meta.url).pathname;
+
 export interface WrkResult {
   mbPerSec: number;
   requestsPerSec: number;
@@ -30,12 +40,20 @@ export async function wrk(url: string, parties: Parties, options: WrkOptions): P
   const args = [connections <= 8 ? '-t1' : '-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s'];
   if (script) args.push('-s', script);
   args.push(url);
-  const [out, used] = await cpuDuring(parties, () =>
-    new Deno.Command('/bin/bash', {
-      args: ['-c', '/usr/bin/wrk "$@"; times', 'wrk', ...args],
-      stdout: 'piped',
-      stderr: 'piped',
-    }).output());
+  // Without wrk, the benches' own generator (load_client.ts), read the same way; its figures compare within a run.
+  const command = HAVE_WRK ? ['-c', '/usr/bin/wrk "$@"; times', 'wrk', ...args] : [
+    '-c',
+    `"${Deno.execPath()}" run -A "${LOAD_CLIENT}" "$@"; times`,
+    'load',
+    url,
+    String(seconds),
+    String(connections),
+    ...(script ? [script] : []),
+  ];
+  const [out, used] = await cpuDuring(
+    parties,
+    () => new Deno.Command('/bin/bash', { args: command, stdout: 'piped', stderr: 'piped' }).output(),
+  );
   const raw = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(raw);
   const units: Record<string, number> = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 };
@@ -53,7 +71,7 @@ export async function wrk(url: string, parties: Parties, options: WrkOptions): P
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(raw)?.[1] ?? 0),
     cpuPerRequest: {
       ...Object.fromEntries(Object.entries(used).map(([name, cpuSeconds]) => [name, perRequest(cpuSeconds)])),
-      'client (wrk)': perRequest(clientSeconds),
+      [HAVE_WRK ? 'client (wrk)' : 'client (load_client.ts)']: perRequest(clientSeconds),
     },
     raw,
   };
