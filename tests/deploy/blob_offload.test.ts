@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import postgres from 'postgres';
 import { have, ROOT } from './helpers.ts';
 import { freePort, freshDatabase, type Instance, signInAt, startInstance } from '../support/instance.ts';
+import { FsBlobStore } from '../../api/blobs/fs_store.ts';
 import { makePdf, sha256Hex } from '../support/pdfs.ts';
 import { startNginx } from '../support/nginx_front.ts';
 import { rawRequest } from '../support/raw_http.ts';
@@ -147,6 +148,26 @@ Deno.test({
       const inside = `${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
       const offender = await signInAt(base, '100001', '246810');
       const auth = { Authorization: `Bearer ${offender}` };
+
+      // Uploaded, it is sealed: nginx cannot send it, the API streams it itself through the front.
+      const sealed = await rawRequest(base, 'GET', `/api/documents/view/${id}`, auth);
+      assert.equal(sealed.status, 200);
+      assert.equal(await sha256Hex(sealed.body), sha, 'the sealed letter, opened by the API');
+      assert.equal(
+        (await rawRequest(api.url, 'GET', `/api/documents/view/${id}`, auth)).headers.get('x-accel-redirect'),
+        undefined,
+      );
+      // Stored as an installation from before sealing stored it (a plaintext blob under its SHA-256), the letter is
+      // what the offload still sends.
+      const fsStore = new FsBlobStore(`${dataDir}/blobs`);
+      await fsStore.put(new Blob([pdf as BlobPart]).stream());
+      for (
+        const row of await sql<
+          { name: string }[]
+        >`delete from sealed_blobs where sha256 = ${sha} returning name`
+      ) {
+        await fsStore.delete(row.name);
+      }
 
       // What the API itself answers (no nginx): the redirect, its headers, no body.
       const own = await rawRequest(api.url, 'GET', `/api/documents/view/${id}`, auth);
@@ -335,6 +356,16 @@ Deno.test({
       const uploaded = await up.json();
       assert.equal(up.status, 201, JSON.stringify(uploaded));
       const id: string = uploaded.document.documentid;
+      // A plaintext blob from before sealing, the one kind nginx would send (a sealed one goes through the API).
+      const fsStore = new FsBlobStore(`${dataDir}/blobs`);
+      const sha = (await fsStore.put(new Blob([pdf as BlobPart]).stream())).sha256;
+      for (
+        const row of await sql<
+          { name: string }[]
+        >`delete from sealed_blobs where sha256 = ${sha} returning name`
+      ) {
+        await fsStore.delete(row.name);
+      }
       const offender = await signInAt(base, '100001', '246810');
       for (const kind of ['view', 'print', 'prefetch']) {
         const r = await rawRequest(base, 'GET', `/api/documents/${kind}/${id}`, {
