@@ -236,6 +236,7 @@ Deno.test({
       SESSION_SECRET: SECRET,
       PIN_PEPPER: 'two-instances-share-this-pepper-0123456789',
       MFA_SECRET_KEY: 'two-instances-share-this-mfa-key-0123456789',
+      BLOB_KEY: 'two-instances-share-this-blob-key-0123456789',
       BLOB_STORE: 'postgres',
       PORTAL_URL: 'https://mail.doc.example',
       SMTP_USER: 'relay',

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import postgres from 'postgres';
+import { SealedBlobStore } from '../../api/blobs/sealed_store.ts';
 import { createBlobStore } from '../../api/blobs/store.ts';
+import { blobKekOf } from '../../api/domain/keys.ts';
 import { connectPostgres } from '../../api/db/client.ts';
 import { purgeExpiredDocuments, type PurgeResult } from '../../api/domain/retention.ts';
 import { freshDatabase, type Instance, signInAt, startInstance } from '../support/instance.ts';
@@ -22,6 +24,7 @@ const SECRETS = {
   // Shared like the others (docs/operations.md, "Several instances"): a second instance with a key of its own
   // refuses to start on the first one's data.
   MFA_SECRET_KEY: 's3-instances-share-this-mfa-key-0123456789',
+  BLOB_KEY: 's3-instances-share-this-blob-key-0123456789',
 };
 /** The viewer's range size (pwa/src/viewer/engine.ts, rangeChunkSize). */
 const VIEWER_RANGE = 65_536;
@@ -96,10 +99,15 @@ Deno.test({
       const uploaded = await up.json();
       assert.equal(up.status, 201, JSON.stringify(uploaded));
       const id = uploaded.document.documentid;
-      const key = `${bucket.s3.prefix}blobs/${sha}`;
+      // Sealed: the object is named by its sealed bytes, not by the letter's digest.
+      const [stored] = await sql<{ name: string; size: number }[]>`
+        select name, stored_size::float8 as size from sealed_blobs where sha256 = ${sha}`;
+      assert.ok(stored, 'the letter is sealed');
+      assert.equal(await bucket.client.headObject(`${bucket.s3.prefix}blobs/${sha}`), undefined);
+      const key = `${bucket.s3.prefix}blobs/${stored.name}`;
       assert.deepEqual(
         (await bucket.client.headObject(key))?.size,
-        pdf.length,
+        stored.size,
         'the object is in the bucket',
       );
 
@@ -144,7 +152,13 @@ Deno.test({
       assert.ok(await bucket.client.headObject(key), 'kept through the grace period');
       const gcDb = connectPostgres(db.url, { max: 3 });
       try {
-        const blobs = createBlobStore({ blobStore: 's3', dataDir: dirs[0], s3: bucket.s3 }, gcDb);
+        const blobs = new SealedBlobStore(
+          createBlobStore({ blobStore: 's3', dataDir: dirs[0], s3: bucket.s3 }, gcDb),
+          {
+            sql: gcDb.sql,
+            kek: await blobKekOf(new TextEncoder().encode(SECRETS.BLOB_KEY)),
+          },
+        );
         // An instance may still be finishing its own round (the lock makes this one skip): wait for ours.
         let purged: PurgeResult = { documents: 0, blobs: 0, skipped: true };
         await until('a collection of its own', async () => {
