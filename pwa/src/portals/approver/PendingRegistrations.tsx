@@ -21,6 +21,7 @@ import {
 import { ApproveModal } from './ApproveModals.tsx';
 import { RejectModal } from './RejectModal.tsx';
 import { useLoaded } from '../../lib/useLoaded.ts';
+import { STACKED_TABLE, stackedColumns } from '../../components/stackedTable.ts';
 
 /**
  * After an approval or a rejection the row, and the button that opened the modal, are gone: the focus goes to
@@ -166,7 +167,8 @@ export function PendingRegistrations() {
     >
       <Table<PendingRegistration>
         rowKey='id'
-        columns={columns}
+        className={STACKED_TABLE}
+        columns={stackedColumns(columns)}
         dataSource={registrations}
         loading={loading}
         pagination={{ hideOnSinglePage: true }}

@@ -38,6 +38,7 @@ import {
   removeRepresentative,
   REPRESENTATIVE_TEXTS,
 } from './representativesApi.ts';
+import { STACKED_TABLE, stackedColumns } from '../../components/stackedTable.ts';
 
 export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
   const { t } = useTranslation();
@@ -177,7 +178,8 @@ export function RepresentativesScreen({ onChange }: { onChange?(): void }) {
         : (
           <Table<LinkedRepresentative>
             rowKey='id'
-            columns={columns}
+            className={STACKED_TABLE}
+            columns={stackedColumns(columns)}
             dataSource={data}
             loading={loading}
             pagination={{ hideOnSinglePage: true }}

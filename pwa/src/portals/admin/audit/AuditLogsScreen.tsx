@@ -26,6 +26,7 @@ import {
 import { eventDisplayName } from './eventNames.ts';
 import { UserPicker } from './UserPicker.tsx';
 import { AuditIntegrityNote } from './AuditIntegrityNote.tsx';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 const NO_LOGS: AuditLogPage = { logs: [], nextCursor: null, eventTypes: [] };
 
@@ -210,7 +211,8 @@ export function AuditLogsScreen() {
       {error && <Alert type='error' showIcon title={error.title} description={error.detail} />}
       <Table<AuditLog>
         rowKey='id'
-        columns={auditColumns(t)}
+        className={STACKED_TABLE}
+        columns={stackedColumns(auditColumns(t))}
         dataSource={pages.page.logs}
         loading={pages.loading}
         pagination={false}

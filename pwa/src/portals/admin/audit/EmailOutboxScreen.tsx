@@ -13,6 +13,7 @@ import { storage } from '../../../lib/storage.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { fetchEmailOutbox, type OutboxEmail, type OutboxStatus } from './auditApi.ts';
 import { eventDisplayName } from './eventNames.ts';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 const STATUS_COLOR: Record<OutboxStatus, string> = { pending: 'gold', sent: 'green', failed: 'red' };
 
@@ -122,7 +123,8 @@ export function EmailOutboxScreen() {
       {error && <Alert type='error' showIcon title={error} />}
       <Table<OutboxEmail>
         rowKey='id'
-        columns={outboxColumns(t)}
+        className={STACKED_TABLE}
+        columns={stackedColumns(outboxColumns(t))}
         dataSource={emails}
         loading={loading}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}

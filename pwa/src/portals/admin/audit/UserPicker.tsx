@@ -83,7 +83,7 @@ export function UserPicker(props: { id: string; value?: string; onChange?: (valu
       placeholder={t('audit.userPlaceholder')}
       notFoundContent={searching ? t('audit.userSearching') : t('audit.userNone')}
       loading={searching}
-      style={{ minWidth: 320 }}
+      style={{ width: 320, maxWidth: '100%' }}
       options={options}
       onBlur={() => setQuery('')}
       onChange={(next: string | undefined) => {

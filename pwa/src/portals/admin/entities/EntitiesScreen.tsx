@@ -16,6 +16,7 @@ import { EntityDetailsModal, EntityStatusTag } from './EntityDetailsModal.tsx';
 import { EntityFormModal } from './EntityFormModal.tsx';
 import { useLoaded } from '../../../lib/useLoaded.ts';
 import { signedInAsDepartmentAdmin } from '../departmentAdmin.ts';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 /** The form modal: closed, creating, or editing one entity. */
 type Editing = { open: false } | { open: true; entity: Entity | null };
@@ -134,7 +135,8 @@ export function EntitiesScreen() {
     >
       <Table<Entity>
         rowKey='id'
-        columns={columns}
+        className={STACKED_TABLE}
+        columns={stackedColumns(columns)}
         dataSource={entities}
         loading={loading}
         pagination={{ pageSize: 25, hideOnSinglePage: true }}

@@ -24,6 +24,7 @@ import {
   updateIpRange,
 } from './ipWhitelistApi.ts';
 import { useLoaded } from '../../../lib/useLoaded.ts';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 /** The form modal: closed, adding, or editing one range. */
 type Editing = { open: false } | { open: true; entry: IpRangeEntry | null };
@@ -222,7 +223,8 @@ export function IpWhitelistScreen() {
     >
       <Table<IpRangeEntry>
         rowKey='id'
-        columns={columns}
+        className={STACKED_TABLE}
+        columns={stackedColumns(columns)}
         dataSource={ranges}
         loading={loading}
         pagination={{ pageSize: 25, hideOnSinglePage: true }}

@@ -9,6 +9,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { failureMessage } from '../../../lib/api.ts';
 import { importRoster, type RosterReport, type RosterReportRow } from './usersApi.ts';
 import { rejectedRows, rosterFileProblem, rosterSummary } from './usersLogic.ts';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 type Stage =
   | { kind: 'pick' }
@@ -133,7 +134,8 @@ function RosterReportView({ report }: { report: RosterReport }) {
           <Table<RosterReportRow>
             rowKey='line'
             size='small'
-            columns={rejectedColumns(t)}
+            className={STACKED_TABLE}
+            columns={stackedColumns<RosterReportRow>(rejectedColumns(t))}
             dataSource={rejected}
             pagination={{ pageSize: 10, hideOnSinglePage: true }}
           />

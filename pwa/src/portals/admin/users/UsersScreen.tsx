@@ -50,6 +50,7 @@ import {
   userName,
 } from './usersLogic.ts';
 import { useUserPages } from './useUserPages.ts';
+import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
 
 const STATUS_COLOR: Record<string, string> = {
   active: 'green',
@@ -378,7 +379,8 @@ export function UsersScreen() {
       </Typography.Paragraph>
       <Table<AdminUser>
         rowKey='id'
-        columns={columns}
+        className={STACKED_TABLE}
+        columns={stackedColumns(columns)}
         dataSource={page.users}
         loading={list.loading}
         pagination={false}
