@@ -8,6 +8,7 @@ import type { Tx } from './client.ts';
 import type { PdfMetadata } from '../pdf/inspect.ts';
 import type { SenderSortKey, SortOrder } from '../../contract/shapes/document.ts';
 import type { UserStatus } from '../../contract/shapes/user.ts';
+import { searchNeedle, wordStartPatternSql } from '../../contract/rules/search.ts';
 
 /** 90 days: the setting's default (migration 0001), used if the row is missing. */
 const DEFAULT_RETENTION_DAYS = 90;
@@ -479,7 +480,7 @@ export interface ListPosition {
 
 /** What selects and orders a sender list's rows. */
 export interface SenderListQuery {
-  /** 'Starts with', case-insensitive (spec section 5); blank is no search. */
+  /** The start of a word, case-insensitive (contract/rules/search.ts); blank is no search. */
   search?: string;
   sort: SenderSortKey;
   order: SortOrder;
@@ -552,20 +553,28 @@ function comparePosition(sql: Tx, key: SenderSortKey, op: '<' | '<=' | '>' | '>=
   }, ${at.id}::uuid)`;
 }
 
+/** The sender's name as the lists show it ("Riley Paralegal"), looked up by primary key as the DOC number is. */
+function senderName(sql: Tx) {
+  return sql`(select s.first_name || ' ' || s.last_name from users s where s.id = d.sender_id)`;
+}
+
 /**
- * The rows of a scope a sender list shows: unexpired, and matching the search. Parameters only, never spliced
- * into the text, and starts_with rather than LIKE, so a query's % or _ are plain characters. The DOC number is
- * looked up only for the rows the name and pages did not match (recipientDocNumber; a semi-join instead hashed
- * every offender a one-digit search names, all 100,000 of them, on every request).
+ * The rows of a scope a sender list shows: unexpired, and matching the search where the text starts a word of
+ * the title, of the recipient's DOC number or of the sender's name, or starts the page count
+ * (contract/rules/search.ts). The text reaches the server as a parameter, escaped into a regular expression that
+ * matches it literally, never spliced into the SQL. The DOC number and the sender are looked up only for the rows
+ * the title and pages did not match (recipientDocNumber; a semi-join instead hashed every offender a one-digit
+ * search names, all 100,000 of them, on every request).
  */
 function senderCondition(sql: Tx, query: SenderListQuery) {
-  const needle = query.search?.trim() ?? '';
+  const needle = searchNeedle(query.search);
+  if (needle === '') return inSenderList(sql);
+  const pattern = wordStartPatternSql(needle);
   return sql`${inSenderList(sql)}
-    ${
-    needle === '' ? sql`` : sql`and (starts_with(lower(d.title), lower(${needle}))
-      or starts_with(d.pages::text, lower(${needle}))
-      or starts_with(lower(${recipientDocNumber(sql)}), lower(${needle})))`
-  }`;
+    and (lower(d.title) ~ ${pattern}
+      or starts_with(d.pages::text, ${needle})
+      or lower(${recipientDocNumber(sql)}) ~ ${pattern}
+      or lower(${senderName(sql)}) ~ ${pattern})`;
 }
 
 /**

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { call, createTestApp, DB_TEST, signIn, type TestApp } from '../support/app.ts';
 import { insertDocument } from '../support/documents.ts';
 import { makeUser } from '../support/factories.ts';
+import { startsAWord } from '../../contract/rules/search.ts';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -15,7 +16,14 @@ const ids: Record<string, string> = {};
 
 const SORTS = ['name', 'offenderdocnumber', 'date', 'pages', 'eformDue'] as const;
 type Sort = (typeof SORTS)[number];
-type Row = { documentid: string; name: string; offenderdocnumber: string; pages: number; date: string };
+type Row = {
+  documentid: string;
+  name: string;
+  offenderdocnumber: string;
+  pages: number;
+  date: string;
+  sender_name: string;
+};
 
 /** A's titles: equal names, every case, and the characters LIKE would treat as wildcards. */
 const TITLES = ['Same', 'Report A', 'REPORT b', 'apple', 'Zebra', 'My report', 'Letter'];
@@ -28,10 +36,12 @@ Deno.test({
   ...DB_TEST,
   fn: async () => {
     t = await createTestApp();
-    const a = await makeUser(t, { role: 'attorney' });
+    const a = await makeUser(t, { role: 'attorney', firstName: 'Ann', lastName: 'Attorney' });
     const b = await makeUser(t, { role: 'attorney' });
     const r = await makeUser(t, {
       role: 'representative',
+      firstName: 'Riley',
+      lastName: "O'Paralegal",
       supervisingAttorneyId: a.id,
       supervisorAccepted: true,
     });
@@ -127,7 +137,8 @@ function expected(rows: Row[], sort: Sort, order: 'asc' | 'desc', q = ''): Row[]
   return rows
     .filter((row) =>
       needle === '' ||
-      [row.name, row.offenderdocnumber, String(row.pages)].some((v) => v.toLowerCase().startsWith(needle))
+      [row.name, row.offenderdocnumber, row.sender_name].some((v) => startsAWord(v, needle)) ||
+      String(row.pages).startsWith(needle)
     )
     .sort((x, y) => (order === 'asc' ? 1 : -1) * (cmp(key(x), key(y)) || cmp(x.documentid, y.documentid)));
 }
@@ -211,25 +222,56 @@ Deno.test({
 });
 
 Deno.test({
-  name: "search is a case-insensitive 'starts with' on the name, the DOC number or the pages as text",
+  name:
+    "search finds the start of any word of the name, the DOC number or the sender's name, or the start of the pages",
   ...DB_TEST,
   fn: async () => {
     const all = await wholeList('a');
-    for (const q of ['report', 'REPORT', 'Rep', 'k1003', 'K100', '12', '0', '1', 'same', '  apple ', 'zzz']) {
+    for (
+      const q of [
+        'report',
+        'REPORT',
+        'Rep',
+        'k1003',
+        'K100',
+        '12',
+        '0',
+        '1',
+        'same',
+        '  apple ',
+        'zzz',
+        'ort',
+      ]
+        .concat(['paralegal', "o'para", 'riley o', 'ann', 'attorney', 'b', 'letter 2', '%', '6'])
+    ) {
       const want = expected(all, 'name', 'asc', q);
       const r = await get('a', { q, pageSize: 100 });
       assert.equal(r.status, 200);
       assert.equal(r.body.total, want.length, `q=${q}`);
       assert.deepEqual(idsOf(r.body.documents), idsOf(want), `q=${q}`);
     }
-    // 'My report' does not start with 'report'; 12 and 120 start with '12', 212 does not.
+    // 'My report' has a word that starts with 'report'; no title has a word starting 'ort'.
     const report = await get('a', { q: 'report', pageSize: 100 });
-    assert.ok(report.body.documents.every((d: Row) => d.name.toLowerCase().startsWith('report')));
+    assert.ok(report.body.documents.some((d: Row) => d.name === 'My report'));
+    assert.ok(report.body.documents.every((d: Row) => /(^|\s)report/i.test(d.name)));
+    assert.equal((await get('a', { q: 'ort', pageSize: 100 })).body.total, 0, 'not inside a word');
+    // "paralegal" is the second word of the representative's last name (after an apostrophe): the 5 shared.
+    const paralegal = await get('a', { q: 'paralegal', pageSize: 100 });
+    assert.deepEqual(
+      paralegal.body.documents.map((d: Row) => d.name).sort(),
+      ['Rep 0', 'Rep 1', 'Rep 2', 'Rep 3', 'Rep 4'],
+    );
+    // 'Letter 6' is found by '6', 'Letter 13' is not; the pages only from their start: 12 and 120, not 212.
+    const six = await get('a', { q: '6', pageSize: 100 });
+    assert.ok(six.body.documents.some((d: Row) => d.name === 'Letter 6'));
+    assert.ok(!six.body.documents.some((d: Row) => d.name === 'Letter 13'));
     const twelve = await get('a', { q: '12', pageSize: 100 });
     assert.deepEqual(
       [...new Set(twelve.body.documents.map((d: Row) => d.pages))].sort(),
       [12, 120],
     );
+    // The representative's own list: their documents, by a word of their name too.
+    assert.equal((await get('r', { q: 'riley', pageSize: 100 })).body.total, 7);
   },
 });
 

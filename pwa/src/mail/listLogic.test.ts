@@ -50,18 +50,25 @@ Deno.test('list answers map to one row shape (attorney_name over attorney, delet
   assert.deepEqual(toDocumentRow(offender), offender);
 });
 
-Deno.test('search is a case-insensitive starts-with on the given fields or the page count', () => {
+Deno.test('search finds the start of any word of the given fields, or the start of the page count', () => {
   const rows = [
     row({ documentid: 1, name: 'Appeal brief', attorney: 'Zed', pages: 12 }),
     row({ documentid: 2, name: 'Motion', attorney: 'Amy Apple', pages: 3 }),
     row({ documentid: 3, name: 'Letter', attorney: 'Bob', pages: 1 }),
+    row({ documentid: 4, name: 'Trial exhibit-7 (draft)', attorney: "Riley O'Paralegal", pages: 21 }),
   ];
   const ids = (query: string) => searchRows(rows, query, ['name', 'attorney']).map((r) => r.documentid);
-  assert.deepEqual(ids(''), ['1', '2', '3']);
-  assert.deepEqual(ids('AP'), ['1']);
+  assert.deepEqual(ids(''), ['1', '2', '3', '4']);
+  assert.deepEqual(ids('AP'), ['1', '2'], "'Appeal' and 'Apple', a word of the sender's name");
   assert.deepEqual(ids('am'), ['2']);
-  assert.deepEqual(ids('1'), ['1', '3']);
-  assert.deepEqual(ids('brief'), [], 'not a contains search');
+  assert.deepEqual(ids('brief'), ['1'], 'a word inside the title');
+  assert.deepEqual(ids('exhibit'), ['4']);
+  assert.deepEqual(ids('7'), ['4'], 'after a hyphen');
+  assert.deepEqual(ids('draft'), ['4'], 'after a parenthesis');
+  assert.deepEqual(ids('paralegal'), ['4'], 'after an apostrophe');
+  assert.deepEqual(ids('exhibit-7 (d'), ['4'], 'several words as typed');
+  assert.deepEqual(ids('rief'), [], 'not inside a word');
+  assert.deepEqual(ids('1'), ['1', '3'], 'the page count from its start only (21 is not found by 1)');
   assert.deepEqual(searchRows(rows, 'am', ['name']).length, 0);
 });
 

@@ -6,6 +6,7 @@
 import { t } from 'i18next';
 import { formatDate, formatNumber } from '../lib/format.ts';
 import { DOCUMENT_STATES, type DocumentState } from '../../../contract/shapes/document.ts';
+import { searchNeedle, startsAWord } from '../../../contract/rules/search.ts';
 
 /** One row of any document list, whatever list answer it came from. */
 export type DocumentRow = {
@@ -81,20 +82,18 @@ export function toDocumentRow(raw: Record<string, unknown>): DocumentRow {
 export type SearchField = 'name' | 'attorney' | 'offenderdocnumber' | 'from' | 'to';
 
 /**
- * Spec section 5: case-insensitive 'starts with' on any of `fields` or on the
- * page count as text; any match keeps the row. An empty query keeps all.
+ * Spec section 5, widened to the start of any word (contract/rules/search.ts, as the server searches): the text
+ * starts a word of any of `fields`, or starts the page count; any match keeps the row. An empty query keeps all.
  */
 export function searchRows(
   rows: readonly DocumentRow[],
   query: string,
   fields: readonly SearchField[],
 ): DocumentRow[] {
-  const needle = query.trim().toLowerCase();
+  const needle = searchNeedle(query);
   if (needle === '') return [...rows];
   return rows.filter((row) =>
-    [...fields.map((field) => row[field]), String(row.pages)].some((value) =>
-      value.toLowerCase().startsWith(needle)
-    )
+    fields.some((field) => startsAWord(row[field], needle)) || String(row.pages).startsWith(needle)
   );
 }
 
