@@ -55,6 +55,19 @@ Deno.test({
         await page.waitForURL(`${server.url}/set-password`);
         await page.getByRole('heading', { name: 'Choose a new PIN' }).waitFor();
         await page.getByText(/Staff reset your PIN on \w+ \d{1,2}, \d{4}\./).waitFor();
+        const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+        assert.equal(await focused(), 'pin_current', 'the focus (and its ring) starts in the first field');
+        // Log Off asks first: the PIN from staff is good for one sign-in, so leaving means asking for another.
+        await page.getByRole('button', { name: 'Log Off' }).click();
+        await page.getByText('If you log off now, the PIN from staff stops working').waitFor();
+        assert.equal(
+          await page.evaluate(() => document.activeElement?.textContent),
+          'Stay and choose a PIN',
+          'the safe answer has the focus',
+        );
+        await page.getByRole('button', { name: 'Stay and choose a PIN' }).click();
+        await page.getByRole('button', { name: 'Log Off' }).waitFor();
+        assert.equal(page.url(), `${server.url}/set-password`);
         // The portal is refused: the guard sends the page back here.
         await page.goto(`${server.url}/portal/offender`);
         await page.waitForURL(`${server.url}/set-password`);
@@ -63,6 +76,9 @@ Deno.test({
         await page.getByLabel('New PIN again').fill('Zebra-Quartz');
         await page.getByRole('button', { name: 'Save new PIN' }).click();
         await page.getByText('Your PIN must be 6 to 12 digits.').waitFor();
+        // The field that is wrong is marked and has the focus, not the first or the last.
+        assert.equal(await focused(), 'pin_pin');
+        assert.equal(await page.getByLabel('New PIN', { exact: true }).getAttribute('aria-invalid'), 'true');
         await page.getByLabel('New PIN', { exact: true }).fill('707070');
         await page.getByLabel('New PIN again').fill('707070');
         await page.getByRole('button', { name: 'Save new PIN' }).click();

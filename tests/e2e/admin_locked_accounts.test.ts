@@ -22,7 +22,7 @@ const REPRESENTATIVE = {
   password: 'Demo-Rep-2026!',
   name: 'Riley Paralegal',
 };
-const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!' };
+const ATTORNEY = { username: 'attorney@demo.test', password: 'Demo-Attorney-2026!', name: 'Atticus Counsel' };
 const DESKTOP = { width: 1366, height: 900 };
 
 /** `{{name}}` and the like filled in, as i18next does. */
@@ -162,6 +162,26 @@ Deno.test({
       const esShown = fill(es.users.lockedUntil, { time: await clockText(esPage, attorneyEnd, 'es-US') });
       assert.match(esShown, /p\.\s?m\.|a\.\s?m\./);
       await esRow.getByText(esShown, { exact: true }).waitFor();
+
+      // View Details shows the lock as the status (not Active), with the same Unlock, asked first.
+      const attorneyName = ATTORNEY.name;
+      await esRow.getByRole('button', { name: fill(es.users.viewDetailsNamed, { name: attorneyName }) })
+        .click();
+      const details = esPage.locator('.ant-modal').filter({ hasText: es.users.details.title });
+      const status = details.locator('.ant-descriptions-row', { hasText: es.users.details.status });
+      await status.getByText(esShown, { exact: true }).waitFor();
+      assert.doesNotMatch(
+        await status.innerText(),
+        new RegExp(es.users.statuses.active),
+        'not shown as active',
+      );
+      await status.getByRole('button', { name: fill(es.users.unlockNamed, { name: attorneyName }) }).click();
+      await esPage.locator('.ant-popconfirm').getByRole('button', { name: es.users.unlock, exact: true })
+        .click();
+      await esPage.locator('.ant-message-notice', { hasText: es.users.unlocked }).waitFor();
+      await status.getByText(es.users.statuses.active, { exact: true }).waitFor();
+      assert.equal(await lockedUntil(server, admin, ATTORNEY.username), null, 'unlocked from the details');
+      await esRow.getByText(esShown).waitFor({ state: 'hidden' });
       await spanish.close();
     } finally {
       await browser.close();

@@ -231,7 +231,8 @@ async function assertShowsEverything(
     await assertTouchTarget(page, button, `${action} ${expected.name}`);
   }
   const info = box.getByRole('button', { name: `Info ${expected.name}`, exact: true });
-  assert.equal(await info.isDisabled(), !expected.hasDescription, `Info ${expected.name} enabled`);
+  // Info opens for every letter: without a description it still says who sent it and when it came.
+  assert.equal(await info.isDisabled(), false, `Info ${expected.name} enabled`);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {

@@ -76,8 +76,15 @@ Deno.test({
             const title = page.locator('.document-card-title, tr.document-row td').first();
             const before = (await title.boundingBox())!.height;
             const larger = page.getByRole('button', { name: 'Larger text' });
+            const fill = () => larger.evaluate((element) => getComputedStyle(element).backgroundColor);
+            const offFill = await fill();
             await larger.click();
             assert.equal(await larger.getAttribute('aria-pressed'), 'true');
+            assert.notEqual(
+              await fill(),
+              offFill,
+              'on, the button is filled: not told by a thin border only',
+            );
             const after = (await title.boundingBox())!.height;
             console.log(`larger text: a title ${before.toFixed(1)} px high, then ${after.toFixed(1)} px`);
             assert.ok(after >= before * 1.2, `the text grew: ${before} -> ${after}`);

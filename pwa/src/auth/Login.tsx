@@ -1,6 +1,9 @@
 /**
  * /login (spec sections 2, 4, 5, 8). One form for everyone: offenders type
- * their DOC number and PIN, staff their e-mail and password. Neither field
+ * their DOC number and PIN, staff their e-mail and password. The fields carry
+ * the spec's offender labels; the "Attorneys and staff" switch above them
+ * relabels them "Email" and "Password" (attorneys typed their e-mail into
+ * "facility ID number" and wondered). Either way the same request. Neither field
  * invites the browser to remember it (autocomplete off): the form cannot tell
  * a facility's shared tablet from an attorney's own computer. Plain markup, no
  * antd: it is the first page the facility tablet loads (the tablet's 200 KB budget).
@@ -48,6 +51,8 @@ export function Login() {
   const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [step, setStep] = useState<(LoginResult & { ok: 'second-factor' }) | null>(null);
+  // Off at every visit: a facility tablet's next reader is an offender.
+  const [staff, setStaff] = useState(false);
   const navigate = useNavigate();
   const toast = useToast();
   const online = useOnline();
@@ -147,13 +152,23 @@ export function Login() {
           <span className='alert-title'>{t('offline.signInNeedsNetwork')}</span>
         </div>
       )}
+      <button
+        type='button'
+        className='btn btn-block login-staff-switch'
+        aria-pressed={staff}
+        disabled={loading}
+        onClick={() => setStaff(!staff)}
+      >
+        <span className='login-staff-switch-mark' aria-hidden='true'>{staff ? '✓' : ''}</span>
+        {t('login.staffSwitch')}
+      </button>
       <form name='login' className='login-form' noValidate onSubmit={submit} aria-busy={loading}>
         <fieldset className='form-fields' disabled={loading}>
           {/* A shared facility tablet must not offer the DOC numbers typed on it before. */}
           <TextField
             id='login_username'
-            label={t('login.username')}
-            placeholder={t('login.usernamePlaceholder')}
+            label={t(staff ? 'login.email' : 'login.username')}
+            placeholder={t(staff ? 'login.emailPlaceholder' : 'login.usernamePlaceholder')}
             autoComplete='off'
             autoFocus
             value={values.username}
@@ -171,8 +186,8 @@ export function Login() {
           <TextField
             id='login_password'
             type='password'
-            label={t('login.password')}
-            placeholder={t('login.passwordPlaceholder')}
+            label={t(staff ? 'login.staffPassword' : 'login.password')}
+            placeholder={t(staff ? 'login.staffPasswordPlaceholder' : 'login.passwordPlaceholder')}
             autoComplete='one-time-code'
             value={values.password}
             error={errors.password}
@@ -182,8 +197,8 @@ export function Login() {
         </fieldset>
         {loading && <Spinner label={t('login.signingIn')} />}
       </form>
-      {/* The fields keep the spec's offender words; staff are told theirs here. */}
-      <p className='auth-hint'>{t('login.staffHint')}</p>
+      {/* The fields keep the spec's offender words until the switch is on; staff are told theirs here. */}
+      {!staff && <p className='auth-hint'>{t('login.staffHint')}</p>}
       <p className='auth-link'>
         <Link to={PATHS.register}>{t('login.register')}</Link>
       </p>

@@ -4,7 +4,7 @@
  * then). Same length rule and strength label as registration.
  */
 import { Button, Form, Input, Typography } from 'antd';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../components/TextField.tsx';
 import { resetDate } from './pinReset.ts';
@@ -47,21 +47,37 @@ export function SetPassword() {
 /**
  * An offender signed in with a PIN staff reset: the session may only choose a new PIN (the API refuses
  * everything else), and the screen says that staff reset it, and when. Plain words in the session's language.
+ * The focus starts in the first field, and a refused PIN marks the field that is wrong and puts the focus (and
+ * its ring) there. The PIN from staff is good for one sign-in (api/domain/pin_reset.ts), so Log Off asks first:
+ * leaving here means asking staff for another.
  */
 function SetPin({ pinResetAt }: { pinResetAt?: string }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const toast = useToast();
   const [values, setValues] = useState({ current: '', pin: '', again: '' });
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<{ field: keyof typeof values; text: string } | undefined>();
   const [loading, setLoading] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const stay = useRef<HTMLButtonElement>(null);
+  const logOff = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (leaving) stay.current?.focus();
+  }, [leaving]);
+
+  /** Marks `field` wrong with `text` and puts the focus there. */
+  function refuse(field: keyof typeof values, text: string) {
+    setError({ field, text });
+    document.getElementById(`pin_${field}`)?.focus();
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (loading) return;
-    if (!values.current.trim()) return setError(t('pinReset.required'));
-    if (!/^\d{6,12}$/.test(values.pin)) return setError(t('pinReset.rule'));
-    if (values.pin !== values.again) return setError(t('pinReset.mismatch'));
+    if (!values.current.trim()) return refuse('current', t('pinReset.required'));
+    if (!/^\d{6,12}$/.test(values.pin)) return refuse('pin', t('pinReset.rule'));
+    if (values.pin !== values.again) return refuse('again', t('pinReset.mismatch'));
     setLoading(true);
     try {
       const result = await changePassword(values.current, values.pin);
@@ -87,7 +103,9 @@ function SetPin({ pinResetAt }: { pinResetAt?: string }) {
       inputMode='numeric'
       label={label}
       autoComplete='off'
+      autoFocus={name === 'current'}
       value={values[name]}
+      error={error?.field === name ? error.text : undefined}
       onChange={(event) => {
         const value = event.target.value;
         setValues((current) => ({ ...current, [name]: value }));
@@ -106,15 +124,42 @@ function SetPin({ pinResetAt }: { pinResetAt?: string }) {
           {field('current', t('pinReset.current'))}
           {field('pin', t('pinReset.new'))}
           {field('again', t('pinReset.confirm'))}
-          {error && <div className='field-error' role='alert'>{error}</div>}
           <button type='submit' className='btn btn-primary btn-block'>{t('pinReset.submit')}</button>
         </fieldset>
       </form>
-      <p className='auth-link'>
-        <button type='button' className='btn' onClick={() => navigate(PATHS.logout)}>
-          {t('common.logOff')}
-        </button>
-      </p>
+      {leaving
+        ? (
+          <div
+            className='alert alert-warning pin-leave-warning'
+            role='alertdialog'
+            aria-labelledby='pin-leave'
+          >
+            <p id='pin-leave' className='alert-title'>{t('pinReset.leaveWarning')}</p>
+            <div className='pin-leave-actions'>
+              <button
+                ref={stay}
+                type='button'
+                className='btn btn-primary'
+                onClick={() => {
+                  setLeaving(false);
+                  requestAnimationFrame(() => logOff.current?.focus());
+                }}
+              >
+                {t('pinReset.stay')}
+              </button>
+              <button type='button' className='btn' onClick={() => navigate(PATHS.logout)}>
+                {t('pinReset.leave')}
+              </button>
+            </div>
+          </div>
+        )
+        : (
+          <p className='auth-link'>
+            <button ref={logOff} type='button' className='btn' onClick={() => setLeaving(true)}>
+              {t('common.logOff')}
+            </button>
+          </p>
+        )}
     </AuthCard>
   );
 }

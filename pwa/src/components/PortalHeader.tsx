@@ -26,7 +26,8 @@ export interface PortalHeaderProps {
   details?: ReactNode;
   /** Buttons placed before Log Off. */
   actions?: ReactNode;
-  onLogOff(): void;
+  /** Absent while the screen below offers the way out itself (the tablet's lock screen): one Log Off, not two. */
+  onLogOff?(): void;
 }
 
 /** The log-off arrow (the path of antd's LogoutOutlined). */
@@ -65,21 +66,25 @@ export function PortalHeader({ subtitle, details, actions, onLogOff }: PortalHea
               <span>{t('security.link')}</span>
             </Link>
           )}
-          <button
-            type='button'
-            className='btn'
-            onClick={async () => {
-              // Every session ends on the server first (other devices included); then this one wipes as usual.
-              await signOutEverywhere();
-              onLogOff();
-            }}
-          >
-            <span>{t('common.signOutEverywhere')}</span>
-          </button>
-          <button type='button' className='btn' onClick={onLogOff}>
-            <InlineIcon path={LOG_OFF_PATH} />
-            <span>{t('common.logOff')}</span>
-          </button>
+          {onLogOff && (
+            <>
+              <button
+                type='button'
+                className='btn'
+                onClick={async () => {
+                  // Every session ends on the server first (other devices included); then this one wipes as usual.
+                  await signOutEverywhere();
+                  onLogOff();
+                }}
+              >
+                <span>{t('common.signOutEverywhere')}</span>
+              </button>
+              <button type='button' className='btn' onClick={onLogOff}>
+                <InlineIcon path={LOG_OFF_PATH} />
+                <span>{t('common.logOff')}</span>
+              </button>
+            </>
+          )}
         </div>
       </div>
     </header>

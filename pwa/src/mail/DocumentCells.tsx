@@ -118,13 +118,17 @@ export function RowActions(
   const { t } = useTranslation();
   // A withdrawn or deleted document has no bytes to read: only its receipt.
   const gone = row.state === 'withdrawn' || row.state === 'deleted';
+  // A disabled button is skipped by Tab and, without this, said only as "dimmed": the reason goes with it.
+  const goneReason = gone ? `gone-${row.documentid}` : undefined;
   return (
     <>
+      {goneReason && <span id={goneReason} className='visually-hidden'>{t('list.goneReason')}</span>}
       <button
         type='button'
         className='btn'
         onClick={() => onView(row)}
         disabled={gone}
+        aria-describedby={goneReason}
         aria-label={t('list.viewNamed', { name: row.name })}
         data-opens-document={row.documentid}
       >
@@ -135,6 +139,7 @@ export function RowActions(
         className='btn'
         onClick={() => onPrint(row)}
         disabled={gone}
+        aria-describedby={goneReason}
         aria-label={t('list.printNamed', { name: row.name })}
       >
         {t('list.print')}

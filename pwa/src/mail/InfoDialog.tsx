@@ -62,6 +62,7 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
   const [state, setState] = useState<ReceiptState>({ kind: 'loading' });
   const documentId = row.documentid;
   const { t } = useTranslation();
+  const sender = row.attorney || row.from;
 
   useEffect(() => {
     const element = dialog.current;
@@ -115,6 +116,10 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
           </button>
         </div>
         <p className='info-description'>{infoText(row)}</p>
+        {/* Who sent it and when it came, whether or not the sender wrote a description. */}
+        {sender && (
+          <p className='info-sent'>{t('info.sentOn', { name: sender, date: formatDate(row.date) })}</p>
+        )}
         <h3 className='info-receipt-heading'>{t('info.receipt')}</h3>
         {state.kind === 'loading' && (
           // Named, not captioned (as antd's Spin was): the heading above already says 'Delivery receipt'.

@@ -96,6 +96,9 @@ export function OffenderDocuments({ cache }: { cache: boolean }) {
         onView={view}
         onPrint={popups.print}
         onInfo={setInfo}
+        // Info opens for every letter: without a description it still says who sent it and when it came
+        // (docs/product.md); the description itself follows the spec's rule.
+        infoAlways
       />
       {info && <InfoDialog row={info} onClose={closeInfo} />}
     </section>

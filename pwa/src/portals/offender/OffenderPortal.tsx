@@ -90,7 +90,9 @@ function SignInsLink() {
 function LargerTextButton({ on, onToggle }: { on: boolean; onToggle(): void }) {
   const { t } = useTranslation();
   return (
-    <button type='button' className='btn' aria-pressed={on} onClick={onToggle}>
+    // On, it is filled with a tick (offender.css), not told only by a thin border; aria-pressed says it aloud.
+    <button type='button' className='btn btn-toggle' aria-pressed={on} onClick={onToggle}>
+      <span className='btn-toggle-mark' aria-hidden='true'>{on ? '✓' : ''}</span>
       {t('header.largerText')}
     </button>
   );
@@ -124,7 +126,8 @@ export function OffenderPortal() {
   }
   const header = (
     <PortalHeader
-      onLogOff={logOff}
+      // Locked, the lock screen's own Log Off (under the PIN) is the one way out: the header's would be a second.
+      onLogOff={tablet.phase === 'locked' ? undefined : logOff}
       actions={
         <>
           <LargerTextButton on={largerText} onToggle={toggleLargerText} />

@@ -2,23 +2,28 @@
  * View Details: the user's basic information and their last 10 real audit events ('Recent Activity (Last 10
  * Events)'), and for another staff user 'Reset second factors' (their passkeys, security keys, authenticator apps
  * and recovery codes go; they are e-mailed, and add a factor again at their next sign-in if their role must).
+ * An account locked by failed sign-ins shows 'Locked until 2:41 PM' as its status (it cannot sign in, so it is not
+ * shown as Active), with the same audited Unlock as its row in Users, asked first.
  */
 import { Alert, Button, Descriptions, List, Modal, Popconfirm, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
-import { formatDate, formatDateTime } from '../../../lib/format.ts';
+import { formatDate, formatDateTime, formatTimeOfDay } from '../../../lib/format.ts';
 import { eventDisplayName } from '../audit/eventNames.ts';
 import { type ActivityEvent, type AdminUser, fetchUserActivity, resetSecondFactors } from './usersApi.ts';
-import { entityText, roleText, statusText, userName } from './usersLogic.ts';
+import { entityText, lockEnd, roleText, statusText, userName } from './usersLogic.ts';
 import { UserLanguageField } from './UserLanguageField.tsx';
 
 export function UserDetailsModal(
-  { user, onClose, onLanguageSaved }: {
+  { user, onClose, onLanguageSaved, onUnlock, unlocking }: {
     user: AdminUser | null;
     onClose(): void;
     onLanguageSaved(id: string, language: AdminUser['language']): void;
+    /** Lifts the user's lock (the Users screen's Unlock); resolves once the screen shows it lifted. */
+    onUnlock(user: AdminUser): Promise<void>;
+    unlocking: boolean;
   },
 ) {
   const [events, setEvents] = useState<ActivityEvent[]>([]);
@@ -62,6 +67,29 @@ export function UserDetailsModal(
     return () => controller.abort();
   }, [user, t]);
 
+  /** 'Locked until …' and Unlock for a locked account; null when it is not locked. */
+  function lockedStatus(user: AdminUser) {
+    const end = lockEnd(user);
+    if (!end) return null;
+    const name = userName(user);
+    return (
+      <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+        <Tag color='orange'>{t('users.lockedUntil', { time: formatTimeOfDay(end) })}</Tag>
+        <Popconfirm
+          title={t('users.confirmUnlock', { name })}
+          description={t('users.unlockConsequence')}
+          okText={t('users.unlock')}
+          cancelText={t('users.cancel')}
+          onConfirm={() => onUnlock(user)}
+        >
+          <Button size='small' loading={unlocking} aria-label={t('users.unlockNamed', { name })}>
+            {t('users.unlock')}
+          </Button>
+        </Popconfirm>
+      </span>
+    );
+  }
+
   return (
     <Modal
       title={t('users.details.title')}
@@ -85,7 +113,9 @@ export function UserDetailsModal(
             <Descriptions.Item label={t('users.details.entity')}>
               {entityText(user.entity_name)}
             </Descriptions.Item>
-            <Descriptions.Item label={t('users.details.status')}>{statusText(user.status)}</Descriptions.Item>
+            <Descriptions.Item label={t('users.details.status')}>
+              {lockedStatus(user) ?? statusText(user.status)}
+            </Descriptions.Item>
             <Descriptions.Item label={t('users.details.created')}>
               {formatDate(user.created_at)}
             </Descriptions.Item>

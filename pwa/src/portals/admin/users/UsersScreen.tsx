@@ -111,6 +111,7 @@ export function UsersScreen() {
       await unlockUser(user.id);
       toast.success(t('users.unlocked'));
       list.setPage((previous) => applyUnlock(previous, user.id));
+      setDetails((open) => (open?.id === user.id ? { ...open, locked_until: null } : open));
     } catch (error) {
       toast.error(failureMessage(error, { failed: t('users.unlockFailed') }));
     } finally {
@@ -355,6 +356,8 @@ export function UsersScreen() {
             onClose={() => setDetails(null)}
             onLanguageSaved={(id, language) =>
               list.setPage((previous) => applyLanguage(previous, id, language))}
+            onUnlock={unlock}
+            unlocking={details !== null && changing === details.id}
           />
           <AddOffenderModal open={adding} onSubmit={submitOffender} onCancel={() => setAdding(false)} />
           <AddStaffModal
