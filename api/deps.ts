@@ -3,6 +3,7 @@ import type { BlobStore } from './blobs/types.ts';
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
 import type { Logger } from './log.ts';
+import type { AuditSigner } from './domain/audit_signing.ts';
 
 export interface AppDeps {
   sql: Sql;
@@ -21,6 +22,8 @@ export interface AppDeps {
   mfaKey: Uint8Array;
   /** The audit checkpoints' Ed25519 public key, base64 (GET /api/audit/public-key); unset, none is served. */
   auditPublicKey?: string;
+  /** The audit key, which also signs delivery receipts (domain/receipts.ts); unset, no receipt is signed. */
+  auditSigner?: AuditSigner;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
   /** The time readiness's cached probes count by (api/http/readiness.ts); unset, Date.now. A test's own clock. */

@@ -15,6 +15,7 @@ import { startRetentionPurge } from './domain/retention.ts';
 import { DEMO_ACCOUNTS, seedDemoDocuments } from './cli/demo_seed.ts';
 import { checkObjectStore } from './blobs/startup.ts';
 import { createCheckpointStore } from './blobs/audit_checkpoint_store.ts';
+import { createArchiveStore } from './blobs/audit_archive_store.ts';
 import { loadAuditSigner } from './domain/audit_signing.ts';
 import { startAuditCheckpoints } from './domain/audit_checkpoints.ts';
 
@@ -79,6 +80,7 @@ const app = createApp({
     : undefined,
   mfaKey,
   auditPublicKey: auditSigner.publicKey,
+  auditSigner,
   blobs,
   log,
 });
@@ -90,9 +92,16 @@ const retention = startRetentionPurge({ sql: db.sql, blobs, config, log }, {
 // Delivers the e-mail outbox; idle while SMTP is not configured (settings of the email category).
 const emailWorker = startEmailWorker(db.sql, { transport: config.smtp, logger: log, secretKey: mfaKey });
 
-// Chains the audit rows and writes a signed checkpoint outside the database: every interval, and at shutdown.
+// Chains the audit rows and writes a signed checkpoint outside the database: every interval, and at shutdown;
+// then moves the rows past audit_retention_days to the signed archive.
 const auditCheckpoints = startAuditCheckpoints(
-  { sql: db.sql, signer: auditSigner, store: createCheckpointStore(config), log },
+  {
+    sql: db.sql,
+    signer: auditSigner,
+    store: createCheckpointStore(config),
+    archive: createArchiveStore(config),
+    log,
+  },
   { intervalMs: config.auditCheckpointIntervalMs, exclusive: db.kind === 'postgres' },
 );
 

@@ -191,6 +191,18 @@ export const SETTINGS = {
     label: 'Document retention days',
     description: 'Days a document is kept before it is deleted',
   },
+  // The CJIS Security Policy keeps audit records at least a year (5.4.7); seven years by default, a common
+  // records schedule. Rows past it are archived, signed and chained, outside the database, then removed.
+  audit_retention_days: {
+    type: 'number',
+    default: 2555,
+    unit: 'days',
+    min: 365,
+    max: 36500,
+    category: 'system',
+    label: 'Audit log retention days',
+    description: 'Days audit rows stay in the database before they move to the signed archive',
+  },
   // 30 days: long enough for a person released by mistake, or transferred back, to keep their mail; short
   // enough that privileged mail does not outlive its reader's stay by months.
   release_purge_days: {

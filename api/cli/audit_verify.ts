@@ -8,12 +8,14 @@
  *   --public-key <base64>   trust checkpoints signed by this key too (a key since replaced); repeatable
  *   --checkpoints <file>    read the checkpoints from this file (a copy of audit-checkpoints.jsonl) instead of
  *                           the configured store
+ *   --archive <folder>      read the archive's segments from this folder (a copy of audit-archive/) instead
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openStoppedDatabase } from '../db/open.ts';
 import { insert_audit_verification } from '../db/audit_chain.ts';
 import { createCheckpointStore, FileCheckpointStore } from '../blobs/audit_checkpoint_store.ts';
+import { createArchiveStore, FolderArchiveStore } from '../blobs/audit_archive_store.ts';
 import { keyFingerprint, loadAuditSigner } from '../domain/audit_signing.ts';
 import { verifyAuditLog } from '../domain/audit_verify.ts';
 
@@ -22,6 +24,7 @@ const { values } = parseArgs({
   options: {
     'public-key': { type: 'string', multiple: true },
     checkpoints: { type: 'string' },
+    archive: { type: 'string' },
   },
 });
 
@@ -37,6 +40,7 @@ if (!trustedKeys.length) {
 const store = values.checkpoints
   ? new FileCheckpointStore(values.checkpoints)
   : createCheckpointStore(config);
+const archive = values.archive ? new FolderArchiveStore(values.archive) : createArchiveStore(config);
 
 let db;
 try {
@@ -48,10 +52,11 @@ try {
 let exitCode = 0;
 try {
   const stored = await store.list();
-  const report = await verifyAuditLog(db.sql, { stored, trustedKeys });
+  const segments = await archive.list();
+  const report = await verifyAuditLog(db.sql, { stored, segments, trustedKeys });
   const keys = await Promise.all(trustedKeys.map(keyFingerprint));
   console.log(
-    `audit:verify: ${report.rowsChecked} chained rows, ${report.checkpointsChecked} checkpoints from ${store.where} (key ${
+    `audit:verify: ${report.rowsChecked} chained rows (${segments.length} archive segments from ${archive.where}), ${report.checkpointsChecked} checkpoints from ${store.where} (key ${
       keys.join(', ')
     })`,
   );

@@ -235,3 +235,90 @@ export async function latest_audit_verification(tx: Tx): Promise<VerificationRec
     }
     : undefined;
 }
+
+/** A document's event as a receipt names it, with its chain position once chained. */
+export interface DocumentAuditEvent {
+  auditId: string;
+  eventType: string;
+  createdAt: Date;
+  position: number | null;
+}
+
+/**
+ * The first event of each of `types` recorded about a document (its upload, its first showing, view, print…),
+ * oldest first, with its place in the chain.
+ */
+export async function list_first_document_events(
+  tx: Tx,
+  documentId: string,
+  types: readonly string[],
+): Promise<DocumentAuditEvent[]> {
+  const rows = await tx<{ id: string; event_type: string; created_at: Date; position: string | null }[]>`
+    select distinct on (a.event_type) a.id::text as id, a.event_type, a.created_at, c.position::text as position
+    from audit_logs a left join audit_chain c on c.audit_id = a.id
+    where a.resource_type = 'document' and a.resource_id = ${documentId} and a.event_type = any(${types as string[]})
+    order by a.event_type, a.id`;
+  return rows
+    .map((r) => ({
+      auditId: r.id,
+      eventType: r.event_type,
+      createdAt: r.created_at,
+      position: r.position === null ? null : Number(r.position),
+    }))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+}
+
+/** The chain's first position still in the database (0 when the chain is empty). */
+export async function first_audit_chain_position(tx: Tx): Promise<number> {
+  const [row] = await tx<{ position: string }[]>`
+    select c.position::text as position from audit_chain c order by c.position limit 1`;
+  return row ? Number(row.position) : 0;
+}
+
+export interface ArchiveRecord {
+  fromPosition: number;
+  toPosition: number;
+  lastChainHash: string;
+  signedAt: Date;
+  location: string;
+}
+
+/** Records a segment written to the archive (before its rows leave: archive_audit_rows checks it). */
+export async function insert_audit_archive(tx: Tx, record: ArchiveRecord): Promise<void> {
+  await tx`
+    insert into audit_archives (from_position, to_position, last_chain_hash, signed_at, location)
+    values (${record.fromPosition}, ${record.toPosition}, ${record.lastChainHash}, ${record.signedAt},
+            ${record.location})`;
+}
+
+/** The segment ending at `position`, if one was archived. */
+export async function find_audit_archive_ending(
+  tx: Tx,
+  position: number,
+): Promise<ArchiveRecord | undefined> {
+  const [row] = await tx<
+    {
+      from_position: string;
+      to_position: string;
+      last_chain_hash: string;
+      signed_at: Date;
+      location: string;
+    }[]
+  >`select from_position::text, to_position::text, last_chain_hash, signed_at, location
+    from audit_archives where to_position = ${position}`;
+  return row
+    ? {
+      fromPosition: Number(row.from_position),
+      toPosition: Number(row.to_position),
+      lastChainHash: row.last_chain_hash,
+      signedAt: row.signed_at,
+      location: row.location,
+    }
+    : undefined;
+}
+
+/** Removes the chained rows up to `upto` (audit_logs and their links), which an archive segment must end at. */
+export async function archive_audit_rows(tx: Tx, upto: number): Promise<number> {
+  const [{ removed }] = await tx<{ removed: string }[]>`select archive_audit_rows(${upto})::text as removed`;
+  return Number(removed);
+}

@@ -11,12 +11,16 @@ import type { Sql } from '../db/client.ts';
 import { type Checkpoint, checkpointMessage, type CheckpointStore } from '../blobs/audit_checkpoint_store.ts';
 import type { Logger } from '../log.ts';
 import { extendAuditChain } from './audit_chain.ts';
+import { archiveExpiredAuditRows } from './audit_archive.ts';
+import type { ArchiveStore } from '../blobs/audit_archive_store.ts';
 import type { AuditSigner } from './audit_signing.ts';
 
 export interface CheckpointDeps {
   sql: Sql;
   signer: AuditSigner;
   store: CheckpointStore;
+  /** Where rows past audit_retention_days go; unset, none leave the database. */
+  archive?: ArchiveStore;
 }
 
 export type CheckpointResult =
@@ -37,6 +41,15 @@ export async function writeAuditCheckpoint(
 }
 
 async function checkpoint(deps: CheckpointDeps): Promise<CheckpointResult> {
+  const result = await signCheckpoint(deps);
+  // Under the same lock: rows past retention that a checkpoint covers move to the archive.
+  if (deps.archive) {
+    await archiveExpiredAuditRows({ sql: deps.sql, signer: deps.signer, archive: deps.archive });
+  }
+  return result;
+}
+
+async function signCheckpoint(deps: CheckpointDeps): Promise<CheckpointResult> {
   const chain = await extendAuditChain(deps.sql);
   const latest = await latest_audit_checkpoint(deps.sql);
   if (chain.size === 0 || (latest && latest.size >= chain.size)) {

@@ -121,3 +121,14 @@ function base64FromBase64url(text: string): string {
   const plain = text.replace(/-/g, '+').replace(/_/g, '/');
   return plain + '='.repeat((4 - (plain.length % 4)) % 4);
 }
+
+/** JSON with every object's keys sorted and no spaces: one text for one value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -17,6 +17,8 @@ import {
   type StoredCheckpoint,
 } from '../blobs/audit_checkpoint_store.ts';
 import { chainHash, GENESIS_HASH, rowHash } from './audit_chain.ts';
+import type { ArchiveSegment, StoredSegment } from '../blobs/audit_archive_store.ts';
+import { segmentMessage } from './audit_archive.ts';
 import { keyFingerprint, verifySignature } from './audit_signing.ts';
 
 /** Links read per query. */
@@ -47,7 +49,7 @@ export interface VerifyReport {
 /** Verifies the database's chain against `stored` checkpoints, trusting checkpoints signed by `trustedKeys`. */
 export async function verifyAuditLog(
   sql: Tx,
-  options: { stored: StoredCheckpoint[]; trustedKeys: string[]; now?: Date },
+  options: { stored: StoredCheckpoint[]; segments?: StoredSegment[]; trustedKeys: string[]; now?: Date },
 ): Promise<VerifyReport> {
   const problems: { position: number; text: string }[] = [];
   const note = (position: number, text: string) => problems.push({ position, text });
@@ -79,12 +81,62 @@ export async function verifyAuditLog(
   const bySize = new Map<number, Checkpoint[]>();
   for (const c of checkpoints) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c]);
 
-  // The chain, recomputed from the rows themselves.
+  // The chain, recomputed from the rows themselves: first the archive's, then the table's.
   let previous = GENESIS_HASH;
   let expected = 1;
   let lastGood: Checkpoint | undefined;
   let firstBroken = Infinity;
   let rows = 0;
+  const atCheckpoints = (position: number) => {
+    for (const c of bySize.get(position) ?? []) {
+      if (c.chainHash === previous) {
+        if (position < firstBroken) lastGood = c;
+      } else {
+        note(
+          position,
+          `the checkpoint of ${c.signedAt} (${c.size} rows) does not hold: a row at or before chain position ${c.size} was changed, removed, inserted or reordered`,
+        );
+        firstBroken = Math.min(firstBroken, position);
+      }
+    }
+  };
+  const segments: { location: string; segment: ArchiveSegment }[] = [];
+  for (const stored of options.segments ?? []) {
+    if (!stored.segment) {
+      note(0, stored.problem!);
+      continue;
+    }
+    const seg = stored.segment;
+    if (!options.trustedKeys.includes(seg.publicKey)) {
+      note(0, `the archive segment ${stored.location} is signed by another key, not this installation's`);
+      continue;
+    }
+    if (!(await verifySignature(seg.publicKey, segmentMessage(seg), seg.signature))) {
+      note(0, `the archive segment ${stored.location} does not match its signature: it was changed`);
+      continue;
+    }
+    segments.push({ location: stored.location, segment: seg });
+  }
+  segments.sort((a, b) => a.segment.fromPosition - b.segment.fromPosition);
+  for (const { location, segment } of segments) {
+    if (segment.fromPosition !== expected || segment.previousChainHash !== previous) {
+      note(
+        expected,
+        `the archive segment ${location} does not continue the chain at position ${expected}: a segment is missing`,
+      );
+      firstBroken = Math.min(firstBroken, expected);
+    }
+    for (const row of segment.rows) {
+      rows++;
+      previous = chainHash(previous, rowHash(row.content));
+      atCheckpoints(row.position);
+      expected = row.position + 1;
+    }
+    if (previous !== segment.lastChainHash) {
+      note(segment.fromPosition, `the archive segment ${location} does not hold its own chain`);
+      firstBroken = Math.min(firstBroken, segment.fromPosition);
+    }
+  }
   for (;;) {
     const links: StoredLink[] = await list_audit_chain(sql, {
       afterPosition: expected - 1,
@@ -123,17 +175,7 @@ export async function verifyAuditLog(
           firstBroken = Math.min(firstBroken, link.position);
         }
       }
-      for (const c of bySize.get(link.position) ?? []) {
-        if (c.chainHash === previous) {
-          if (link.position < firstBroken) lastGood = c;
-        } else {
-          note(
-            link.position,
-            `the checkpoint of ${c.signedAt} (${c.size} rows) does not hold: a row at or before chain position ${c.size} was changed, removed, inserted or reordered`,
-          );
-          firstBroken = Math.min(firstBroken, link.position);
-        }
-      }
+      atCheckpoints(link.position);
       expected = link.position + 1;
     }
   }

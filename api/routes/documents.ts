@@ -45,6 +45,7 @@ import {
   SORT_ORDERS,
 } from '../../contract/shapes/document.ts';
 import { withdrawDocument } from '../domain/delivery.ts';
+import { makeReceipt } from '../domain/receipts.ts';
 import { recordOfflineEvents, recordPrefetch } from '../domain/offline.ts';
 import type { OfflineEventsRequest, OfflineEventsResult } from '../../contract/shapes/offline.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -384,6 +385,22 @@ export const documentRoutes = new Hono<AppEnv>()
     const doc = await findReceipt(c.var.deps.sql, c.var.session, id);
     if (!doc) throw await documentNotFound(c, id, 'info');
     return c.json({ success: true, data: { document: toDocumentInfo(doc) } } satisfies DocumentInfoAnswer);
+  })
+  // The Info dialog's receipt as a signed file the sender keeps (npm run receipt:verify checks it offline).
+  .get('/:id/receipt', requireRole(['attorney', 'representative']), valid('param', idParam), async (c) => {
+    const { id } = c.req.valid('param');
+    const { sql, auditSigner } = c.var.deps;
+    const doc = await findReceipt(sql, c.var.session, id);
+    if (!doc) throw await documentNotFound(c, id, 'info');
+    if (!auditSigner) throw notFound();
+    const info = toDocumentInfo(doc);
+    return new Response(await makeReceipt(sql, auditSigner, info), {
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Disposition': `attachment; filename="receipt-${info.documentid}.json"`,
+        'Cache-Control': 'no-store',
+      },
+    });
   })
   .post('/:id/withdraw', requireRole(READERS), valid('param', idParam), async (c) => {
     const { id } = c.req.valid('param');

@@ -101,6 +101,8 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/documents/offender/:docNumber': ['offender'],
   'GET /api/documents/mine': ANY,
   'GET /api/documents/:id/info': ['offender', 'attorney', 'representative'],
+  // The signed delivery receipt: its sender's (and the supervising attorney's) to keep; the recipient has none.
+  'GET /api/documents/:id/receipt': ['attorney', 'representative'],
   'GET /api/documents/view/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/print/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/prefetch/:id': ['offender'],

@@ -43,6 +43,7 @@ export async function createTestApp(
       kek: await blobKekOf(new TextEncoder().encode(TEST_BLOB_KEY)),
     },
   );
+  const auditSigner = await signerFromSeed(TEST_AUDIT_SEED, 'tests');
   const deps: AppDeps = {
     sql: db.sql,
     sessionSql: db.sessionSql,
@@ -50,7 +51,8 @@ export async function createTestApp(
     signingKey: new TextEncoder().encode('test-secret-'.repeat(4)),
     pinPepper: new TextEncoder().encode('test-pin-pepper-'.repeat(3)),
     mfaKey: new TextEncoder().encode('test-mfa-key-'.repeat(3)),
-    auditPublicKey: (await signerFromSeed(TEST_AUDIT_SEED, 'tests')).publicKey,
+    auditPublicKey: auditSigner.publicKey,
+    auditSigner,
     blobs,
   };
   return {

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, failureMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
-import { type DocumentReceipt, fetchReceipt } from './mailApi.ts';
+import { type DocumentReceipt, downloadSignedReceipt, fetchReceipt } from './mailApi.ts';
 import { timelineLine, timeSensitiveBadge } from './delivery.ts';
 
 type ReceiptState =
@@ -53,8 +53,39 @@ function Receipt({ receipt }: { receipt: DocumentReceipt }) {
   );
 }
 
-/** Shown while mounted; `onClose` when the user closes it. */
-export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void }) {
+/**
+ * The sender's copy of the receipt as a file signed with the portal's audit key, which anyone can check offline
+ * (`npm run receipt:verify`); the recipient's tablet has no such button.
+ */
+function SignedReceiptButton({ documentId }: { documentId: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const download = () => {
+    setBusy(true);
+    setFailure(null);
+    downloadSignedReceipt(documentId).catch((error) =>
+      setFailure(failureMessage(error, { failed: t('info.downloadSignedFailed') }))
+    ).finally(() => setBusy(false));
+  };
+  return (
+    <>
+      <button type='button' className='btn' disabled={busy} onClick={download}>
+        {t('info.downloadSigned')}
+      </button>
+      {failure && (
+        <div className='alert alert-error' role='alert'>
+          <span className='alert-title'>{failure}</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Shown while mounted; `onClose` when the user closes it. `signedReceipt`: the sender's download of it. */
+export function InfoDialog(
+  { row, onClose, signedReceipt = false }: { row: DocumentRow; onClose(): void; signedReceipt?: boolean },
+) {
   const dialog = useRef<HTMLDialogElement>(null);
   const closed = useRef(onClose);
   closed.current = onClose;
@@ -138,6 +169,7 @@ export function InfoDialog({ row, onClose }: { row: DocumentRow; onClose(): void
           </div>
         )}
         {state.kind === 'ready' && <Receipt receipt={state.receipt} />}
+        {state.kind === 'ready' && signedReceipt && <SignedReceiptButton documentId={documentId} />}
       </div>
     </dialog>
   );

@@ -92,7 +92,7 @@ export function SenderDocuments(
         infoAlways
         onWithdraw={setWithdrawing}
       />
-      {info && <InfoDialog row={info} onClose={() => setInfo(null)} />}
+      {info && <InfoDialog row={info} onClose={() => setInfo(null)} signedReceipt />}
       {withdrawing && (
         <WithdrawDialog
           row={withdrawing}

@@ -14,7 +14,7 @@ import type {
 } from '../../../contract/shapes/document.ts';
 import type { Preferences } from '../../../contract/shapes/preferences.ts';
 import type { RecipientPreview } from '../../../contract/shapes/recipient.ts';
-import { API_BASE, ApiError, apiRequest, readResponse } from '../lib/api.ts';
+import { API_BASE, apiDownload, ApiError, apiRequest, readResponse } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
 import { type DocumentRow, toDocumentRow } from './listLogic.ts';
 
@@ -227,4 +227,24 @@ export function uploadWithProgress(
     };
     xhr.send(body);
   });
+}
+
+/**
+ * Downloads the document's signed delivery receipt (a JSON file `npm run receipt:verify` checks offline) and
+ * saves it through a temporary object URL.
+ */
+export async function downloadSignedReceipt(documentId: string): Promise<void> {
+  const { blob, filename } = await apiDownload(`/documents/${encodeURIComponent(documentId)}/receipt`);
+  const url = URL.createObjectURL(blob);
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = filename ?? `receipt-${documentId}.json`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } finally {
+    // The click has started the download; the browser keeps its own copy.
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  }
 }
