@@ -33,6 +33,7 @@ import {
   uploadReady,
   type UploadTexts,
 } from './uploadForm.ts';
+import { trapTab } from '../components/focusTrap.ts';
 
 export interface UploadModalProps {
   open: boolean;
@@ -131,6 +132,11 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
       keyboard={!submitting}
       closable={!submitting}
       destroyOnHidden
+      // The focus starts in the first field, not on the ×: the dialog is there to be filled in.
+      afterOpenChange={(opened) => {
+        if (opened) document.getElementById('upload-doc-number')?.focus();
+      }}
+      modalRender={(dialog) => <div onKeyDown={trapTab}>{dialog}</div>}
       footer={[
         <Button key='cancel' onClick={close} disabled={submitting}>{t('upload.cancel')}</Button>,
         <Button
