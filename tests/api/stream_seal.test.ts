@@ -1,8 +1,9 @@
 /**
  * The STREAM construction of documents' bytes (api/blobs/stream_seal.ts, docs/security.md "Document bytes at
- * rest"), checked against a second implementation written from the description alone over node:crypto's
- * AES-256-GCM (OpenSSL's, not WebCrypto's code path), byte for byte, both ways; then ranges, and every way a stored
- * blob can be damaged.
+ * rest"), checked byte for byte, both ways, against a second implementation of the construction written from the
+ * description alone over the node:crypto cipher API (under Deno perhaps the same AES underneath: what it checks is
+ * the segmenting, the nonces and the final flag), and against a known answer computed by Node.js (OpenSSL's
+ * AES-GCM); then ranges, and every way a stored blob can be damaged.
  */
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
@@ -108,8 +109,8 @@ Deno.test('sealing matches a second implementation byte for byte, and each opens
 
 Deno.test('a known answer: "hello" under key 00..1f is one final segment', async () => {
   const sealed = await seal(new TextEncoder().encode('hello'));
-  // AES-256-GCM of "hello", key 000102..1f, nonce 00×11 || 01 (the final segment), computed once by Node's
-  // crypto module and written down here.
+  // AES-256-GCM of "hello", key 000102..1f, nonce 00×11 || 01 (the final segment), computed once by Node.js
+  // (OpenSSL) and written down here.
   assert.equal(
     Array.from(sealed, (b) => b.toString(16).padStart(2, '0')).join(''),
     '7db3d3902b668586cf2edee656e1ea5fe36d7bf3d1',
