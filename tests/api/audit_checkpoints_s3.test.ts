@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { AwsClient } from 'aws4fetch';
 import { S3CheckpointStore } from '../../api/blobs/audit_checkpoint_store.ts';
+import { S3ArchiveStore } from '../../api/blobs/audit_archive_store.ts';
+import { archiveExpiredAuditRows } from '../../api/domain/audit_archive.ts';
 import { signerFromSeed } from '../../api/domain/audit_signing.ts';
 import { writeAuditCheckpoint } from '../../api/domain/audit_checkpoints.ts';
 import { verifyAuditLog } from '../../api/domain/audit_verify.ts';
@@ -103,6 +105,36 @@ Deno.test({
     } finally {
       await plain.drop();
     }
+  },
+});
+
+Deno.test({
+  name: 's3: audit rows past retention go to locked archive objects, and verification reads them back',
+  ...OPTIONS,
+  fn: async () => {
+    const store = new S3CheckpointStore(locked.client, locked.s3.prefix, 1);
+    const archive = new S3ArchiveStore(locked.client, locked.s3.prefix, 1);
+    await t.deps.sql`
+      update settings set value = jsonb_set(value, '{value}', '365') where key = 'audit_retention_days'`;
+    // The rows so far become 400 days old as far as the archive's clock is concerned.
+    await t.deps
+      .sql`insert into audit_logs (event_type, resource_type) values ('s3_checkpoint_test', 'test')`;
+    await writeAuditCheckpoint({ sql: t.deps.sql, signer, store });
+    const archived = await archiveExpiredAuditRows(
+      { sql: t.deps.sql, signer, archive },
+      { now: new Date(Date.now() + 400 * 86_400_000) },
+    );
+    assert.ok(archived > 0);
+    const segments = await archive.list();
+    assert.equal(segments.length, 1);
+    const key = segments[0].location.replace(`s3://${locked.s3.bucket}/`, '');
+    assert.equal((await locked.client.getObjectRetention(key))?.mode, 'COMPLIANCE');
+    const report = await verifyAuditLog(t.deps.sql, {
+      stored: await store.list(),
+      segments,
+      trustedKeys: [signer.publicKey],
+    });
+    assert.ok(report.ok, report.message);
   },
 });
 
