@@ -84,7 +84,14 @@ export const PENDING_FILES: ReadonlySet<string> = new Set([]);
  * catalogue, key for key, so none is unused), a state's USPS code (auth/registrationForm.ts stateName; the
  * registration test holds the section to contract/rules/registration.ts's list).
  */
-export const DYNAMIC_SECTIONS = ['codes.', 'settingItems.', 'usStates.'];
+export const DYNAMIC_SECTIONS = [
+  'codes.',
+  'settingItems.',
+  'usStates.',
+  'audit.events.',
+  'audit.resources.',
+  'users.import.reasons.',
+];
 
 const LETTER = /\p{L}/u;
 /** A catalogue key given as a value (`title: 'columns.name'`) is not text: the screen translates it. */

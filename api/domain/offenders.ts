@@ -205,6 +205,8 @@ export async function importRoster(
     docNumber: reportDoc(r.docNumber),
     outcome: 'rejected',
     reason: r.reason,
+    code: r.code,
+    ...(r.params ? { params: r.params } : {}),
   }));
   const existing = await find_existing_doc_numbers(sql, actor.entityId, parsed.rows.map((r) => r.docNumber));
   const writable: RosterRow[] = [];
@@ -215,6 +217,7 @@ export async function importRoster(
         docNumber: row.docNumber,
         outcome: 'rejected',
         reason: ROSTER_MESSAGES.pinRequired,
+        code: 'pinRequired',
       });
     } else writable.push(row);
   }
@@ -298,6 +301,7 @@ export async function importRoster(
             docNumber: row.docNumber,
             outcome: 'rejected',
             reason: ROSTER_MESSAGES.pinRequired,
+            code: 'pinRequired',
           },
         );
       } catch (error) {
@@ -307,6 +311,7 @@ export async function importRoster(
           docNumber: row.docNumber,
           outcome: 'rejected',
           reason: ROW_NOT_SAVED,
+          code: 'notSaved',
         });
       }
     }

@@ -4,6 +4,7 @@
  * (/api/admin/users/:id/mfa). docs/api.md, "Second factors".
  */
 import { Hono } from 'hono';
+import { DEFAULT_AUTHENTICATOR_NAME } from '../../contract/shapes/mfa.ts';
 import { z } from 'zod';
 import {
   confirmAuthenticator,
@@ -58,7 +59,7 @@ const mfaToken = z.string({ error: 'Please sign in again.' }).min(1, 'Please sig
   200,
   'Please sign in again.',
 );
-const factorName = z.string().trim().min(1).max(100).default('Authenticator app');
+const factorName = z.string().trim().min(1).max(100).default(DEFAULT_AUTHENTICATOR_NAME);
 
 const verifyBody = z.union([
   z.object({ mfaToken, method, code }),

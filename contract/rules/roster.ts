@@ -106,22 +106,67 @@ export function pinProblem(pin: string, minLength = PIN_MIN_LENGTH): string | un
     : pinLengthMessage(min);
 }
 
+/**
+ * Why a roster row is rejected, as a code: the report carries it beside the English reason, so the PWA words
+ * it in the language shown (its catalogues' `users.import.reasons`); the values a reason names (the PIN's
+ * lengths, a field count, a line) travel beside it as `params`.
+ */
+export const ROSTER_REJECTIONS = [
+  'docNumber',
+  'pin',
+  'firstName',
+  'lastName',
+  'firstNameLong',
+  'lastNameLong',
+  'nameCharacters',
+  'pinRequired',
+  'status',
+  'language',
+  'fieldCount',
+  'duplicate',
+  'notSaved',
+] as const;
+export type RosterRejectionCode = typeof ROSTER_REJECTIONS[number];
+
+/** A rule a row breaks: its code, its values, and its English reason. */
+export interface RosterRejection {
+  code: RosterRejectionCode;
+  reason: string;
+  params?: Record<string, number>;
+}
+
+/** The first rule one offender's fields break (API form or roster row), or undefined. */
+export function offenderRejection(
+  o: OffenderFields,
+  options: { pinRequired: boolean; pinMinLength?: number },
+): RosterRejection | undefined {
+  const rule = (code: Exclude<RosterRejectionCode, 'pin'>): RosterRejection => ({
+    code,
+    reason: ROSTER_MESSAGES[code as keyof typeof ROSTER_MESSAGES],
+  });
+  if (!OFFENDER_RULES.docNumber.test(o.docNumber)) return rule('docNumber');
+  if (!o.firstName) return rule('firstName');
+  if (o.firstName.length > OFFENDER_RULES.nameMax) return rule('firstNameLong');
+  if (!o.lastName) return rule('lastName');
+  if (o.lastName.length > OFFENDER_RULES.nameMax) return rule('lastNameLong');
+  if (hasUnsafeNameCharacters(o.firstName) || hasUnsafeNameCharacters(o.lastName)) {
+    return rule('nameCharacters');
+  }
+  if (o.pin === '' && options.pinRequired) return rule('pinRequired');
+  if (o.pin !== '') {
+    const reason = pinProblem(o.pin, options.pinMinLength);
+    const min = Math.max(options.pinMinLength ?? PIN_MIN_LENGTH, PIN_MIN_LENGTH);
+    if (reason) return { code: 'pin', reason, params: { min, max: PIN_MAX_LENGTH } };
+  }
+  return undefined;
+}
+
 /** Checks the fields of one offender (API form or roster row); returns the first broken rule's message. */
 export function offenderProblem(
   o: OffenderFields,
   options: { pinRequired: boolean; pinMinLength?: number },
 ): string | undefined {
-  if (!OFFENDER_RULES.docNumber.test(o.docNumber)) return ROSTER_MESSAGES.docNumber;
-  if (!o.firstName) return ROSTER_MESSAGES.firstName;
-  if (o.firstName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.firstNameLong;
-  if (!o.lastName) return ROSTER_MESSAGES.lastName;
-  if (o.lastName.length > OFFENDER_RULES.nameMax) return ROSTER_MESSAGES.lastNameLong;
-  if (hasUnsafeNameCharacters(o.firstName) || hasUnsafeNameCharacters(o.lastName)) {
-    return ROSTER_MESSAGES.nameCharacters;
-  }
-  if (o.pin === '' && options.pinRequired) return ROSTER_MESSAGES.pinRequired;
-  if (o.pin !== '') return pinProblem(o.pin, options.pinMinLength);
-  return undefined;
+  return offenderRejection(o, options)?.reason;
 }
 
 /** A CSV record and the line of the file it starts on. */
@@ -234,10 +279,9 @@ export interface RosterRow extends OffenderFields {
   language: Language | null;
 }
 
-export interface RejectedRow {
+export interface RejectedRow extends RosterRejection {
   line: number;
   docNumber: string;
-  reason: string;
 }
 
 export type RosterParse =
@@ -291,7 +335,9 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
       rejected.push({
         line: record.line,
         docNumber,
+        code: 'fieldCount',
         reason: `The row has ${record.fields.length} fields; the header has ${columns.length}`,
+        params: { fields: record.fields.length, expected: columns.length },
       });
       continue;
     }
@@ -307,21 +353,21 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
     const status = value('status').toLowerCase();
     if (status !== '') {
       if (!(ROSTER_STATUSES as readonly string[]).includes(status)) {
-        rejected.push({ line: record.line, docNumber, reason: ROSTER_MESSAGES.status });
+        rejected.push({ line: record.line, docNumber, code: 'status', reason: ROSTER_MESSAGES.status });
         continue;
       }
       row.status = status as RosterStatus;
     }
     const language = rosterLanguage(value('language'));
     if (language === undefined) {
-      rejected.push({ line: record.line, docNumber, reason: ROSTER_MESSAGES.language });
+      rejected.push({ line: record.line, docNumber, code: 'language', reason: ROSTER_MESSAGES.language });
       continue;
     }
     row.language = language;
     // Whether a PIN is needed depends on the offender existing: the import decides that.
-    const problem = offenderProblem(row, { pinRequired: false, pinMinLength: options.pinMinLength });
+    const problem = offenderRejection(row, { pinRequired: false, pinMinLength: options.pinMinLength });
     if (problem) {
-      rejected.push({ line: record.line, docNumber, reason: problem });
+      rejected.push({ line: record.line, docNumber, ...problem });
       continue;
     }
     const seen = firstLine.get(docNumber);
@@ -329,7 +375,9 @@ export function parseRoster(bytes: Uint8Array, options: { pinMinLength?: number 
       rejected.push({
         line: record.line,
         docNumber,
+        code: 'duplicate',
         reason: `Duplicate DOC number in the file (first on line ${seen})`,
+        params: { line: seen },
       });
       continue;
     }

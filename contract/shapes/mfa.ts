@@ -69,6 +69,12 @@ export interface MfaAuthenticatorEnrolment {
 }
 
 /** One enrolled factor as the Security screen lists it. */
+/**
+ * The name an authenticator app is given when its enrolment names none: the API stores it, and the PWA shows it
+ * as 'Authenticator app' in the language shown rather than in these English words.
+ */
+export const DEFAULT_AUTHENTICATOR_NAME = 'Authenticator app';
+
 export interface MfaFactor {
   id: string;
   kind: 'totp' | 'webauthn';

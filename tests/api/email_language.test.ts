@@ -76,7 +76,7 @@ Deno.test({
 
     const refused = registrationBody({ language: 'es' });
     await call(t, 'POST', '/api/auth/register', { body: refused });
-    const reason = 'No pudimos verificar su número de colegiado.';
+    const reason = 'No pudimos verificar su número de licencia de abogado.';
     const reject = await call(
       t,
       'POST',

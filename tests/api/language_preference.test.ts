@@ -181,6 +181,7 @@ Deno.test({
       docNumber: '710005',
       outcome: 'rejected',
       reason: ROSTER_MESSAGES.language,
+      code: 'language',
     });
     const languages = async () =>
       Object.fromEntries(

@@ -133,7 +133,14 @@ Deno.test({
         'doc_number,first_name,last_name,pin\n510002,Ann,Lee,1234567\n510003,Bo,Lee,12345678\n',
       );
       assert.deepEqual(r.body.data.rows, [
-        { line: 2, docNumber: '510002', outcome: 'rejected', reason: 'PIN must be 8 to 12 digits' },
+        {
+          line: 2,
+          docNumber: '510002',
+          outcome: 'rejected',
+          reason: 'PIN must be 8 to 12 digits',
+          code: 'pin',
+          params: { min: 8, max: 12 },
+        },
         { line: 3, docNumber: '510003', outcome: 'added' },
       ]);
     } finally {
@@ -243,27 +250,51 @@ Deno.test({
         docNumber: 'bad doc',
         outcome: 'rejected',
         reason: 'DOC number must be 1 to 32 letters, digits or hyphens',
+        code: 'docNumber',
       },
-      { line: 5, docNumber: '600003', outcome: 'rejected', reason: 'First name is required' },
-      { line: 6, docNumber: '600004', outcome: 'rejected', reason: 'PIN must be 6 to 12 digits' },
+      {
+        line: 5,
+        docNumber: '600003',
+        outcome: 'rejected',
+        reason: 'First name is required',
+        code: 'firstName',
+      },
+      {
+        line: 6,
+        docNumber: '600004',
+        outcome: 'rejected',
+        reason: 'PIN must be 6 to 12 digits',
+        code: 'pin',
+        params: { min: 6, max: 12 },
+      },
       {
         line: 7,
         docNumber: '600002',
         outcome: 'rejected',
         reason: 'Duplicate DOC number in the file (first on line 3)',
+        code: 'duplicate',
+        params: { line: 3 },
       },
-      { line: 8, docNumber: '600005', outcome: 'rejected', reason: 'PIN is required for a new offender' },
+      {
+        line: 8,
+        docNumber: '600005',
+        outcome: 'rejected',
+        reason: 'PIN is required for a new offender',
+        code: 'pinRequired',
+      },
       {
         line: 9,
         docNumber: '60\n06',
         outcome: 'rejected',
         reason: 'DOC number must be 1 to 32 letters, digits or hyphens',
+        code: 'docNumber',
       },
       {
         line: 11,
         docNumber: '6"7',
         outcome: 'rejected',
         reason: 'DOC number must be 1 to 32 letters, digits or hyphens',
+        code: 'docNumber',
       },
       { line: 12, docNumber: '600008', outcome: 'added' },
     ]);

@@ -56,7 +56,12 @@ Deno.test('parseRoster reads an optional status column: active, released or tran
   );
   assert.ok(r.ok);
   assert.deepEqual(r.rows.map((row) => [row.docNumber, row.status]), [['A1', 'released'], ['A2', null]]);
-  assert.deepEqual(r.rejected, [{ line: 4, docNumber: 'A3', reason: ROSTER_MESSAGES.status }]);
+  assert.deepEqual(r.rejected, [{
+    line: 4,
+    docNumber: 'A3',
+    code: 'status',
+    reason: ROSTER_MESSAGES.status,
+  }]);
   assert.equal(
     refused('doc_number,first_name,last_name,pin,status,status\nA1,A,B,,\n'),
     ROSTER_MESSAGES.header,
@@ -79,8 +84,8 @@ Deno.test('parseRoster reads an optional language column: a code or a name, blan
     ['A5', null],
   ]);
   assert.deepEqual(r.rejected, [
-    { line: 7, docNumber: 'A6', reason: ROSTER_MESSAGES.language },
-    { line: 8, docNumber: 'A7', reason: ROSTER_MESSAGES.language },
+    { line: 7, docNumber: 'A6', code: 'language', reason: ROSTER_MESSAGES.language },
+    { line: 8, docNumber: 'A7', code: 'language', reason: ROSTER_MESSAGES.language },
   ]);
 });
 

@@ -132,7 +132,7 @@ Deno.test({
     });
     assert.equal(imported.status, 200, JSON.stringify(imported.body));
     assert.deepEqual(imported.body.data.rows, [
-      { line: 2, docNumber: '710002', outcome: 'rejected', reason: NAME_TEXT },
+      { line: 2, docNumber: '710002', outcome: 'rejected', reason: NAME_TEXT, code: 'nameCharacters' },
       { line: 3, docNumber: '710003', outcome: 'added' },
     ]);
     const [{ n }] = await t.deps.sql<{ n: number }[]>`

@@ -98,14 +98,25 @@ Deno.test("the PWA's own success texts are, in English, the API's success messag
     [en.custody.transferredDone, SUCCESS.userTransferred],
   ];
   for (const [shown, api] of pairs) assert.equal(shown, api);
-  // The roster import's summary: the catalogue's plural-free sentence, filled in as the API fills its own.
+  // The roster import's summary: the catalogue's sentence with each count's plural form (English has one form
+  // for both), filled in as the PWA does, is the API's own.
   const { importSummary } = await import('../../api/domain/offenders.ts');
-  const report = { added: 3, updated: 2, rejected: 1 };
-  const filled = (en.users.import.summary as string).replace(
-    /\{\{(\w+)\}\}/g,
-    (_, key: keyof typeof report) => String(report[key]),
-  );
-  assert.equal(filled, importSummary({ ...report, rows: [] }));
+  const imported = en.users.import;
+  for (const report of [{ added: 3, updated: 2, rejected: 1 }, { added: 1, updated: 0, rejected: 12 }]) {
+    const part = (one: string, other: string, count: number) =>
+      (count === 1 ? one : other).replace('{{count}}', String(count));
+    const filled = imported.summary
+      .replace('{{added}}', part(imported.summaryAdded_one, imported.summaryAdded_other, report.added))
+      .replace(
+        '{{updated}}',
+        part(imported.summaryUpdated_one, imported.summaryUpdated_other, report.updated),
+      )
+      .replace(
+        '{{rejected}}',
+        part(imported.summaryRejected_one, imported.summaryRejected_other, report.rejected),
+      );
+    assert.equal(filled, importSummary({ ...report, rows: [] }));
+  }
 });
 
 Deno.test("the roster's rules say, in English, the API's own messages", async () => {

@@ -73,7 +73,9 @@ Deno.test({
     assert.match(data, /"username": "attorney@demo.test"/);
 
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // antd's date picker: a date typed in its field is taken as typed; Tab closes its calendar.
     await page.getByLabel('Start Date').fill(tomorrow);
+    await page.getByLabel('Start Date').press('Tab');
     await page.getByRole('button', { name: 'Apply Filters' }).click();
     await page.getByText('No audit logs found matching the current filters').waitFor();
     await page.locator('.ant-badge-count', { hasText: '2' }).waitFor();

@@ -72,7 +72,9 @@ Deno.test({
           await upload.waitFor();
           assert.ok(await upload.isEnabled(), 'enabled once the recipient is shown');
           await dialog.getByRole('checkbox', { name: 'Time-sensitive' }).check();
+          // antd's date picker: a date typed in its field is taken as typed; Tab closes its calendar.
           await dialog.getByLabel('Respond by (optional)').fill('2099-12-03');
+          await dialog.getByLabel('Respond by (optional)').press('Tab');
           await upload.click();
           await page.getByText('Document uploaded successfully!').waitFor({ timeout: 30_000 });
           await dialog.waitFor({ state: 'hidden' });

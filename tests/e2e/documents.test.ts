@@ -289,8 +289,9 @@ Deno.test({
         await briefRow.getByRole('button', { name: 'Info Appeal brief' }).click();
         const info = page.getByRole('dialog', { name: 'Appeal brief' });
         await info.getByText('Read before the hearing').waitFor();
-        await info.getByText(await sha256Hex(brief)).waitFor();
         await info.getByText('Not yet viewed').waitFor();
+        // The SHA-256 is the sender's to check, not the reader's.
+        assert.equal(await info.getByText(await sha256Hex(brief)).count(), 0);
         await page.keyboard.press('Escape');
         await info.waitFor({ state: 'hidden' });
         await briefRow.getByRole('button', { name: 'Info Appeal brief' }).click();

@@ -479,7 +479,8 @@ Deno.test({
           await page.getByText(/DOC 100001/).first().waitFor();
           await tabTo(page, (f) => f.id === 'upload-title', { max: 6 });
           await type(page, 'Typed by keyboard');
-          await tabTo(page, (f) => f.tag === 'input' && /PDF File/.test(f.name), { max: 8 });
+          // The file field is antd's Upload: its button (in the page's words) opens the system's dialog.
+          await tabTo(page, (f) => f.tag === 'button' && /^Choose a PDF/.test(f.name), { max: 8 });
           await page.keyboard.press('Space');
           await (await chooser).setFiles({
             name: 'typed-by-keyboard.pdf',
@@ -489,9 +490,9 @@ Deno.test({
           // Upload is enabled once the file is taken and the recipient confirmed.
           await page.waitForFunction(
             () => {
-              const input = document.querySelector<HTMLInputElement>('.ant-modal input[type="file"]');
+              const chosen = document.querySelector('.ant-modal .file-picker-name')?.textContent;
               const upload = document.querySelector<HTMLButtonElement>('.ant-modal-footer .ant-btn-primary');
-              return (input?.files?.length ?? 0) > 0 && upload !== null && !upload.disabled;
+              return chosen === 'typed-by-keyboard.pdf' && upload !== null && !upload.disabled;
             },
             null,
             { polling: 100, timeout: 10_000 },
@@ -499,8 +500,7 @@ Deno.test({
             assert.fail(
               `Upload stays disabled: ${await page.evaluate(() =>
                 JSON.stringify({
-                  files: document.querySelector<HTMLInputElement>('.ant-modal input[type="file"]')?.files
-                    ?.length,
+                  chosen: document.querySelector('.ant-modal .file-picker-name')?.textContent,
                   text: document.querySelector('.ant-modal')?.textContent,
                 })
               )}`,

@@ -17,7 +17,13 @@ import { failureMessage } from '../lib/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { homeForRole } from '../lib/routing.ts';
 import { storage } from '../lib/storage.ts';
-import type { MfaFactorList, MfaIdentityProof, MfaProof } from '../../../contract/shapes/mfa.ts';
+import {
+  DEFAULT_AUTHENTICATOR_NAME,
+  type MfaFactor,
+  type MfaFactorList,
+  type MfaIdentityProof,
+  type MfaProof,
+} from '../../../contract/shapes/mfa.ts';
 import {
   addPasskey,
   confirmAuthenticator,
@@ -43,6 +49,9 @@ type ProofGate = (run: () => Promise<void>) => Promise<void>;
 
 export function SecurityScreen() {
   const { t } = useTranslation();
+  // An authenticator app enrolled without a name has the API's English default: shown in the language shown.
+  const factorName = (f: MfaFactor) =>
+    f.kind === 'totp' && f.name === DEFAULT_AUTHENTICATOR_NAME ? t('security.kindTotp') : f.name;
   const stored = storage.readUser();
   const role = stored.ok ? stored.user.role : null;
   const logOff = useLogOff(role === 'admin' || role === 'representative' ? 'to-login' : 'logout-screen');
@@ -144,7 +153,7 @@ export function SecurityScreen() {
               <tbody>
                 {list.factors.map((f) => (
                   <tr key={f.id}>
-                    <td>{f.name}</td>
+                    <td>{factorName(f)}</td>
                     <td>{f.kind === 'webauthn' ? t('security.kindPasskey') : t('security.kindTotp')}</td>
                     <td>{formatDate(f.createdAt)}</td>
                     <td>{f.lastUsedAt ? formatDateTime(f.lastUsedAt) : t('security.never')}</td>
@@ -152,10 +161,10 @@ export function SecurityScreen() {
                       <button
                         type='button'
                         className='btn'
-                        aria-label={t('security.removeNamed', { name: f.name })}
+                        aria-label={t('security.removeNamed', { name: factorName(f) })}
                         onClick={() => {
                           setNotice(null);
-                          setPending({ kind: 'remove', factorId: f.id, name: f.name });
+                          setPending({ kind: 'remove', factorId: f.id, name: factorName(f) });
                         }}
                       >
                         {t('security.remove')}

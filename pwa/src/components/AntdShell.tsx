@@ -5,7 +5,13 @@
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import enUS from 'antd/locale/en_US';
+import esES from 'antd/locale/es_ES';
+import type { Locale } from 'antd/es/locale';
+import dayjs from 'dayjs';
+import 'dayjs/locale/es';
 import { type ReactNode, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Language } from '../i18n/i18n.ts';
 import { Outlet } from 'react-router-dom';
 import { staleKinds, TOAST_MAX_COUNT, toastKey, type ToastKind, toastOptions } from '../lib/toast.ts';
 import { theme } from '../theme.ts';
@@ -46,11 +52,24 @@ function AntdToasts({ children }: { children: ReactNode }) {
 }
 
 /**
+ * antd's own words (a modal's Cancel, the date picker's months, the upload list's Remove file) and dayjs's
+ * month and day names, in the language shown: Spanish from antd's es_ES and dayjs's 'es'.
+ */
+const ANTD_LOCALES: Record<Language, { antd: Locale; dayjs: string }> = {
+  en: { antd: enUS, dayjs: 'en' },
+  es: { antd: esES, dayjs: 'es' },
+};
+
+/**
  * The app's antd theme and locale, nothing else: for antd pieces loaded on demand inside a light page (the
  * sender portals' Upload modal and Representatives screen), whose toasts stay the page's light ones.
  */
 export function AntdTheme({ children }: { children: ReactNode }) {
-  return <ConfigProvider locale={enUS} theme={theme}>{children}</ConfigProvider>;
+  const { i18n } = useTranslation();
+  const locale = ANTD_LOCALES[i18n.language as Language] ?? ANTD_LOCALES.en;
+  // dayjs keeps one global locale: the date pickers' calendars read it as they render.
+  if (dayjs.locale() !== locale.dayjs) dayjs.locale(locale.dayjs);
+  return <ConfigProvider locale={locale.antd} theme={theme}>{children}</ConfigProvider>;
 }
 
 /** The app's antd theme around `children`; `tablet`: every control 44 px (TABLET_THEME). */

@@ -1,12 +1,13 @@
 /**
  * Info (every list with an Info button: the offender's tablet, the attorney's and representative's lists): a modal dialog titled with the document name, showing its description and the delivery
- * receipt (SHA-256, page count, size, upload and read times) both sides can check. Closes on Escape, a tap
+ * receipt (page count, size, upload and read times; the SHA-256 on the sender's side only) both sides can check. Closes on Escape, a tap
  * outside it or the × button. The browser's own <dialog> (showModal: focus kept inside, the page behind inert,
  * Escape), not antd's Modal: the lists' path carries no antd.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, failureMessage } from '../lib/api.ts';
+import { signedInAsOffender } from '../lib/storage.ts';
 import { formatDate } from '../lib/format.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
 import { type DocumentReceipt, downloadSignedReceipt, fetchReceipt } from './mailApi.ts';
@@ -21,8 +22,15 @@ type ReceiptState =
 
 function Receipt({ receipt }: { receipt: DocumentReceipt }) {
   const { t } = useTranslation();
+  // The file's SHA-256 is for the sender, who can match it against their copy; the reader is told in plain
+  // words what came and when, not a 64-character fingerprint.
   const items: [string, ReactNode][] = [
-    [t('info.sha256'), <code key='sha' className='info-sha'>{receipt.sha256}</code>],
+    ...(signedInAsOffender() ? [] : [
+      [t('info.sha256'), <code key='sha' className='info-sha'>{receipt.sha256}</code>] as [
+        string,
+        ReactNode,
+      ],
+    ]),
     [t('info.pages'), receipt.pages > 0 ? receipt.pages : t('list.encrypted')],
     [t('info.size'), formatBytes(receipt.size)],
     [t('info.uploaded'), formatDate(receipt.uploaded)],

@@ -17,6 +17,8 @@ import { Alert, Button, Checkbox, Form, Input, Modal, Progress, Typography } fro
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AntdTheme } from '../components/AntdShell.tsx';
+import { DateField } from '../components/DateField.tsx';
+import { FilePicker } from '../components/FilePicker.tsx';
 import { useAppConfig } from '../components/AppConfigProvider.tsx';
 import { useToast } from '../components/useToast.ts';
 import { failureMessage } from '../lib/api.ts';
@@ -57,7 +59,6 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
   const [passwordNeeded, setPasswordNeeded] = useState(false);
   const pickedRef = useRef<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const fileId = useId();
   const hintId = useId();
   const submitting = progress !== null;
@@ -68,7 +69,6 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     setPasswordNeeded(false);
     pickedRef.current = null;
     setProgress(null);
-    if (fileInput.current) fileInput.current.value = '';
   };
 
   const close = () => {
@@ -77,15 +77,13 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
     onClose();
   };
 
-  const pickFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    const problem = file ? fileProblem(file, maxUploadMb) : null;
+  const pickFile = (file: File) => {
+    const problem = fileProblem(file, maxUploadMb);
     setFileError(problem);
-    if (problem) event.target.value = '';
     setForm((current) => ({ ...current, selectedFile: problem ? null : file }));
     setPasswordNeeded(false);
     pickedRef.current = problem ? null : file;
-    if (file && !problem) void checkPassword(file);
+    if (!problem) void checkPassword(file);
   };
 
   /** pdf.js (loaded only now) tells whether the PDF needs a password; an answer for an earlier pick is dropped. */
@@ -202,23 +200,23 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
         </Form.Item>
         {form.timeSensitive && (
           <Form.Item label={t('upload.respondBy')} htmlFor={respondById}>
-            <Input
+            <DateField
               id={respondById}
-              type='date'
               value={form.respondBy}
-              min={new Date().toISOString().slice(0, 10)}
-              onChange={(event) => setForm((current) => ({ ...current, respondBy: event.target.value }))}
+              notBeforeToday
+              onChange={(respondBy) => setForm((current) => ({ ...current, respondBy }))}
             />
           </Form.Item>
         )}
         <Form.Item label={t('upload.file')} htmlFor={fileId} required>
-          <input
-            ref={fileInput}
+          <FilePicker
             id={fileId}
-            type='file'
             accept='.pdf,application/pdf'
-            aria-describedby={hintId}
-            onChange={pickFile}
+            file={form.selectedFile}
+            onPick={pickFile}
+            chooseLabel={t('upload.chooseFile')}
+            noneLabel={t('upload.noFile')}
+            describedBy={hintId}
             disabled={submitting}
           />
           <Typography.Text type='secondary' id={hintId} className='upload-hint'>

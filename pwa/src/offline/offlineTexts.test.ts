@@ -28,7 +28,7 @@ Deno.test('in Spanish the banner and the wrong PIN speak Spanish, with a Spanish
     );
     assert.equal(
       wrongPinText(1),
-      'El PIN no es correcto. Si se equivoca 1 vez más, esta tableta solo se podrá desbloquear con la red.',
+      'El PIN no es correcto. Si se equivoca 1 vez más, esta tableta solo se abrirá cuando tenga conexión a internet.',
     );
     assert.match(wrongPinText(3), /3 veces más/);
   });

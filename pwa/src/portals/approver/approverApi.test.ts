@@ -38,7 +38,7 @@ Deno.test('the approver texts follow the language shown', async () => {
     assert.equal(APPROVER_TEXTS.empty, 'No hay registros pendientes');
     assert.match(
       supervisorLabel({ id: 'x', name: 'Ana Díaz', email: 'a@b.test', bar_number: 'MO1', bar_state: 'MO' }),
-      /colegiado MO1 MO/,
+      /licencia MO1 MO/,
     );
   });
   assert.equal(APPROVER_TEXTS.empty, 'No pending registrations');

@@ -4,11 +4,12 @@
  * finds the user by name or e-mail (UserPicker.tsx) and filters by their id.
  */
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Card, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import i18next from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../components/DateField.tsx';
 import { useToast } from '../../../components/useToast.ts';
 import { ApiError, codeText, failureMessage } from '../../../lib/api.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -23,7 +24,7 @@ import {
   mergeEventTypes,
   NO_FILTERS,
 } from './auditFilters.ts';
-import { eventDisplayName } from './eventNames.ts';
+import { eventDisplayName, resourceDisplayName } from './eventNames.ts';
 import { UserPicker } from './UserPicker.tsx';
 import { AuditIntegrityNote } from './AuditIntegrityNote.tsx';
 import { STACKED_TABLE, stackedColumns } from '../../../components/stackedTable.ts';
@@ -80,7 +81,12 @@ function auditColumns(t: typeof i18next.t): ColumnsType<AuditLog> {
       key: 'event_type',
       render: (v: string) => <Tag>{eventDisplayName(v)}</Tag>,
     },
-    { title: t('audit.columns.resourceType'), dataIndex: 'resource_type', key: 'resource_type' },
+    {
+      title: t('audit.columns.resourceType'),
+      dataIndex: 'resource_type',
+      key: 'resource_type',
+      render: (v: string) => resourceDisplayName(v),
+    },
     {
       title: t('audit.columns.ip'),
       dataIndex: 'ip_address',
@@ -161,7 +167,7 @@ export function AuditLogsScreen() {
               htmlFor='audit-start-date'
               style={{ marginBottom: 0 }}
             >
-              <Input id='audit-start-date' type='date' />
+              <DateField id='audit-start-date' />
             </Form.Item>
             <Form.Item
               label={t('audit.endDate')}
@@ -169,7 +175,7 @@ export function AuditLogsScreen() {
               htmlFor='audit-end-date'
               style={{ marginBottom: 0 }}
             >
-              <Input id='audit-end-date' type='date' />
+              <DateField id='audit-end-date' />
             </Form.Item>
             <Form.Item
               label={t('audit.eventType')}

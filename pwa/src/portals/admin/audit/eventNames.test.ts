@@ -1,6 +1,6 @@
-import '../../../i18n/testing.ts';
+import { inLanguage } from '../../../i18n/testing.ts';
 import assert from 'node:assert/strict';
-import { eventDisplayName } from './eventNames.ts';
+import { eventDisplayName, resourceDisplayName } from './eventNames.ts';
 
 Deno.test('the events named in spec section 9 have their fixed labels', () => {
   assert.equal(eventDisplayName('user_login'), 'User Login');
@@ -26,4 +26,15 @@ Deno.test('empty or missing event types show nothing', () => {
   assert.equal(eventDisplayName(''), '');
   assert.equal(eventDisplayName(null), '');
   assert.equal(eventDisplayName(undefined), '');
+});
+
+Deno.test('in Spanish, event and resource names are Spanish', async () => {
+  await inLanguage('es', () => {
+    assert.equal(eventDisplayName('audit_logs_viewed'), 'Registros de auditoría consultados');
+    assert.equal(eventDisplayName('registration_submitted'), 'Registro enviado');
+    assert.equal(resourceDisplayName('session'), 'sesión');
+    assert.equal(resourceDisplayName('user'), 'usuario');
+  });
+  assert.equal(resourceDisplayName('ip_range'), 'ip_range');
+  assert.equal(resourceDisplayName('something_new'), 'something_new');
 });

@@ -11,11 +11,13 @@ import { useToast } from '../../../components/useToast.ts';
 import { failureMessage } from '../../../lib/api.ts';
 import { listSettings, type Setting, updateSetting } from './settingsApi.ts';
 import {
+  choiceText,
   draftOf,
   formatSettingValue,
   groupSettings,
   matchesSearch,
   parseDraft,
+  settingChoices,
   settingDescription,
   settingLabel,
   unitName,
@@ -99,6 +101,20 @@ export function SettingsScreen() {
         />
       );
     }
+    const choices = settingChoices(setting.key);
+    if (choices) {
+      return (
+        <Select
+          id={id}
+          aria-label={label}
+          autoFocus
+          style={{ minWidth: 200 }}
+          value={draft}
+          onChange={change}
+          options={choices.map((choice) => ({ value: choice, label: choiceText(choice) }))}
+        />
+      );
+    }
     return (
       <Space.Compact>
         <Input
@@ -132,7 +148,9 @@ export function SettingsScreen() {
           <Typography.Text strong>{settingLabel(setting)}</Typography.Text>
           <Typography.Text type='secondary'>{settingDescription(setting)}</Typography.Text>
           <Space wrap align='center'>
-            {isEditing ? editor(setting, editing.draft) : <span>{formatSettingValue(setting.value)}</span>}
+            {isEditing
+              ? editor(setting, editing.draft)
+              : <span>{formatSettingValue(setting.value, setting.key)}</span>}
             {isEditing
               ? (
                 <>

@@ -84,10 +84,11 @@ export function unitName(unit: string): string {
  * How a value reads: 'Enabled' / 'Disabled', '30 minutes', '1 minute', or the text ('Not set' when empty), in
  * the language shown.
  */
-export function formatSettingValue(value: SettingValue): string {
+export function formatSettingValue(value: SettingValue, key?: string): string {
   if (value.type === 'boolean') return value.value === true ? t('settings.enabled') : t('settings.disabled');
   if (value.type === 'text') {
     const text = String(value.value ?? '');
+    if (key !== undefined && settingChoices(key)) return choiceText(text);
     return text === '' ? t('settings.notSet') : text;
   }
   // A number without a unit is a code rather than a quantity (a port): shown as it is.
@@ -134,6 +135,20 @@ function refusalText(key: SettingKey, value: SettingValue, english: string): str
   }
   const rule = TEXT_RULES[key];
   return rule ? t(rule) : english;
+}
+
+/** The words of each choice a setting offers (the stored value is the contract's English word). */
+const CHOICE_TEXTS = { deny: 'settings.choices.deny', allow: 'settings.choices.allow' } as const;
+
+/** The values a text setting may take (`ip_whitelist_when_empty`: 'deny', 'allow'), or null for free text. */
+export function settingChoices(key: string): readonly string[] | null {
+  const definition = SETTINGS[key as SettingKey] as (typeof SETTINGS)[SettingKey] | undefined;
+  return definition && definition.type === 'text' && 'choices' in definition ? definition.choices : null;
+}
+
+/** A choice's words in the language shown; a choice without any (a newer API's) as stored. */
+export function choiceText(choice: string): string {
+  return Object.hasOwn(CHOICE_TEXTS, choice) ? t(CHOICE_TEXTS[choice as keyof typeof CHOICE_TEXTS]) : choice;
 }
 
 /** The editor's starting text: booleans as 'true' / 'false' (the Enabled / Disabled choice). */

@@ -6,6 +6,7 @@ import { Alert, Button, Form, Modal, Progress, Space, Statistic, Table, Typograp
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { FilePicker } from '../../../components/FilePicker.tsx';
 import { failureMessage } from '../../../lib/api.ts';
 import { importRoster, type RosterReport, type RosterReportRow } from './usersApi.ts';
 import { rejectedRows, rosterFileProblem, rosterSummary } from './usersLogic.ts';
@@ -21,8 +22,19 @@ function rejectedColumns(t: TFunction) {
   return [
     { title: t('users.import.line'), dataIndex: 'line', key: 'line', width: 80 },
     { title: t('users.import.docNumber'), dataIndex: 'docNumber', key: 'docNumber', width: 140 },
-    { title: t('users.import.reason'), dataIndex: 'reason', key: 'reason' },
+    {
+      title: t('users.import.reason'),
+      dataIndex: 'reason',
+      key: 'reason',
+      render: (_: unknown, row: RosterReportRow) => rejectionText(row, t),
+    },
   ];
+}
+
+/** A rejected row's reason in the language shown, from its code; the API's English when it sent no code. */
+function rejectionText(row: RosterReportRow, t: TFunction): string {
+  if (!row.code) return row.reason ?? '';
+  return t(`users.import.reasons.${row.code}`, { ...row.params });
 }
 
 export function ImportRosterModal(props: { open: boolean; onClose(imported: boolean): void }) {
@@ -90,13 +102,15 @@ export function ImportRosterModal(props: { open: boolean; onClose(imported: bool
           </Typography.Paragraph>
           <Form layout='vertical' component='div'>
             <Form.Item label={t('users.import.file')} htmlFor='roster-file'>
-              <input
+              <FilePicker
                 id='roster-file'
-                type='file'
                 accept='.csv,text/csv'
+                file={file}
                 disabled={working}
-                onChange={(event) => {
-                  setFile(event.target.files?.[0] ?? null);
+                chooseLabel={t('users.import.chooseFile')}
+                noneLabel={t('users.import.noFile')}
+                onPick={(picked) => {
+                  setFile(picked);
                   setError(null);
                 }}
               />

@@ -178,7 +178,11 @@ Deno.test("the screen's words follow the language shown", async () => {
     assert.equal(entityText(null), 'No aplica');
     assert.equal(
       rosterSummary({ added: 2, updated: 0, rejected: 1 }),
-      'Lista importada: 2 agregadas, 0 actualizadas, 1 rechazadas.',
+      'Lista importada: 2 filas agregadas, 0 actualizadas, 1 rechazada.',
+    );
+    assert.equal(
+      rosterSummary({ added: 0, updated: 1, rejected: 0 }),
+      'Lista importada: 0 filas agregadas, 1 actualizada, 0 rechazadas.',
     );
   });
 });

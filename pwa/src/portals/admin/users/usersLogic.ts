@@ -206,5 +206,10 @@ export function rejectedRows(rows: RosterReportRow[]): RosterReportRow[] {
 
 /** The summary line of an import: 'Roster imported: 3 added, 1 updated, 1 rejected.' (the API's own words). */
 export function rosterSummary(report: { added: number; updated: number; rejected: number }): string {
-  return t('users.import.summary', report);
+  // Each count with its own plural form: Spanish agrees ('1 actualizada', '2 actualizadas'); English does not.
+  return t('users.import.summary', {
+    added: t('users.import.summaryAdded', { count: report.added }),
+    updated: t('users.import.summaryUpdated', { count: report.updated }),
+    rejected: t('users.import.summaryRejected', { count: report.rejected }),
+  });
 }
