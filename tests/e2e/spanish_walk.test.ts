@@ -226,9 +226,10 @@ Deno.test({
         await walk(page, 'attorney upload');
         await page.keyboard.press('Escape');
         await upload.waitFor({ state: 'hidden' });
-        await page.locator('tr.document-row').first().getByRole('button', {
+        await page.locator('tr.document-row').getByRole('button', {
           name: new RegExp(`^${es.list.info}`),
-        }).click();
+          disabled: false,
+        }).first().click();
         await page.getByRole('dialog').waitFor();
         await walk(page, 'attorney Info');
         await page.keyboard.press('Escape');
@@ -241,12 +242,29 @@ Deno.test({
         await context.close();
       });
 
-      await t.step("the representative's documents", async () => {
+      await t.step("the representative's documents, upload, Info and security", async () => {
         const { context, page } = await spanishContext(browser);
         await signIn(page, server.url, REPRESENTATIVE);
         await page.waitForURL(/\/representative|\/portal/);
-        await page.locator('main h1, main h2').first().waitFor();
+        await page.locator('tr.document-row').first().waitFor();
         await walk(page, 'representative documents');
+        await page.getByRole('button', { name: spanish('Upload New Document') }).first().click();
+        const upload = page.getByRole('dialog');
+        await upload.waitFor();
+        await walk(page, 'representative upload');
+        await page.keyboard.press('Escape');
+        await upload.waitFor({ state: 'hidden' });
+        await page.locator('tr.document-row').getByRole('button', {
+          name: new RegExp(`^${es.list.info}`),
+          disabled: false,
+        }).first()
+          .click();
+        await page.getByRole('dialog').waitFor();
+        await walk(page, 'representative Info');
+        await page.keyboard.press('Escape');
+        await page.goto(`${server.url}/security`);
+        await page.locator('main h1, main h2').first().waitFor();
+        await walk(page, 'representative security');
         await context.close();
       });
 
