@@ -18,6 +18,7 @@ import {
   pageDrawn,
   readerContext,
   SCREENS,
+  showMoreTools,
 } from '../support/viewer_pages.ts';
 import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
 
@@ -111,9 +112,15 @@ Deno.test({
         'Escape in the properties or print dialog closes the dialog, then the viewer',
         async () => {
           const popup = await openFromList(portal);
+          // On the tablet the properties wait behind More; Escape there closes that row first, not the viewer.
+          await showMoreTools(popup);
+          await popup.keyboard.press('Escape');
+          await popup.locator('#viewer-more-tools').waitFor({ state: 'detached' });
+          assert.equal(popup.isClosed(), false, 'Escape in More left the viewer open');
           for (
             const [button, dialogName] of [['Document properties', 'Document Properties'], ['Print', 'Print']]
           ) {
+            if (button === 'Document properties') await showMoreTools(popup);
             await popup.getByRole('button', { name: button, exact: true }).click();
             const dialog = popup.getByRole('dialog', { name: dialogName });
             await dialog.waitFor();
@@ -121,6 +128,10 @@ Deno.test({
             await dialog.waitFor({ state: 'hidden' });
             assert.equal(popup.isClosed(), false, `Escape in ${dialogName} left the viewer open`);
           }
+          // The focus is back on Print, in the toolbar, with More's row still open: Escape closes the row, then
+          // the viewer.
+          await popup.keyboard.press('Escape');
+          await popup.locator('#viewer-more-tools').waitFor({ state: 'detached' });
           await closedBy(popup, () => popup.keyboard.press('Escape'));
         },
       );
@@ -145,6 +156,21 @@ Deno.test({
             try {
               await openViewer(reader.page, server.url, id);
               await pageDrawn(reader.page, 1);
+              // First what a reader uses, in plain words: the pages, zoom, print, read aloud, More and Close.
+              const first = (await toolbarNames(reader.page)).map((control) => control.shown);
+              assert.deepEqual(
+                first,
+                ['Previous page', 'Next page', 'Zoom out', 'Zoom in', 'Print', 'Read aloud', 'More', 'Close'],
+              );
+              if (screen === 'tablet') {
+                // One row on the upright tablet: every control's top within a few pixels of the first's.
+                const tops = await reader.page.getByRole('toolbar').evaluate((bar) =>
+                  [...bar.querySelectorAll<HTMLElement>('button')].map((b) => b.getBoundingClientRect().top)
+                );
+                assert.ok(tops.every((top) => Math.abs(top - tops[0]) < 8), `one row: ${tops.join(', ')}`);
+              }
+              // The rest behind More, each with its name under its icon as well.
+              await showMoreTools(reader.page);
               const names = await toolbarNames(reader.page);
               assert.ok(names.length >= 15, `${names.length} controls`);
               for (const control of names) {

@@ -164,8 +164,20 @@ export function inkShare(
   return ink / count;
 }
 
+/**
+ * On a touch screen the toolbar keeps the zoom list, rotation, the modes and the properties behind "More"
+ * (pwa/src/viewer/Toolbar.tsx): opens that row when it is closed; with a mouse there is no More and nothing to do.
+ */
+export async function showMoreTools(page: Page): Promise<void> {
+  const more = page.getByRole('toolbar').getByRole('button', { name: 'More', exact: true });
+  if ((await more.count()) === 0) return;
+  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  await page.locator('#viewer-more-tools').waitFor();
+}
+
 /** Chooses a toolbar radio button by its accessible name (antd hides the input under its label). */
 export async function pickRadio(page: Page, name: string): Promise<void> {
+  await showMoreTools(page);
   const radio = page.getByRole('radio', { name, exact: true });
   if (await radio.isChecked()) return;
   await page.locator('label', { has: radio }).click();
@@ -178,6 +190,7 @@ export async function pickRadio(page: Page, name: string): Promise<void> {
  * closed before the choice (the toolbar re-renders as the pages are laid out anew).
  */
 export async function chooseZoom(page: Page, label: string): Promise<void> {
+  await showMoreTools(page);
   const select = page.getByRole('combobox', { name: 'Zoom' });
   for (let attempt = 1;; attempt++) {
     // Away from the last control, whose tooltip could lie over the select (a hovered tooltip stays open).

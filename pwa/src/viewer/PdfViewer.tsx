@@ -116,6 +116,8 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             commands={commands}
             onProperties={() => setPropertiesOpen(true)}
             onPrint={() => print.start()}
+            // The bar has no Close of its own (one Close in the viewer, the toolbar's): Read aloud, shown pressed
+            // while the bar is open, closes it again.
             readAloud={{ open: readAloudOpen, toggle: () => setReadAloudOpen((open) => !open) }}
             closeButton={<CloseButton onClose={onClose} />}
           />
@@ -132,11 +134,6 @@ function DocumentViewer({ documentId, onClose }: { documentId: string; onClose()
             pdf={pdf}
             startPage={view.page}
             showPage={commands.goToPage}
-            onClose={() => {
-              setReadAloudOpen(false);
-              // Back to the button that opened the bar, so a keyboard or screen reader user keeps their place.
-              document.querySelector<HTMLButtonElement>('.viewer-toolbar button[aria-pressed]')?.focus();
-            }}
           />
         </Suspense>
       )}

@@ -5,6 +5,11 @@
  * deliberately absent. Every control has an accessible name; with a mouse, a
  * tooltip names each icon; on a touch screen, where nothing hovers, each icon
  * has its name written under it instead (viewer.css).
+ *
+ * On a touch screen (the facility's tablet, a phone) the bar is one row of what a reader uses: the pages, zoom,
+ * print, read aloud and close, in plain words under their icons. The rest (the zoom list, rotation, the scroll
+ * and view modes, the selection tool, the properties) waits behind one "More" button that opens it as a second
+ * row; Escape there closes that row first. With a mouse every control stands in the bar as before.
  */
 import {
   ColumnHeightOutlined,
@@ -14,6 +19,7 @@ import {
   FontSizeOutlined,
   InfoCircleOutlined,
   LeftOutlined,
+  MoreOutlined,
   PrinterOutlined,
   ReadOutlined,
   RightOutlined,
@@ -163,150 +169,230 @@ function PageAnnouncer({ page, pageCount }: { page: number; pageCount: number })
 export function Toolbar({ view, commands, onProperties, onPrint, readAloud, closeButton }: ToolbarProps) {
   const { t } = useTranslation();
   const touch = useMediaQuery('(pointer: coarse)');
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreButton = useRef<HTMLButtonElement>(null);
   const zoomValue = zoomSelectValue(view.scale, view.preset);
   const options = zoomValue === null
     ? [...zoomOptions(), { value: 'custom', label: zoomLabel(view.scale), disabled: true }]
     : zoomOptions();
+  const pages = (
+    <>
+      <Space.Compact>
+        <ToolButton
+          label={t('viewerTools.previous')}
+          icon={<LeftOutlined />}
+          onClick={commands.previousPage}
+          disabled={view.page <= 1}
+        />
+        <ToolButton
+          label={t('viewerTools.next')}
+          icon={<RightOutlined />}
+          onClick={commands.nextPage}
+          disabled={view.page >= view.pageCount}
+        />
+      </Space.Compact>
+      <PageField view={view} commands={commands} />
+    </>
+  );
+  const zoomButtons = (
+    <Space.Compact>
+      <ToolButton
+        label={t('viewerTools.zoomOut')}
+        icon={<ZoomOutOutlined />}
+        onClick={() => commands.zoomBy(-1)}
+      />
+      <ToolButton
+        label={t('viewerTools.zoomIn')}
+        icon={<ZoomInOutlined />}
+        onClick={() => commands.zoomBy(1)}
+      />
+    </Space.Compact>
+  );
+  const zoomList = (
+    <Tip title={t('viewerTools.zoom')}>
+      <Select
+        aria-label={t('viewerTools.zoom')}
+        className='viewer-zoom'
+        value={zoomValue ?? 'custom'}
+        options={options}
+        onChange={commands.setZoom}
+        popupMatchSelectWidth={false}
+        // Eleven options: all in the page, so a screen reader hears every one.
+        virtual={false}
+      />
+    </Tip>
+  );
+  const rotation = (
+    <Space.Compact>
+      <ToolButton
+        label={t('viewerTools.rotateLeft')}
+        icon={<RotateLeftOutlined />}
+        onClick={() => commands.rotateBy(-90)}
+      />
+      <ToolButton
+        label={t('viewerTools.rotateRight')}
+        icon={<RotateRightOutlined />}
+        onClick={() => commands.rotateBy(90)}
+      />
+    </Space.Compact>
+  );
+  const modes = (
+    <>
+      <Choice
+        label={t('viewerTools.scrollMode')}
+        value={view.layout.scroll}
+        onChange={commands.setScroll}
+        options={[
+          {
+            value: 'vertical',
+            label: t('viewerTools.vertical'),
+            tip: t('viewerTools.verticalTip'),
+            icon: <ColumnHeightOutlined />,
+          },
+          {
+            value: 'horizontal',
+            label: t('viewerTools.horizontal'),
+            tip: t('viewerTools.horizontalTip'),
+            icon: <ColumnWidthOutlined />,
+          },
+          {
+            value: 'wrapped',
+            label: t('viewerTools.wrapped'),
+            tip: t('viewerTools.wrappedTip'),
+            icon: <TableOutlined />,
+          },
+        ]}
+      />
+      <Choice
+        label={t('viewerTools.viewMode')}
+        value={view.layout.view}
+        onChange={commands.setView}
+        options={[
+          {
+            value: 'single',
+            label: t('viewerTools.single'),
+            tip: t('viewerTools.singleTip'),
+            icon: <FileOutlined />,
+          },
+          {
+            value: 'dual',
+            label: t('viewerTools.dual'),
+            tip: t('viewerTools.dualTip'),
+            icon: <ReadOutlined />,
+          },
+        ]}
+      />
+      <Choice
+        label={t('viewerTools.selectionMode')}
+        value={view.tool}
+        onChange={commands.setTool}
+        options={[
+          {
+            value: 'text',
+            label: t('viewerTools.text'),
+            tip: t('viewerTools.textTip'),
+            icon: <FontSizeOutlined />,
+          },
+          {
+            value: 'hand',
+            label: t('viewerTools.hand'),
+            tip: t('viewerTools.handTip'),
+            icon: <DragOutlined />,
+          },
+        ]}
+      />
+    </>
+  );
+  const readAloudButton = (
+    <ToolButton
+      label={t('readAloud.button')}
+      icon={<SoundOutlined />}
+      onClick={readAloud.toggle}
+      pressed={readAloud.open}
+    />
+  );
+  const properties = (
+    <ToolButton
+      label={t('viewerTools.properties')}
+      icon={<InfoCircleOutlined />}
+      onClick={onProperties}
+    />
+  );
+  const print = <ToolButton label={t('viewerTools.print')} icon={<PrinterOutlined />} onClick={onPrint} />;
+
+  if (touch) {
+    return (
+      <Touch.Provider value={touch}>
+        <div
+          role='toolbar'
+          aria-label={t('viewerTools.tools')}
+          className='viewer-toolbar viewer-toolbar-touch'
+          onKeyDown={(event) => {
+            // Escape closes the second row first (useViewerExit.ts leaves an Escape already taken alone).
+            if (event.key !== 'Escape' || !moreOpen) return;
+            event.preventDefault();
+            setMoreOpen(false);
+            moreButton.current?.focus();
+          }}
+        >
+          <Flex className='viewer-toolbar-row' wrap gap={8} align='center'>
+            {pages}
+            {zoomButtons}
+            {print}
+            {readAloudButton}
+            <Button
+              ref={moreButton}
+              className='viewer-tool'
+              icon={<MoreOutlined />}
+              aria-label={t('viewerTools.more')}
+              aria-expanded={moreOpen}
+              aria-controls='viewer-more-tools'
+              onClick={() => setMoreOpen(!moreOpen)}
+            >
+              <span className='viewer-tool-text'>{t('viewerTools.more')}</span>
+            </Button>
+            {closeButton}
+          </Flex>
+          {moreOpen && (
+            <Flex
+              id='viewer-more-tools'
+              className='viewer-toolbar-row viewer-more-tools'
+              wrap
+              gap={8}
+              align='center'
+            >
+              {zoomList}
+              {rotation}
+              {modes}
+              {properties}
+            </Flex>
+          )}
+        </div>
+      </Touch.Provider>
+    );
+  }
   return (
     <Touch.Provider value={touch}>
       <Flex
         role='toolbar'
         aria-label={t('viewerTools.tools')}
-        className={touch ? 'viewer-toolbar viewer-toolbar-touch' : 'viewer-toolbar'}
+        className='viewer-toolbar'
         wrap
         gap={8}
         align='center'
       >
-        <Space.Compact>
-          <ToolButton
-            label={t('viewerTools.previous')}
-            icon={<LeftOutlined />}
-            onClick={commands.previousPage}
-            disabled={view.page <= 1}
-          />
-          <ToolButton
-            label={t('viewerTools.next')}
-            icon={<RightOutlined />}
-            onClick={commands.nextPage}
-            disabled={view.page >= view.pageCount}
-          />
-        </Space.Compact>
-        <PageField view={view} commands={commands} />
+        {pages}
         <Divider orientation='vertical' />
-        <Space.Compact>
-          <ToolButton
-            label={t('viewerTools.zoomOut')}
-            icon={<ZoomOutOutlined />}
-            onClick={() => commands.zoomBy(-1)}
-          />
-          <ToolButton
-            label={t('viewerTools.zoomIn')}
-            icon={<ZoomInOutlined />}
-            onClick={() => commands.zoomBy(1)}
-          />
-        </Space.Compact>
-        <Tip title={t('viewerTools.zoom')}>
-          <Select
-            aria-label={t('viewerTools.zoom')}
-            className='viewer-zoom'
-            value={zoomValue ?? 'custom'}
-            options={options}
-            onChange={commands.setZoom}
-            popupMatchSelectWidth={false}
-            // Eleven options: all in the page, so a screen reader hears every one.
-            virtual={false}
-          />
-        </Tip>
+        {zoomButtons}
+        {zoomList}
         <Divider orientation='vertical' />
-        <Space.Compact>
-          <ToolButton
-            label={t('viewerTools.rotateLeft')}
-            icon={<RotateLeftOutlined />}
-            onClick={() => commands.rotateBy(-90)}
-          />
-          <ToolButton
-            label={t('viewerTools.rotateRight')}
-            icon={<RotateRightOutlined />}
-            onClick={() => commands.rotateBy(90)}
-          />
-        </Space.Compact>
+        {rotation}
         <Divider orientation='vertical' />
-        <Choice
-          label={t('viewerTools.scrollMode')}
-          value={view.layout.scroll}
-          onChange={commands.setScroll}
-          options={[
-            {
-              value: 'vertical',
-              label: t('viewerTools.vertical'),
-              tip: t('viewerTools.verticalTip'),
-              icon: <ColumnHeightOutlined />,
-            },
-            {
-              value: 'horizontal',
-              label: t('viewerTools.horizontal'),
-              tip: t('viewerTools.horizontalTip'),
-              icon: <ColumnWidthOutlined />,
-            },
-            {
-              value: 'wrapped',
-              label: t('viewerTools.wrapped'),
-              tip: t('viewerTools.wrappedTip'),
-              icon: <TableOutlined />,
-            },
-          ]}
-        />
-        <Choice
-          label={t('viewerTools.viewMode')}
-          value={view.layout.view}
-          onChange={commands.setView}
-          options={[
-            {
-              value: 'single',
-              label: t('viewerTools.single'),
-              tip: t('viewerTools.singleTip'),
-              icon: <FileOutlined />,
-            },
-            {
-              value: 'dual',
-              label: t('viewerTools.dual'),
-              tip: t('viewerTools.dualTip'),
-              icon: <ReadOutlined />,
-            },
-          ]}
-        />
-        <Choice
-          label={t('viewerTools.selectionMode')}
-          value={view.tool}
-          onChange={commands.setTool}
-          options={[
-            {
-              value: 'text',
-              label: t('viewerTools.text'),
-              tip: t('viewerTools.textTip'),
-              icon: <FontSizeOutlined />,
-            },
-            {
-              value: 'hand',
-              label: t('viewerTools.hand'),
-              tip: t('viewerTools.handTip'),
-              icon: <DragOutlined />,
-            },
-          ]}
-        />
+        {modes}
         <Divider orientation='vertical' />
-        <ToolButton
-          label={t('readAloud.button')}
-          icon={<SoundOutlined />}
-          onClick={readAloud.toggle}
-          pressed={readAloud.open}
-        />
-        <ToolButton
-          label={t('viewerTools.properties')}
-          icon={<InfoCircleOutlined />}
-          onClick={onProperties}
-        />
-        <ToolButton label={t('viewerTools.print')} icon={<PrinterOutlined />} onClick={onPrint} />
+        {readAloudButton}
+        {properties}
+        {print}
         <Divider orientation='vertical' />
         {closeButton}
       </Flex>

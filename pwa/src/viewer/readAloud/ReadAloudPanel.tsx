@@ -27,7 +27,6 @@ export interface ReadAloudPanelProps {
   startPage: number;
   /** Shows a page (reading moved on to it). */
   showPage(page: number): void;
-  onClose(): void;
 }
 
 type Phase =
@@ -61,7 +60,7 @@ function languageName(tag: string, readerLanguage: string): string {
   }
 }
 
-export default function ReadAloudPanel({ pdf, startPage, showPage, onClose }: ReadAloudPanelProps) {
+export default function ReadAloudPanel({ pdf, startPage, showPage }: ReadAloudPanelProps) {
   const { t, i18n } = useTranslation();
   const [phase, setPhase] = useState<Phase>({ kind: 'preparing' });
   const [state, setState] = useState<PlayerState>('stopped');
@@ -146,12 +145,6 @@ export default function ReadAloudPanel({ pdf, startPage, showPage, onClose }: Re
     // Read aloud starts once per opening of the bar, from the page shown then.
   }, [pdf]);
 
-  const close = (
-    <Button onClick={onClose} className='read-aloud-close'>
-      {t('common.close')}
-    </Button>
-  );
-
   if (phase.kind !== 'ready') {
     const message = phase.kind === 'preparing'
       ? null
@@ -164,7 +157,7 @@ export default function ReadAloudPanel({ pdf, startPage, showPage, onClose }: Re
       <section className='read-aloud' aria-label={t('readAloud.region')} data-testid='read-aloud'>
         {message === null
           ? <Typography.Text role='status'>{t('readAloud.preparing')}</Typography.Text>
-          : <Alert type='warning' role='alert' title={message} showIcon action={close} />}
+          : <Alert type='warning' role='alert' title={message} showIcon />}
       </section>
     );
   }
@@ -221,7 +214,6 @@ export default function ReadAloudPanel({ pdf, startPage, showPage, onClose }: Re
           />
         </Flex>
         <span className='read-aloud-state' role='status'>{status}</span>
-        {close}
       </Flex>
       {caption && (
         <p className='read-aloud-caption' data-testid='read-aloud-caption' data-page={caption.page}>
