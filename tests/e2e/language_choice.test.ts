@@ -154,6 +154,8 @@ Deno.test({
           assert.equal(await htmlLang(viewer), 'es');
           const toolbar = viewer.getByRole('toolbar', { name: es.viewerTools.tools });
           await toolbar.getByRole('button', { name: es.viewerTools.next }).waitFor();
+          // On the tablet the properties wait behind "Más" (pwa/src/viewer/Toolbar.tsx).
+          await toolbar.getByRole('button', { name: es.viewerTools.more, exact: true }).click();
           await toolbar.getByRole('button', { name: es.viewerTools.properties }).click();
           const properties = viewer.getByRole('dialog', { name: es.properties.title });
           const creation = properties.locator('tr', { hasText: es.properties.creationDate });
