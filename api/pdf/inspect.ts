@@ -1,6 +1,6 @@
 /**
  * Reads a PDF's page count, encryption, print permission and metadata in an isolated
- * subprocess (inspect_worker.ts): no permissions, a wall-clock limit, a V8 heap limit and a
+ * subprocess (inspect_worker.ts): no permissions, a time limit, a V8 heap limit and a
  * resident-memory limit, at most two at a time and a bounded queue behind them. Known pdf.js
  * bugs let a 1 KiB file burn minutes of CPU or gigabytes of memory; here they cost one killed
  * child, and the API keeps answering.
@@ -8,7 +8,8 @@
  * The heap flag alone is not a bound: typed arrays (decoded image and stream data) live outside
  * V8's old space, so a 747 KB PDF holding one compressed 16000×16000 image took a child to 1.6 GB.
  * The parent therefore samples the child's resident set (/proc/PID/status, Linux) and kills it past
- * `rssMb`; where /proc cannot be read, the wall clock remains the bound.
+ * `rssMb`, and counts its time limit in CPU time; where /proc cannot be read, the wall clock remains the
+ * bound.
  */
 
 export interface PdfMetadata {
@@ -39,7 +40,10 @@ export type InspectResult =
   | { ok: false; reason: 'unreadable' | 'too_complex' | 'busy' };
 
 export interface InspectLimits {
-  /** Wall-clock time before the child is killed. */
+  /**
+   * CPU time (user and system) the child may use before it is killed; wall-clock time where /proc cannot be read.
+   * Where it can, the wall clock still ends the child at WALL_CLOCK_FACTOR times this.
+   */
   timeoutMs: number;
   /** V8 old-space limit of the child. */
   heapMb: number;
@@ -48,7 +52,8 @@ export interface InspectLimits {
 }
 
 /**
- * 15 s: a legitimate 10 MB, 500-page scan parses in about 2 s on one busy core; 192 MB heap:
+ * 15 s: a legitimate 10 MB, 500-page scan parses in about 2 s on one busy core (the child's start, Deno and
+ * pdf.js, about 1 s more); 192 MB heap:
  * pdf.js needs about 40 MB for such a file; 320 MB resident: the Deno runtime itself takes about
  * 60 MB, the 100 MB largest upload is held once. All leave a wide margin for honest files only.
  */
@@ -61,8 +66,16 @@ const MAX_CONCURRENT = 2;
  * the queue can hold; past it an upload is refused at once (503) instead of piling up.
  */
 export const MAX_WAITING = 8;
-/** How often the child's resident memory is sampled. */
+/** How often the child's resident memory and CPU time are sampled. */
 const RSS_SAMPLE_MS = 50;
+/**
+ * Where the child's CPU time is measured, its limit is CPU time: a server busy with other work (many uploads, a
+ * flood of sign-ins) slows an honest parse in wall time without making the file any more complex. The wall clock
+ * still ends a child that waits on nothing at this many times the limit.
+ */
+const WALL_CLOCK_FACTOR = 4;
+/** /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux (USER_HZ). */
+const TICKS_PER_SECOND = 100;
 /** The worker's answer is one short JSON line; anything longer is not our worker talking. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -132,10 +145,19 @@ async function runWorker(bytes: Uint8Array, limits: InspectLimits): Promise<Insp
       child.kill('SIGKILL');
     } catch { /* already gone */ }
   };
-  const timer = setTimeout(kill, limits.timeoutMs);
+  // The wall clock is the limit until the child's CPU time is seen; from then on the CPU time is.
+  let cpuMeasured = false;
+  let timer = setTimeout(function wallClock() {
+    if (!cpuMeasured) return kill();
+    timer = setTimeout(kill, limits.timeoutMs * (WALL_CLOCK_FACTOR - 1));
+  }, limits.timeoutMs);
   const sampler = setInterval(() => {
     const rss = residentMb(child.pid);
     if (rss !== undefined && rss > limits.rssMb) kill();
+    const cpu = cpuMs(child.pid);
+    if (cpu === undefined) return;
+    cpuMeasured = true;
+    if (cpu > limits.timeoutMs) kill();
   }, RSS_SAMPLE_MS);
   try {
     const feed = (async () => {
@@ -174,6 +196,20 @@ function residentMb(pid: number): number | undefined {
         "[pdf] Deno's permissions refuse /proc: the PDF inspector's 320 MB resident-memory check is off",
       );
     }
+    return undefined;
+  }
+}
+
+/** The CPU time process `pid` has used, user and system, in ms; undefined where /proc cannot be read. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // The command name may hold spaces and parentheses: the fields are counted from its closing one. After it
+    // come field 3 (state) onwards; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  } catch {
     return undefined;
   }
 }

@@ -107,7 +107,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: 'the wall-clock limit kills a parse that runs too long',
+  name: 'the time limit kills a parse that runs too long',
   ...DB_TEST,
   fn: async () => {
     const bomb = await pdfWithContent(await deflated('0 0 m 1 1 l S\n', 400));
