@@ -175,7 +175,12 @@ Deno.test({
 
       // Typed a key at a time, the search goes out once the typing stops, not once a letter.
       const searches = recordSearches();
+      // 'coun' already finds the one user: the whole word's answer is waited for, not the first that shows one.
+      const whole = page.waitForResponse((response) =>
+        new URL(response.url()).searchParams.get('q') === 'counsel'
+      );
       await page.getByLabel('Search').pressSequentially('counsel', { delay: 40 });
+      await whole;
       await page.getByText('Showing 1 of 1 users').waitFor();
       assert.match(await userRows().first().innerText(), /Atticus Counsel/);
       assert.equal(searches.at(-1), 'counsel');
