@@ -69,8 +69,8 @@ Deno.test({
           await docNumber.fill(OFFENDER2.username);
           assert.ok(await upload.isDisabled(), 'disabled until the new number is confirmed');
           await dialog.getByText('ROE, R. — DOC 100002').waitFor();
-          await upload.waitFor();
-          assert.ok(await upload.isEnabled(), 'enabled once the recipient is shown');
+          // Enabled once the recipient is shown (the button follows the name by a render).
+          await dialog.getByRole('button', { name: 'Upload', disabled: false }).waitFor();
           await dialog.getByRole('checkbox', { name: 'Time-sensitive' }).check();
           // antd's date picker: a date typed in its field is taken as typed; Tab closes its calendar.
           await dialog.getByLabel('Respond by (optional)').fill('2099-12-03');
