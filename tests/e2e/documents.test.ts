@@ -284,7 +284,13 @@ Deno.test({
         const briefRow = row(page, /Appeal brief/);
         assert.match(await briefRow.textContent() ?? '', /Atticus Counsel/);
         assert.match(await briefRow.textContent() ?? '', /[A-Z][a-z]{2} \d{1,2}, \d{4}/);
-        assert.ok(await row(page, /Filing 01/).getByRole('button', { name: 'Info Filing 01' }).isDisabled());
+        // A letter without a description still has its Info: who sent it and when (the spec's description rule
+        // aside).
+        await row(page, /Filing 01/).getByRole('button', { name: 'Info Filing 01' }).click();
+        const filingInfo = page.getByRole('dialog', { name: 'Filing 01' });
+        await filingInfo.getByText(/^Sent by .+ on [A-Z][a-z]{2} \d{1,2}, \d{4}/).waitFor();
+        await page.keyboard.press('Escape');
+        await filingInfo.waitFor({ state: 'hidden' });
 
         await briefRow.getByRole('button', { name: 'Info Appeal brief' }).click();
         const info = page.getByRole('dialog', { name: 'Appeal brief' });
