@@ -30,6 +30,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { publicRoutes } from './routes/public.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
+import { receiptRoutes } from './routes/receipts.ts';
 import { recipientRoutes } from './routes/recipients.ts';
 import { representativeRoutes } from './routes/representative.ts';
 import { representativeLinkRoutes } from './routes/representatives.ts';
@@ -67,6 +68,7 @@ export function createApp(appDeps: AppDeps) {
     .route('/admin/ip-whitelist', adminIpWhitelistRoutes)
     .route('/documents', documentRoutes)
     .route('/representative', representativeRoutes)
+    .route('/receipts', receiptRoutes)
     .route('/recipients', recipientRoutes)
     .route('/preferences', preferenceRoutes)
     .route('/attorney/representatives', representativeLinkRoutes)

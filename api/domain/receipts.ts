@@ -10,6 +10,7 @@ import type { Tx } from '../db/client.ts';
 import type { DocumentInfo } from '../../contract/shapes/document.ts';
 import { type Checkpoint, checkpointMessage } from '../blobs/audit_checkpoint_store.ts';
 import { type AuditSigner, canonicalJson, keyFingerprint, verifySignature } from './audit_signing.ts';
+import type { ReceiptCheckResult, ReceiptFailure, ReceiptInvalid } from '../../contract/shapes/receipt.ts';
 
 export { canonicalJson };
 
@@ -84,61 +85,107 @@ export type ReceiptCheck =
   | { ok: true; lines: string[] }
   | { ok: false; reason: string };
 
+/** The fingerprint of a key as the receipt names it; a key that is not base64 has none. */
+async function fingerprintOf(publicKey: string): Promise<string> {
+  try {
+    return await keyFingerprint(publicKey);
+  } catch {
+    return 'an unreadable key';
+  }
+}
+
+function invalid(reasonCode: ReceiptFailure, reason: string): ReceiptInvalid {
+  return { valid: false, reasonCode, reason };
+}
+
 /**
- * Checks a receipt file's text offline: its canonical form, its signature, and (with `trustedKey`) that the key
- * is the portal's. Says which events the enclosed checkpoint covers.
+ * Checks a receipt file's text: its canonical form, its signature, and (with `trustedKey`) that the key is the
+ * portal's; says which events the enclosed checkpoint covers. Any text gives a result, never an exception: the
+ * command line and POST /api/receipts/verify both run it on files from anywhere.
  */
-export async function checkReceipt(text: string, trustedKey?: string): Promise<ReceiptCheck> {
+export async function verifyReceipt(text: string, trustedKey?: string): Promise<ReceiptCheckResult> {
   let parsed: SignedReceipt;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'the file is not a receipt (not JSON): it was damaged or changed' };
+    return invalid('not_json', 'the file is not a receipt (not JSON): it was damaged or changed');
   }
-  if (!parsed?.receipt || typeof parsed.publicKey !== 'string' || typeof parsed.signature !== 'string') {
-    return { ok: false, reason: 'the file is not a signed receipt' };
+  const r = parsed?.receipt;
+  if (
+    !r || typeof r !== 'object' || typeof parsed.publicKey !== 'string' ||
+    typeof parsed.signature !== 'string' || !Array.isArray(r.events) || !r.document ||
+    typeof r.document !== 'object'
+  ) {
+    return invalid('not_a_receipt', 'the file is not a signed receipt');
   }
-  if (canonicalJson(parsed) + '\n' !== text) {
-    return { ok: false, reason: 'the file is not in the form it was signed in: it was changed' };
+  let canonical: string;
+  try {
+    canonical = canonicalJson(parsed) + '\n';
+  } catch {
+    // Nesting deeper than the stack allows: nothing the portal signs.
+    return invalid('not_a_receipt', 'the file is not a signed receipt');
+  }
+  if (canonical !== text) {
+    return invalid('changed', 'the file is not in the form it was signed in: it was changed');
   }
   if (trustedKey && trustedKey !== parsed.publicKey) {
-    return {
-      ok: false,
-      reason: `the receipt is signed by another key (${await keyFingerprint(
+    return invalid(
+      'other_key',
+      `the receipt is signed by another key (${await fingerprintOf(
         parsed.publicKey,
-      )}), not ${await keyFingerprint(
+      )}), not ${await fingerprintOf(
         trustedKey,
       )}`,
-    };
+    );
   }
-  if (!(await verifySignature(parsed.publicKey, receiptMessage(parsed.receipt), parsed.signature))) {
-    return { ok: false, reason: 'the signature does not match the receipt: it was changed' };
+  if (!(await verifySignature(parsed.publicKey, receiptMessage(r), parsed.signature))) {
+    return invalid('bad_signature', 'the signature does not match the receipt: it was changed');
   }
-  const r = parsed.receipt;
-  const lines = [
-    `document ${r.document.documentid}: "${r.document.name}" to ${r.document.to}, SHA-256 ${r.document.sha256}, ${r.document.pages} page(s)`,
-    `signed ${r.issuedAt} by key ${await keyFingerprint(parsed.publicKey)}${
-      trustedKey ? ' (the key given)' : ''
-    }`,
-  ];
   const checkpoint = r.checkpoint;
   const checkpointHolds = checkpoint
     ? checkpoint.publicKey === parsed.publicKey &&
       await verifySignature(checkpoint.publicKey, checkpointMessage(checkpoint), checkpoint.signature)
     : false;
+  return {
+    valid: true,
+    document: r.document,
+    issuedAt: r.issuedAt,
+    keyFingerprint: await fingerprintOf(parsed.publicKey),
+    checkpoint: checkpoint
+      ? { signedAt: checkpoint.signedAt, size: checkpoint.size, holds: checkpointHolds }
+      : null,
+    events: r.events.map((e) => ({
+      auditId: e.auditId,
+      event: e.event,
+      at: e.at,
+      chainPosition: e.chainPosition,
+      covered: checkpointHolds && e.chainPosition !== null && e.chainPosition <= checkpoint!.size,
+    })),
+  };
+}
+
+/** `verifyReceipt` as the command line prints it: a reason, or one line per fact. */
+export async function checkReceipt(text: string, trustedKey?: string): Promise<ReceiptCheck> {
+  const result = await verifyReceipt(text, trustedKey);
+  if (!result.valid) return { ok: false, reason: result.reason };
+  const d = result.document;
+  const lines = [
+    `document ${d.documentid}: "${d.name}" to ${d.to}, SHA-256 ${d.sha256}, ${d.pages} page(s)`,
+    `signed ${result.issuedAt} by key ${result.keyFingerprint}${trustedKey ? ' (the key given)' : ''}`,
+  ];
+  const checkpoint = result.checkpoint;
   if (checkpoint) {
     lines.push(
-      checkpointHolds
+      checkpoint.holds
         ? `checkpoint ${checkpoint.signedAt}: ${checkpoint.size} audit rows, signature holds`
         : `checkpoint ${checkpoint.signedAt}: its signature does not hold`,
     );
   }
-  for (const e of r.events) {
-    const covered = checkpointHolds && e.chainPosition !== null && e.chainPosition <= checkpoint!.size;
+  for (const e of result.events) {
     lines.push(
       `${e.event} ${e.at} (audit row ${e.auditId}${
         e.chainPosition === null ? '' : `, chain position ${e.chainPosition}`
-      }): ${covered ? 'covered by the checkpoint' : 'not yet covered by a checkpoint'}`,
+      }): ${e.covered ? 'covered by the checkpoint' : 'not yet covered by a checkpoint'}`,
     );
   }
   if (!trustedKey) {

@@ -49,6 +49,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /api/documents/attorney': { shapes: ['AttorneyDocumentsAnswer'] },
   'GET /api/representative/documents': { shapes: ['RepresentativeDocumentsAnswer'] },
   'GET /api/documents/{id}/info': { shapes: ['DocumentInfoAnswer'] },
+  'POST /api/receipts/verify': { shapes: ['ReceiptCheckAnswer'] },
   'GET /api/recipients/{docNumber}': { shapes: ['RecipientAnswer'] },
   'GET /api/preferences': { shapes: ['PreferencesAnswer'] },
   'PUT /api/preferences': { shapes: ['PreferencesSavedAnswer'] },

@@ -44,6 +44,7 @@ const SCREENS = {
   unauthorized: () => import('./auth/Unauthorized.tsx'),
   setPassword: () => import('./auth/SetPassword.tsx'),
   files: () => import('./mail/Files.tsx'),
+  receiptCheck: () => import('./mail/ReceiptCheck.tsx'),
   admin: () => import('./portals/admin/AdminPortal.tsx'),
   approver: () => import('./portals/approver/ApproverPortal.tsx'),
 } as const;
@@ -53,6 +54,7 @@ const SCREEN_PATHS: [RegExp, keyof typeof SCREENS][] = [
   [/^\/unauthorized/, 'unauthorized'],
   [/^\/set-password/, 'setPassword'],
   [/^\/files/, 'files'],
+  [/^\/receipts\/check/, 'receiptCheck'],
   [/^\/portal\/admin/, 'admin'],
   [/^\/portal\/approver/, 'approver'],
 ];
@@ -76,6 +78,7 @@ const Register = lazy(() => SCREENS.register().then((m) => ({ default: m.Registe
 const Unauthorized = lazy(() => SCREENS.unauthorized().then((m) => ({ default: m.Unauthorized })));
 const SetPassword = lazy(() => SCREENS.setPassword().then((m) => ({ default: m.SetPassword })));
 const Files = lazy(() => SCREENS.files().then((m) => ({ default: m.Files })));
+const ReceiptCheck = lazy(() => SCREENS.receiptCheck().then((m) => ({ default: m.ReceiptCheck })));
 const AdminPortal = lazy(() => SCREENS.admin().then((m) => ({ default: m.AdminPortal })));
 const ApproverPortal = lazy(() => SCREENS.approver().then((m) => ({ default: m.ApproverPortal })));
 
@@ -113,6 +116,11 @@ export function App() {
                   <Route element={<RequireAuth />}>
                     <Route path={PATHS.setPassword} element={<SetPassword />} />
                     <Route path={PATHS.files} element={<Files />} />
+                  </Route>
+                  <Route
+                    element={<RequireAuth roles={['attorney', 'representative', 'admin', 'approver']} />}
+                  >
+                    <Route path={PATHS.receiptCheck} element={<ReceiptCheck />} />
                   </Route>
                   <Route element={<RequireAuth roles={['admin']} />}>
                     <Route path='/portal/admin/*' element={<AdminPortal />} />

@@ -103,6 +103,9 @@ const POLICY: Record<string, Role[] | typeof PUBLIC> = {
   'GET /api/documents/:id/info': ['offender', 'attorney', 'representative'],
   // The signed delivery receipt: its sender's (and the supervising attorney's) to keep; the recipient has none.
   'GET /api/documents/:id/receipt': ['attorney', 'representative'],
+  // Checking a receipt file against the portal's key: any signed-in staff user (it reads nothing of the
+  // database); not the offender's tablet, which holds no receipt.
+  'POST /api/receipts/verify': ['attorney', 'representative', 'admin', 'approver'],
   'GET /api/documents/view/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/print/:id': ['offender', 'attorney', 'representative'],
   'GET /api/documents/prefetch/:id': ['offender'],

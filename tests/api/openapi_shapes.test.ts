@@ -224,6 +224,21 @@ Deno.test({
         await check('POST /api/documents/{id}/withdraw', `/api/documents/${mistaken}/withdraw`, {
           token: attorney,
         });
+        // Its signed receipt through the portal's check: one that verifies and one changed.
+        const receipt = await app.app.request(`/api/documents/${mistaken}/receipt`, {
+          headers: { authorization: `Bearer ${attorney}` },
+        });
+        const content = await receipt.text();
+        assert.equal(receipt.status, 200, content);
+        const verdict = await check('POST /api/receipts/verify', '/api/receipts/verify', {
+          token: attorney,
+          body: { content },
+        });
+        assert.equal(verdict.data.valid, true, JSON.stringify(verdict.data));
+        await check('POST /api/receipts/verify', '/api/receipts/verify', {
+          token: attorney,
+          body: { content: content.replace('"version":1', '"version":2') },
+        });
         const links = (await call(app, 'GET', '/api/attorney/representatives', { token: attorney })).body;
         await check(
           'POST /api/attorney/representatives/{id}/remove',

@@ -1,15 +1,17 @@
 /**
  * Signed delivery receipts: the sender downloads one; it verifies offline (as docs/operations.md runs
- * `npm run receipt:verify`), says which events the checkpoint covers, and fails with any one byte changed.
+ * `npm run receipt:verify`) and through the portal's check (POST /api/receipts/verify), says which events the
+ * checkpoint covers, and fails with any one byte changed.
  */
 import assert from 'node:assert/strict';
-import { createTestApp, DB_TEST, DEMO, signIn, TEST_AUDIT_SEED, type TestApp } from '../support/app.ts';
+import { call, createTestApp, DB_TEST, DEMO, signIn, TEST_AUDIT_SEED, type TestApp } from '../support/app.ts';
 import { upload } from '../support/documents.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { docCommands } from '../support/doc_commands.ts';
 import { ROOT } from '../support/instance.ts';
-import { checkReceipt } from '../../api/domain/receipts.ts';
-import { signerFromSeed } from '../../api/domain/audit_signing.ts';
+import { canonicalJson, checkReceipt } from '../../api/domain/receipts.ts';
+import { keyFingerprint, signerFromSeed } from '../../api/domain/audit_signing.ts';
+import { RECEIPT_FILE_MAX_CHARS } from '../../contract/shapes/receipt.ts';
 import { writeAuditCheckpoint } from '../../api/domain/audit_checkpoints.ts';
 import { FileCheckpointStore } from '../../api/blobs/audit_checkpoint_store.ts';
 
@@ -99,6 +101,101 @@ Deno.test({
     const other = await signerFromSeed('d4'.repeat(32), 'other');
     const foreign = await checkReceipt(receipt, other.publicKey);
     assert.equal(foreign.ok, false);
+  },
+});
+
+Deno.test({
+  name:
+    "the portal's check: the sender's receipt verifies against the portal's key and names the covered events",
+  ...DB_TEST,
+  fn: async () => {
+    for (const role of ['attorney', 'admin'] as const) {
+      const token = role === 'attorney' ? attorney : await signIn(t, ...DEMO.admin);
+      const r = await call(t, 'POST', '/api/receipts/verify', { token, body: { content: receipt } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const data = r.body.data;
+      assert.equal(data.valid, true, JSON.stringify(data));
+      assert.equal(data.document.documentid, documentId);
+      assert.equal(data.document.pages, 2);
+      assert.equal(data.keyFingerprint, await keyFingerprint(signer.publicKey));
+      assert.equal(data.checkpoint.holds, true);
+      const events = Object.fromEntries(data.events.map((e: { event: string }) => [e.event, e]));
+      for (const event of ['document_uploaded', 'document_viewed', 'document_shown']) {
+        assert.equal(events[event]?.covered, true, `${event}: ${JSON.stringify(data.events)}`);
+      }
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the portal's check: a receipt with one byte changed, or another key's, does not verify (valid: false)",
+  ...DB_TEST,
+  fn: async () => {
+    const check = async (content: string) => {
+      const r = await call(t, 'POST', '/api/receipts/verify', { token: attorney, body: { content } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.data.valid, false, content.slice(0, 80));
+      assert.equal(typeof r.body.data.reason, 'string');
+      return r.body.data.reasonCode;
+    };
+    assert.equal(await check(receipt.replace(/"pages":2/, '"pages":3')), 'bad_signature');
+    assert.equal(await check(receipt.replace(/^\{/, '[')), 'not_json');
+    assert.equal(await check(receipt.replace(/\n$/, ' \n')), 'changed');
+    assert.equal(await check('garbage'), 'not_json');
+    assert.equal(await check('{"receipt":1}'), 'not_a_receipt');
+    const deep = '['.repeat(15_000) + ']'.repeat(15_000);
+    const nested = await check(
+      `{"publicKey":"a","receipt":{"document":${deep},"events":[]},"signature":"b"}`,
+    );
+    assert.ok(['not_a_receipt', 'changed', 'not_json'].includes(nested), nested);
+    // Signed by a key of its own: refused for not being the portal's, whatever that key is (base64 or not).
+    const other = await signerFromSeed('d4'.repeat(32), 'other');
+    const parsed = JSON.parse(receipt);
+    for (const publicKey of [other.publicKey, '%%% not base64 %%%']) {
+      assert.equal(await check(canonicalJson({ ...parsed, publicKey }) + '\n'), 'other_key');
+    }
+  },
+});
+
+Deno.test({
+  name: "the portal's check: a body that is not { content } within the cap is a 400 failure, never a 500",
+  ...DB_TEST,
+  fn: async () => {
+    const bodies: { rawBody?: Uint8Array | string; body?: unknown }[] = [
+      { rawBody: crypto.getRandomValues(new Uint8Array(512)) },
+      { rawBody: '{"content": ' },
+      { body: {} },
+      { body: { content: 42 } },
+      { body: ['content'] },
+      { body: { content: 'x'.repeat(RECEIPT_FILE_MAX_CHARS + 1) } },
+      { body: { content: 'nul \u0000 inside' } },
+    ];
+    for (const options of bodies) {
+      const r = await call(t, 'POST', '/api/receipts/verify', {
+        token: attorney,
+        headers: { 'content-type': 'application/json' },
+        ...options,
+      });
+      assert.equal(r.status, 400, JSON.stringify(r.body).slice(0, 200));
+      assert.equal(r.body.success, false);
+      assert.equal(typeof r.body.message, 'string');
+      assert.equal(typeof r.body.code, 'string');
+    }
+    // Past the API's cap on any JSON body: refused as it streams in (413), in the same failure shape.
+    const huge = await call(t, 'POST', '/api/receipts/verify', {
+      token: attorney,
+      body: { content: 'x'.repeat(100 * 1024) },
+    });
+    assert.equal(huge.status, 413);
+    assert.equal(huge.body.success, false);
+    // The offender's tablet holds no receipt and may not ask.
+    const offender = await signIn(t, ...DEMO.offender);
+    const refused = await call(t, 'POST', '/api/receipts/verify', {
+      token: offender,
+      body: { content: receipt },
+    });
+    assert.equal(refused.status, 403);
   },
 });
 

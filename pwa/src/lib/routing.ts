@@ -17,6 +17,8 @@ export const PATHS = {
   portal: '/portal',
   unauthorized: '/unauthorized',
   security: '/security',
+  /** 'Check a receipt': a signed delivery receipt checked against the portal's key (mail/ReceiptCheck.tsx). */
+  receiptCheck: '/receipts/check',
 } as const;
 
 /** Each role's home. The representative's is the short /representative on purpose (spec section 2). */

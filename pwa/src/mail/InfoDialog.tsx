@@ -6,9 +6,11 @@
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { ApiError, failureMessage } from '../lib/api.ts';
 import { signedInAsOffender } from '../lib/storage.ts';
 import { formatDate } from '../lib/format.ts';
+import { PATHS } from '../lib/routing.ts';
 import { type DocumentRow, formatBytes, infoText, readText } from './listLogic.ts';
 import { type DocumentReceipt, downloadSignedReceipt, fetchReceipt } from './mailApi.ts';
 import { timelineLine, timeSensitiveBadge } from './delivery.ts';
@@ -63,7 +65,7 @@ function Receipt({ receipt }: { receipt: DocumentReceipt }) {
 
 /**
  * The sender's copy of the receipt as a file signed with the portal's audit key, which anyone can check offline
- * (`npm run receipt:verify`); the recipient's tablet has no such button.
+ * (`npm run receipt:verify`) or on the portal's "Check a receipt" page; the recipient's tablet has no such button.
  */
 function SignedReceiptButton({ documentId }: { documentId: string }) {
   const { t } = useTranslation();
@@ -78,9 +80,15 @@ function SignedReceiptButton({ documentId }: { documentId: string }) {
   };
   return (
     <>
-      <button type='button' className='btn' disabled={busy} onClick={download}>
-        {t('info.downloadSigned')}
-      </button>
+      <div className='info-signed-actions'>
+        <button type='button' className='btn' disabled={busy} onClick={download}>
+          {t('info.downloadSigned')}
+        </button>
+        {/* The portal's own check of a downloaded receipt, beside the download. */}
+        <Link className='btn' to={PATHS.receiptCheck}>
+          <span>{t('info.checkReceipt')}</span>
+        </Link>
+      </div>
       {failure && (
         <div className='alert alert-error' role='alert'>
           <span className='alert-title'>{failure}</span>

@@ -13,6 +13,7 @@ import type {
   SenderPageRequest,
 } from '../../../contract/shapes/document.ts';
 import type { Preferences } from '../../../contract/shapes/preferences.ts';
+import type { ReceiptCheckAnswer, ReceiptCheckResult } from '../../../contract/shapes/receipt.ts';
 import type { RecipientPreview } from '../../../contract/shapes/recipient.ts';
 import { API_BASE, apiDownload, ApiError, apiRequest, readResponse } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
@@ -227,6 +228,20 @@ export function uploadWithProgress(
     };
     xhr.send(body);
   });
+}
+
+/**
+ * POST /api/receipts/verify: the portal's check of a signed receipt file's text, against its own audit key (the
+ * check `npm run receipt:verify` makes offline). A changed or foreign file is a result (`valid: false`), not a
+ * failure.
+ */
+export async function checkReceiptFile(content: string): Promise<ReceiptCheckResult> {
+  const body = await apiRequest<Partial<ReceiptCheckAnswer>>('/receipts/verify', {
+    method: 'POST',
+    body: { content },
+  });
+  if (typeof body.data?.valid !== 'boolean') throw new ApiError(200, null);
+  return body.data;
 }
 
 /**
