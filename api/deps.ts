@@ -1,4 +1,5 @@
 /** What every route and domain function may use; built once in main.ts (or by a test). */
+import type { ArchiveStore } from './blobs/audit_archive_store.ts';
 import type { BlobStore } from './blobs/types.ts';
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
@@ -24,6 +25,8 @@ export interface AppDeps {
   auditPublicKey?: string;
   /** The audit key, which also signs delivery receipts (domain/receipts.ts); unset, no receipt is signed. */
   auditSigner?: AuditSigner;
+  /** Where audit rows past retention are archived (blobs/audit_archive_store.ts); unset, the one config names. */
+  auditArchive?: ArchiveStore;
   /** Where documents' bytes live (BLOB_STORE). */
   blobs: BlobStore;
   /** The time readiness's cached probes count by (api/http/readiness.ts); unset, Date.now. A test's own clock. */

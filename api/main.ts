@@ -66,6 +66,8 @@ if (config.s3) await checkObjectStore(config.s3, blobs);
 if (seeded) await seedDemoDocuments(db.sql, blobs);
 // The audit log's checkpoints are signed with a key that is never in the database (docs/security.md).
 const auditSigner = (await loadAuditSigner(config))!;
+// Where retention moves old audit rows, and where the CSV export reads them back.
+const auditArchive = createArchiveStore(config);
 const app = createApp({
   sql: db.sql,
   sessionSql: db.sessionSql,
@@ -81,6 +83,7 @@ const app = createApp({
   mfaKey,
   auditPublicKey: auditSigner.publicKey,
   auditSigner,
+  auditArchive,
   blobs,
   log,
 });
@@ -99,7 +102,7 @@ const auditCheckpoints = startAuditCheckpoints(
     sql: db.sql,
     signer: auditSigner,
     store: createCheckpointStore(config),
-    archive: createArchiveStore(config),
+    archive: auditArchive,
     log,
   },
   { intervalMs: config.auditCheckpointIntervalMs, exclusive: db.kind === 'postgres' },

@@ -31,7 +31,15 @@ export interface ArchiveStore {
   readonly where: string;
   write(segment: ArchiveSegment): Promise<string>;
   list(): Promise<StoredSegment[]>;
+  /**
+   * One segment by the location `write` answered, read from this store's own folder or prefix by its file name (so
+   * a DATA_DIR moved by a restore still finds it); `problem` when it is missing or not a segment.
+   */
+  read(location: string): Promise<StoredSegment>;
 }
+
+/** A segment's file name: the last part of its location. */
+const fileName = (location: string) => location.slice(location.lastIndexOf('/') + 1);
 
 /** The archive's folder in DATA_DIR. */
 export const ARCHIVE_FOLDER = 'audit-archive';
@@ -81,6 +89,16 @@ export class FolderArchiveStore implements ArchiveStore {
     }
     return found;
   }
+
+  async read(location: string): Promise<StoredSegment> {
+    const path = `${this.where}/${fileName(location)}`;
+    try {
+      return parseSegment(await Deno.readTextFile(path), path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      return { location: path, problem: `${path} is missing from the archive` };
+    }
+  }
 }
 
 /** One locked object per segment; read back through every version, as the checkpoints are. */
@@ -108,6 +126,14 @@ export class S3ArchiveStore implements ArchiveStore {
       if (text !== undefined && !found.has(location)) found.set(location, parseSegment(text, location));
     }
     return [...found.values()];
+  }
+
+  async read(location: string): Promise<StoredSegment> {
+    const key = `${this.folder}${fileName(location)}`;
+    const where = `s3://${this.client.settings.bucket}/${key}`;
+    const response = await this.client.getObject(key);
+    if (!response) return { location: where, problem: `${where} is missing from the archive` };
+    return parseSegment(await response.text(), where);
   }
 }
 

@@ -317,6 +317,30 @@ export async function find_audit_archive_ending(
     : undefined;
 }
 
+/**
+ * The archived segments, newest first (by chain position): each recorded in the transaction that removed its rows,
+ * so a segment written by an archiving that failed before its rows left is not among them.
+ */
+export async function list_audit_archives(tx: Tx): Promise<ArchiveRecord[]> {
+  const rows = await tx<
+    {
+      from_position: string;
+      to_position: string;
+      last_chain_hash: string;
+      signed_at: Date;
+      location: string;
+    }[]
+  >`select from_position::text, to_position::text, last_chain_hash, signed_at, location
+    from audit_archives order by to_position desc`;
+  return rows.map((row) => ({
+    fromPosition: Number(row.from_position),
+    toPosition: Number(row.to_position),
+    lastChainHash: row.last_chain_hash,
+    signedAt: row.signed_at,
+    location: row.location,
+  }));
+}
+
 /** Removes the chained rows up to `upto` (audit_logs and their links), which an archive segment must end at. */
 export async function archive_audit_rows(tx: Tx, upto: number): Promise<number> {
   const [{ removed }] = await tx<{ removed: string }[]>`select archive_audit_rows(${upto})::text as removed`;

@@ -132,3 +132,22 @@ export function list_audit_export_batch(
     order by a.created_at desc, a.id desc
     limit ${page.limit}`;
 }
+
+/** When the table's oldest audit row was written, whoever it names; null for an empty table. */
+export async function oldest_audit_log_time(sql: Tx): Promise<Date | null> {
+  const [row] = await sql<{ created_at: Date }[]>`
+    select a.created_at from audit_logs a order by a.created_at, a.id limit 1`;
+  return row?.created_at ?? null;
+}
+
+/** Which of `userIds` are users of the entity: an archived row is in an admin's scope as a table row is. */
+export async function list_entity_user_ids(
+  sql: Tx,
+  entityId: string,
+  userIds: string[],
+): Promise<Set<string>> {
+  if (!userIds.length) return new Set();
+  const rows = await sql<{ id: string }[]>`
+    select u.id::text as id from users u where u.entity_id = ${entityId} and u.id::text = any(${userIds}::text[])`;
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,6 +1,7 @@
 /**
  * /api/admin/audit-logs: the filtered, paged audit log and its streamed CSV export (admins only, each reading only
- * the rows of their own entity's users; the department's administrators also the rows that name no user).
+ * the rows of their own entity's users; the department's administrators also the rows that name no user). An
+ * export whose start date is before the table's oldest row also reads the rows retention archived.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import { insert_audit_event } from '../db/audit.ts';
 import type { Sql } from '../db/client.ts';
 import {
   audit_event_types_json,
+  type AuditExportRow,
   type AuditFilter,
   type AuditLogRow,
   list_audit_event_types,
@@ -15,6 +17,9 @@ import {
   list_audit_logs,
 } from '../db/audit_search.ts';
 import { parseAuditFilter } from '../domain/audit_filters.ts';
+import { archivedExportRows, exportReachesArchive } from '../domain/audit_export.ts';
+import { createArchiveStore } from '../blobs/audit_archive_store.ts';
+import type { Logger } from '../log.ts';
 import { csvRow } from '../domain/csv.ts';
 import type { AuditLog, AuditLogPage } from '../../contract/shapes/audit_log.ts';
 import type { ActiveSession } from '../db/sessions.ts';
@@ -79,11 +84,29 @@ function checkedFilter(input: z.infer<typeof filterQuery>, session: ActiveSessio
 
 const CSV_HEADER = ['Date/Time', 'User ID', 'Event Type', 'Resource Type', 'IP Address', 'Event Data'];
 
-/** Streams every matching row as CSV, one keyset batch at a time, so memory stays flat whatever the size. */
-function csvStream(sql: Sql, filter: AuditFilter): ReadableStream<Uint8Array> {
+function csvRows(rows: AuditExportRow[]): string {
+  let chunk = '';
+  for (const r of rows) {
+    chunk += csvRow([r.created_at, r.user_id, r.event_type, r.resource_type, r.ip_address, r.event_data]);
+  }
+  return chunk;
+}
+
+/**
+ * Streams every matching row as CSV, one keyset batch at a time, so memory stays flat whatever the size; then,
+ * when given, the archived rows (domain/audit_export.ts), a segment at a time. A segment that cannot be trusted
+ * ends the download with an error, logged, rather than a CSV silently short of its rows.
+ */
+function csvStream(
+  sql: Sql,
+  filter: AuditFilter,
+  options: { archived?: () => AsyncGenerator<AuditExportRow[]>; log: Logger },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let afterId: string | undefined;
   let headerSent = false;
+  let tableDone = false;
+  let archive: AsyncGenerator<AuditExportRow[]> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
@@ -91,18 +114,31 @@ function csvStream(sql: Sql, filter: AuditFilter): ReadableStream<Uint8Array> {
         controller.enqueue(encoder.encode(csvRow(CSV_HEADER)));
         return;
       }
-      const rows = await list_audit_export_batch(sql, filter, { afterId, limit: EXPORT_BATCH });
-      if (rows.length === 0) {
+      if (!tableDone) {
+        const rows = await list_audit_export_batch(sql, filter, { afterId, limit: EXPORT_BATCH });
+        tableDone = rows.length < EXPORT_BATCH;
+        if (rows.length) {
+          afterId = rows[rows.length - 1].id;
+          controller.enqueue(encoder.encode(csvRows(rows)));
+        }
+        if (!tableDone || (rows.length && options.archived)) return;
+      }
+      if (!options.archived) {
         controller.close();
         return;
       }
-      afterId = rows[rows.length - 1].id;
-      let chunk = '';
-      for (const r of rows) {
-        chunk += csvRow([r.created_at, r.user_id, r.event_type, r.resource_type, r.ip_address, r.event_data]);
+      archive ??= options.archived();
+      try {
+        const next = await archive.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(csvRows(next.value)));
+      } catch (error) {
+        options.log.error('audit export: the archive could not be read', { error: (error as Error).message });
+        throw error;
       }
-      controller.enqueue(encoder.encode(chunk));
-      if (rows.length < EXPORT_BATCH) controller.close();
+    },
+    async cancel() {
+      await archive?.return(undefined);
     },
   }, { highWaterMark: 1 });
 }
@@ -147,16 +183,26 @@ export const adminAuditLogRoutes = new Hono<AppEnv>()
   .get('/export.csv', valid('query', filterQuery), async (c) => {
     const query = c.req.valid('query');
     const filter = checkedFilter(query, c.var.session);
-    const { sql } = c.var.deps;
+    const { sql, config, auditPublicKey } = c.var.deps;
+    // A start date before the table's oldest row reaches into the archive (rows retention moved there).
+    const readsArchive = auditPublicKey !== undefined && await exportReachesArchive(sql, filter);
     await insert_audit_event(sql, {
       userId: c.var.session.id,
       eventType: 'audit_logs_exported',
       resourceType: 'audit_logs',
       ipAddress: c.var.clientAddress,
-      eventData: { filters: query },
+      eventData: { filters: query, ...(readsArchive ? { archive: true } : {}) },
     });
+    const archived = readsArchive
+      ? () =>
+        archivedExportRows({
+          sql,
+          archive: c.var.deps.auditArchive ?? createArchiveStore(config),
+          trustedKey: auditPublicKey!,
+        }, filter)
+      : undefined;
     const day = new Date().toISOString().slice(0, 10);
-    return new Response(csvStream(sql, filter), {
+    return new Response(csvStream(sql, filter, { archived, log: c.var.log }), {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="audit-logs-${day}.csv"`,
