@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { chooseOption } from '../support/antd_select.ts';
 import { launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -69,10 +70,8 @@ Deno.test({
     await dialog.getByLabel('Email').fill('eastern.approver@example.test');
     await dialog.getByLabel('First Name').fill('Erin');
     await dialog.getByLabel('Last Name').fill('East');
-    await dialog.getByLabel('Role', { exact: true }).click();
-    await page.locator('.ant-select-item-option[title="Approver"]:visible').click();
-    await dialog.getByLabel('Entity', { exact: true }).click();
-    await page.locator('.ant-select-item-option[title="Eastern Facility"]:visible').click();
+    await chooseOption(page, dialog.getByLabel('Role', { exact: true }), 'Approver');
+    await chooseOption(page, dialog.getByLabel('Entity', { exact: true }), 'Eastern Facility');
     await dialog.getByRole('button', { name: 'Add Staff' }).click();
     await toast('Staff account created. They have been e-mailed a link to set their password.');
     await dialog.waitFor({ state: 'hidden' });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import type { Browser, Page, Route } from 'playwright-core';
+import { chooseOption } from '../support/antd_select.ts';
 import { apiToken } from '../support/api_client.ts';
 import { launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -35,19 +36,8 @@ async function openSection(name: string, heading: string) {
 }
 
 /** Opens an antd Select by its label and picks the option with exactly this text. */
-async function choose(label: string, option: string) {
-  const field = page.getByLabel(label, { exact: true });
-  await field.click();
-  const item = page.locator(`.ant-select-item-option[title="${option}"]:visible`);
-  // The list slides open: a click while it moves can land on the option beside the one meant (a loaded machine
-  // saved an entity Active that was to be Inactive). Click once it has stopped, then wait for the choice to show.
-  await item.evaluate((el) =>
-    Promise.allSettled(
-      (el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished),
-    )
-  );
-  await item.click();
-  await page.locator('.ant-select', { has: field }).locator(`[title="${option}"]`).waitFor();
+function choose(label: string, option: string) {
+  return chooseOption(page, page.getByLabel(label, { exact: true }), option);
 }
 
 /** Waits for a toast with this text. */

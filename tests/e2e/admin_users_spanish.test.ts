@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import type { Browser, Page } from 'playwright-core';
+import { chooseOption } from '../support/antd_select.ts';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
@@ -79,8 +80,7 @@ Deno.test({
       await page.locator('.ant-popconfirm').waitFor({ state: 'hidden' });
 
       // The role filter's choices.
-      await page.getByLabel(users.roleFilter, { exact: true }).click();
-      await page.locator(`.ant-select-item-option[title="${users.roles.offender}"]:visible`).click();
+      await chooseOption(page, page.getByLabel(users.roleFilter, { exact: true }), users.roles.offender);
       await page.getByText(fill(users.showing, { shown: 2, total: 2 })).waitFor();
       assert.match(
         await shownText(page, '.ant-table-tbody'),

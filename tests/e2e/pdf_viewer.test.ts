@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { chooseOption } from '../support/antd_select.ts';
 import { chromiumAvailable, launchBrowser, newRecordedContext } from '../support/browser.ts';
 import { encryptPdf, makePdf } from '../support/pdfs.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
@@ -57,8 +58,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 5_00
 }
 
 async function chooseZoom(page: Page, label: string): Promise<void> {
-  await page.getByRole('combobox', { name: 'Zoom' }).click();
-  await page.locator(`.ant-select-item-option[title="${label}"]`).click();
+  await chooseOption(page, page.getByRole('combobox', { name: 'Zoom' }), label);
 }
 
 /** Chooses a toolbar radio button by its accessible name (antd hides the input under its label). */

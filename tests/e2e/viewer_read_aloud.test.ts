@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { chooseOption } from '../support/antd_select.ts';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makeLetterPdf } from '../support/pdfs.ts';
@@ -226,8 +227,7 @@ Deno.test({
             await panel.getByRole('button', { name: 'Pause' }).click();
             await panel.getByRole('status').filter({ hasText: 'Paused on page 2' }).waitFor();
             await panel.getByRole('button', { name: 'Resume' }).click();
-            await panel.getByRole('combobox', { name: 'Speed' }).click();
-            await page.locator('.ant-select-item-option[title="0.75×"]').click();
+            await chooseOption(page, panel.getByRole('combobox', { name: 'Speed' }), '0.75×');
             said = await spokenCount(page, 5);
             assert.deepEqual([said[4].text, said[4].rate], ['This is page two.', 0.75]);
 
