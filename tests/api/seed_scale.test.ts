@@ -101,7 +101,7 @@ Deno.test({
       mfaKey: new TextEncoder().encode(PEPPER),
       blobs: createBlobStore({ blobStore: 'fs', dataDir }, db),
     };
-    t = { app: createApp(deps), deps, db, close: async () => {} };
+    t = { app: createApp(deps), deps, db, blobDir: dataDir, close: async () => {} };
     const login = async (username: string, password: string) => {
       const r = await call(t, 'POST', '/api/auth/login', { body: { username, password, entity: 'default' } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
