@@ -6,6 +6,7 @@
  * Everything is torn down at the end: containers, volumes, network. Images are kept for the next run.
  */
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import { docCommands } from '../support/doc_commands.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { have, must, ROOT, run, waitFor } from './helpers.ts';
@@ -141,6 +142,12 @@ Deno.test({
       SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
       PIN_PEPPER: crypto.randomUUID() + crypto.randomUUID(),
       MFA_SECRET_KEY: crypto.randomUUID() + crypto.randomUUID(),
+      BLOB_KEY: crypto.randomUUID() + crypto.randomUUID(),
+      AUDIT_SIGNING_KEY: Array.from(
+        crypto.getRandomValues(new Uint8Array(32)),
+        (b) => b.toString(16).padStart(2, '0'),
+      )
+        .join(''),
       SMTP_USER: '',
       SMTP_PASSWORD: '',
       SMTP_TLS: '',
@@ -280,17 +287,19 @@ Deno.test({
       const offender = await signIn('100001', '246810');
       const expected = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', pdf as BufferSource)))
         .map((b) => b.toString(16).padStart(2, '0')).join('');
-      // compose sets BLOB_OFFLOAD=nginx: each replica authorizes and audits, then points nginx at the file on
-      // the shared volume (no body of its own), whichever replica took the upload.
-      const inside = `/_blobs/${expected.slice(0, 2)}/${expected.slice(2, 4)}/${expected}`;
+      // The letter is sealed at rest: each replica opens it with the shared BLOB_KEY and sends the bytes itself
+      // (compose's BLOB_OFFLOAD=nginx hands nginx only plaintext blobs stored before sealing), whichever replica
+      // took the upload.
       for (const api of ['api1', 'api2']) {
         const read =
           `const r = await fetch('http://127.0.0.1:5000/api/documents/view/${id}', { headers: { Authorization: 'Bearer ${offender}' } });
           console.log(r.status, r.headers.get('x-accel-redirect'), (await r.arrayBuffer()).byteLength);`;
         const answer = (await podman(['exec', await containerOf(api), 'deno', 'eval', read])).trim();
-        assert.equal(answer, `200 ${inside} 0`, `${api} did not hand the document to nginx`);
+        assert.equal(answer, `200 null ${pdf.length}`, `${api} did not send the sealed letter itself`);
       }
-      // nginx (workers as the API's uid, the volume read-only) sends the bytes, from either replica's answer.
+      // /_blobs/ (nginx's internal location for offloaded files) is closed from outside, whatever the path.
+      const inside = `/_blobs/${expected.slice(0, 2)}/${expected.slice(2, 4)}/${expected}`;
+      // Through nginx, from either replica: the uploaded bytes.
       for (let i = 0; i < 4; i++) {
         await must('curl', [
           '-sS',
@@ -316,7 +325,7 @@ Deno.test({
         '0-7',
       ]);
       assert.equal(part.status, 206);
-      assert.match(part.body, /^%PDF-\d\.\d$/, 'the first 8 bytes, sent by nginx');
+      assert.match(part.body, /^%PDF-\d\.\d$/, 'the first 8 bytes');
       assert.match(part.headers, /content-range: bytes 0-7\//i);
       assert.match(part.headers, new RegExp(`etag: "${expected}"`, 'i'));
       assert.equal((await curl(inside, ['-H', `Authorization: Bearer ${offender}`])).status, 404);
@@ -348,7 +357,15 @@ Deno.test({
       const blobFiles = (await run('find', [copied, '-type', 'f', '-path', '*/blobs/*'])).output.trim().split(
         '\n',
       );
-      assert.ok(blobFiles.some((f) => f.endsWith(expected)), 'the uploaded letter is in the backup');
+      // The letter is in the backup sealed, under a name that says nothing of its content: a blob file is there,
+      // and none holds the letter's bytes nor is named by their SHA-256.
+      assert.ok(blobFiles.length > 0 && blobFiles[0] !== '', 'the uploaded letter is in the backup');
+      assert.ok(!blobFiles.some((f) => f.endsWith(expected)), "a blob named by the letter's SHA-256");
+      const run48 = pdf.subarray(pdf.length - 48);
+      for (const file of blobFiles) {
+        const stored = await Deno.readFile(file);
+        assert.ok(!Buffer.from(stored).includes(Buffer.from(run48)), `${file} holds the letter in plaintext`);
+      }
       const versions = await podman(['exec', await containerOf('api1'), 'pg_dump', '--version']);
       const server = await podman([
         'exec',
