@@ -9,13 +9,20 @@ import { insert_audit_event } from '../db/audit.ts';
 import { insert_document } from '../db/documents.ts';
 import { put_setting } from '../db/settings.ts';
 import { insert_user, type NewUser } from '../db/users.ts';
-import { hashSecret } from '../domain/passwords.ts';
 
+/**
+ * The demo's accounts, each with its secret's PBKDF2 hash made once (`hashSecret`, 600,000 iterations, a salt of
+ * its own). The secrets are published in the README, so a salt drawn per installation would protect nothing, and
+ * a seed that hashed them would spend about 2 s of a core at every demo start and every test database
+ * (tests/api/demo_seed.test.ts checks each hash against its secret). The PINs are hashed without the pepper, as
+ * a PIN from before the pepper: the first sign-in re-hashes each under the installation's own.
+ */
 export const DEMO_ACCOUNTS = [
   {
     role: 'admin',
     username: 'admin@demo.test',
     secret: 'Demo-Admin-2026!',
+    hash: 'pbkdf2-sha256$600000$W2QATzRbtutA+s7ZhHtl+A==$gvWgD6cQ6fYyx1VHug9Lsdhw38n/JatwYZqkcroeCVA=',
     firstName: 'Ada',
     lastName: 'Admin',
   },
@@ -23,6 +30,7 @@ export const DEMO_ACCOUNTS = [
     role: 'approver',
     username: 'approver@demo.test',
     secret: 'Demo-Approver-2026!',
+    hash: 'pbkdf2-sha256$600000$dFMO8Hn62rfLwG6WRZpXDw==$7/xGSaDotwaJcoqCvLMGiviXZxX1vq9SYqBYuikUwF4=',
     firstName: 'Avery',
     lastName: 'Approver',
   },
@@ -30,6 +38,7 @@ export const DEMO_ACCOUNTS = [
     role: 'attorney',
     username: 'attorney@demo.test',
     secret: 'Demo-Attorney-2026!',
+    hash: 'pbkdf2-sha256$600000$xEgDqdQoqGqj2krc8dYAhg==$GVTRI2N+jYRMqsWOhWNwQwMThG97ZsevvuJFRQnwQ5Q=',
     firstName: 'Atticus',
     lastName: 'Counsel',
   },
@@ -37,25 +46,37 @@ export const DEMO_ACCOUNTS = [
     role: 'representative',
     username: 'representative@demo.test',
     secret: 'Demo-Rep-2026!',
+    hash: 'pbkdf2-sha256$600000$bjH2q4VQd00ZfF64jO9IrQ==$R/2e3SgN5Oj0cxAOpv9aUTYd7QHHiT5Q+RhR0dh7f8E=',
     firstName: 'Riley',
     lastName: 'Paralegal',
   },
-  { role: 'offender', username: '100001', secret: '246810', firstName: 'John', lastName: 'Doe' },
-  { role: 'offender', username: '100002', secret: '135790', firstName: 'Richard', lastName: 'Roe' },
+  {
+    role: 'offender',
+    username: '100001',
+    secret: '246810',
+    hash: 'pbkdf2-sha256$600000$619mdwnnq2+zstV+gRpRvg==$crF7YZ50DFCH99UbTro2WScGdrO6cxKOXflSVdCHjLU=',
+    firstName: 'John',
+    lastName: 'Doe',
+  },
+  {
+    role: 'offender',
+    username: '100002',
+    secret: '135790',
+    hash: 'pbkdf2-sha256$600000$oYic8cGh5v2ibTM3a1AV/Q==$HggR5UhBKVi9vwPbhsQ4FuHLpRhoU4IO8Tq68MVrw9E=',
+    firstName: 'Richard',
+    lastName: 'Roe',
+  },
 ] as const;
 
 /** Seeds the demo entity and accounts unless any entity exists; returns whether it seeded. */
 export async function seedDemo(sql: Sql): Promise<boolean> {
-  const hashes = await Promise.all(
-    DEMO_ACCOUNTS.map((a) => hashSecret(a.secret, undefined, { patient: true })),
-  );
   return await sql.begin(async (tx) => {
     const [existing] = await tx`select 1 from entities limit 1`;
     if (existing) return false;
     const [entity] = await tx<{ id: string }[]>`
       insert into entities (name, slug, status) values ('Department of Corrections', 'default', 'active') returning id`;
     let attorneyId: string | null = null;
-    for (const [i, account] of DEMO_ACCOUNTS.entries()) {
+    for (const account of DEMO_ACCOUNTS) {
       const staff = account.role !== 'offender';
       const user: NewUser = {
         entityId: entity.id,
@@ -64,7 +85,7 @@ export async function seedDemo(sql: Sql): Promise<boolean> {
         docNumber: staff ? null : account.username,
         firstName: account.firstName,
         lastName: account.lastName,
-        passwordHash: hashes[i],
+        passwordHash: account.hash,
         barNumber: account.role === 'attorney' ? 'MO12345' : null,
         barState: account.role === 'attorney' ? 'MO' : null,
         supervisingAttorneyId: account.role === 'representative' ? attorneyId : null,
