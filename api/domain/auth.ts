@@ -238,8 +238,14 @@ async function checkLogin(
       // What the secret was checked against may have changed while it was hashed (a sign-in racing a PIN
       // reset, a password change or a deactivation must not open a session that outlives it, nor undo the reset).
       const now = await lock_login_candidate(tx, candidate.id);
+      // A sign-in of the same offender beside this one may have re-hashed the same PIN under the pepper first:
+      // the PIN this attempt proved still opens it, which one more check (the row held) tells from a change.
+      const rehashedBeside = Boolean(rehashed) && now !== undefined &&
+        now.password_hash !== candidate.password_hash &&
+        await isPepperedUnder(now.password_hash, deps.pinPepper) &&
+        await verifySecret(attempt.password, now.password_hash, { pepper: deps.pinPepper, patient: true });
       const unchanged = now && now.status === 'active' && now.entity_status === 'active' &&
-        now.password_hash === candidate.password_hash &&
+        (now.password_hash === candidate.password_hash || rehashedBeside) &&
         now.temp_password_hash === candidate.temp_password_hash &&
         (!usedTemporary || now.temp_password_used_at === null);
       if (!unchanged) return 'changed';
@@ -257,7 +263,7 @@ async function checkLogin(
       // no longer sign in with it nor use it to set a new password.
       if (usedTemporary) await mark_temporary_password_used(tx, candidate.id);
       else if (candidate.temp_password_hash) await clear_temporary_password(tx, candidate.id);
-      if (rehashed) await rehash_password(tx, candidate.id, rehashed);
+      if (rehashed && !rehashedBeside) await rehash_password(tx, candidate.id, rehashed);
       const opened = await insert_session(tx, {
         userId: candidate.id,
         maxHours,

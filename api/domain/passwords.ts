@@ -101,33 +101,41 @@ const PEPPERED = 'pbkdf2-sha256-pepper';
 
 /**
  * Checks a secret against a stored hash (peppered or not); a malformed hash never matches. A PIN hashed under
- * `previousPepper` (PIN_PEPPER_PREVIOUS, a rotation under way) verifies under it.
+ * `previousPepper` (PIN_PEPPER_PREVIOUS, a rotation under way) verifies under it. `patient` as for `hashSecret`.
  */
 export async function verifySecret(
   secret: string,
   stored: string,
-  options: { pepper?: Uint8Array; previousPepper?: Uint8Array; place?: HashingPlace } = {},
+  options: { pepper?: Uint8Array; previousPepper?: Uint8Array; place?: HashingPlace; patient?: boolean } = {},
 ): Promise<boolean> {
   const [scheme, ...parts] = stored.split('$');
   if (scheme === PEPPERED) {
     const [keyId, ...rest] = parts;
     for (const candidate of [options.pepper, options.previousPepper]) {
       if (candidate && keyId === (await pepperKeyId(candidate))) {
-        return await verifyParts(await pepperInput(secret, candidate), rest, options.place);
+        return await verifyParts(await pepperInput(secret, candidate), rest, options);
       }
     }
     return false;
   }
   if (scheme !== 'pbkdf2-sha256') return false;
-  return await verifyParts(encoder.encode(secret), parts, options.place);
+  return await verifyParts(encoder.encode(secret), parts, options);
 }
 
 /** `<iterations>$<salt>$<hash>` against the bytes PBKDF2 runs over. */
-async function verifyParts(input: Uint8Array, parts: string[], place?: HashingPlace): Promise<boolean> {
+async function verifyParts(
+  input: Uint8Array,
+  parts: string[],
+  options: { place?: HashingPlace; patient?: boolean },
+): Promise<boolean> {
   if (parts.length !== 3) return false;
   const iterations = Number(parts[0]);
   if (!Number.isInteger(iterations) || iterations < 1) return false;
-  const actual = await derive(input, fromBase64(parts[1]), { iterations, place });
+  const actual = await derive(input, fromBase64(parts[1]), {
+    iterations,
+    place: options.place,
+    patient: options.patient,
+  });
   return constantTimeEqual(actual, fromBase64(parts[2]));
 }
 

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { call, type CallResult, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
-import { makeUser } from '../support/factories.ts';
-import { hashPin, hashSecret } from '../../api/domain/passwords.ts';
+import { makeUser, TEST_ITERATIONS } from '../support/factories.ts';
+import { hashPin, hashSecret, isPepperedUnder } from '../../api/domain/passwords.ts';
 import { SIGN_INS_IN_FLIGHT_PER_ADDRESS } from '../../api/domain/sign_in_throttle.ts';
 
 let t: TestApp;
@@ -489,6 +489,27 @@ Deno.test({
       ['10.78.0.1', '10.78.0.2', '10.78.0.3'].map((ip) => attempt(user.username, 'Temp-Once-2026!', ip)),
     );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401]);
+  },
+});
+
+Deno.test({
+  name:
+    'two first sign-ins at once of an offender whose PIN predates the pepper: both get in, and the PIN rests peppered',
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, {
+      role: 'offender',
+      secret: '418207',
+      passwordHash: await hashSecret('418207', TEST_ITERATIONS),
+    });
+    const answers = await Promise.all(
+      ['10.79.0.1', '10.79.0.2'].map((ip) => attempt(offender.username, '418207', ip)),
+    );
+    assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers.map((a) => a.body)));
+    const [row] = await t.deps.sql<{ password_hash: string }[]>`
+      select password_hash from users where id = ${offender.id}`;
+    assert.ok(await isPepperedUnder(row.password_hash, t.deps.pinPepper));
+    assert.equal((await attempt(offender.username, '418207', '10.79.0.3')).status, 200);
   },
 });
 

@@ -4,7 +4,7 @@ import { hashPin, hashSecret } from '../../api/domain/passwords.ts';
 import type { TestApp } from './app.ts';
 
 /** Tests hash at a low work factor: the stored form carries its own iteration count. */
-const TEST_ITERATIONS = 1000;
+export const TEST_ITERATIONS = 1000;
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
