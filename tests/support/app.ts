@@ -7,7 +7,9 @@ import { createDocumentBlobStore } from '../../api/blobs/store.ts';
 import { blobKekOf } from '../../api/domain/keys.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { AppDeps } from '../../api/deps.ts';
-import { seedDemo } from '../../api/cli/demo_seed.ts';
+import { DEMO_ACCOUNTS, seedDemo } from '../../api/cli/demo_seed.ts';
+import { hashSecret } from '../../api/domain/passwords.ts';
+import { TEST_ITERATIONS } from './factories.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { signerFromSeed } from '../../api/domain/audit_signing.ts';
 
@@ -32,7 +34,10 @@ export async function createTestApp(
   options: { demo?: boolean } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  if (options.demo ?? true) await seedDemo(db.sql);
+  if (options.demo ?? true) {
+    await seedDemo(db.sql);
+    await lowerDemoWorkFactor(db);
+  }
   // Blobs (BLOB_STORE=fs, the default) go to a temporary folder removed on close.
   const blobDir = await Deno.makeTempDir({ prefix: 'lmp-test-blobs-' });
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
@@ -65,6 +70,21 @@ export async function createTestApp(
       await Deno.remove(blobDir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * The demo accounts' secrets re-hashed at the tests' low work factor, as `makeUser` hashes (factories.ts): at
+ * the full 600,000 iterations each demo sign-in cost a tenth of a second or more of a core, close to half of
+ * what the API suites spent. Tests about the work factor itself hash their own accounts at the full cost; the
+ * seeded hashes are checked in tests/api/demo_seed.test.ts, and the servers of the browser and deployment
+ * tests keep them.
+ */
+async function lowerDemoWorkFactor(db: TestDatabase): Promise<void> {
+  for (const account of DEMO_ACCOUNTS) {
+    const hash = await hashSecret(account.secret, TEST_ITERATIONS, { patient: true });
+    await db.sql`update users set password_hash = ${hash}
+      where email = ${account.username} or doc_number = ${account.username}`;
+  }
 }
 
 export interface CallOptions {
