@@ -2,11 +2,12 @@
  * `npm run admin:create -- --email EMAIL (--entity SLUG | --new-entity "NAME" [--abbreviation ABBR])
  * [--first-name NAME] [--last-name NAME]`: makes an active administrator in the configured database (DATABASE_URL,
  * or the embedded one) and prints the single-use set-password link (or code) on a line of its own. It takes no
- * password. Exit codes: 0 made, 1 refused (the reason is printed), 2 bad usage.
+ * password. On the embedded database it runs before the portal's first start or with the portal stopped, and
+ * refuses while the portal runs there. Exit codes: 0 made, 1 refused (the reason is printed), 2 bad usage.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabaseToWrite } from '../db/open.ts';
 import {
   type AdminAccountOutcome,
   type AdminAccountRequest,
@@ -79,7 +80,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const { db } = await openDatabase({ ...config, demoSeed: false });
+  const opened = await openDatabaseToWrite(config, 'admin:create');
+  if (!opened.ok) {
+    console.error(`Not created: ${opened.message}.`);
+    return 1;
+  }
+  const db = opened.db;
   try {
     const outcome = await createAdminAccount(db.sql, request, { portalUrl: config.portalUrl });
     if (!outcome.ok) {

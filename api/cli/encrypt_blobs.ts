@@ -1,15 +1,17 @@
 /**
  * `npm run blobs:encrypt`: seals the plaintext blobs of an installation from before BLOB_KEY, in place, while the
- * portal keeps serving (docs/upgrading.md; docs/operations.md, "Keys"). Each document's bytes are sealed under a
+ * portal keeps serving on PostgreSQL (on the embedded database, with the portal stopped: it is one process's)
+ * (docs/upgrading.md; docs/operations.md, "Keys"). Each document's bytes are sealed under a
  * new data key, recorded, and only then is the plaintext blob removed, one document at a time, so the command may
  * be stopped and run again at any moment: it takes up what is still plaintext. It runs with the portal's own
  * environment (BLOB_KEY, or the DATA_DIR where blob-key is), and checks the key against the database as a start
- * does. Exit codes: 0 every document sealed, 1 some could not be (listed), 2 a key that does not match.
+ * does. Exit codes: 0 every document sealed, 1 some could not be (listed) or the portal runs on the embedded
+ * database, 2 a key that does not match.
  */
 import { SealedBlobStore } from '../blobs/sealed_store.ts';
 import { createBlobStore } from '../blobs/store.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabaseToWrite } from '../db/open.ts';
 import { list_plaintext_digests, list_sealed_digests } from '../db/sealed_blobs.ts';
 import { checkDataKeys, keyRefusal } from '../domain/keys.ts';
 
@@ -18,7 +20,12 @@ const BATCH = 100;
 
 async function main(): Promise<number> {
   const config = loadConfig();
-  const { db } = await openDatabase({ ...config, demoSeed: false });
+  const opened = await openDatabaseToWrite(config, 'blobs:encrypt');
+  if (!opened.ok) {
+    console.error(`Nothing was sealed: ${opened.message}.`);
+    return 1;
+  }
+  const db = opened.db;
   try {
     const keys = await checkDataKeys(db.sql, config, 'start');
     if (!keys.ok) {

@@ -1,12 +1,12 @@
 /**
  * `npm run roster:import -- file.csv [--entity slug]`: imports an offender roster into the configured database
- * (DATABASE_URL, or the embedded one) with the same rules as the admin screen, for a nightly sync. Prints one
- * line per row and the counts. Exit codes: 0 imported (even with rejected rows), 1 the file was refused,
- * 2 bad usage or unknown entity.
+ * (DATABASE_URL, or the embedded one with the portal stopped) with the same rules as the admin screen, for a
+ * nightly sync. Prints one line per row and the counts. Exit codes: 0 imported (even with rejected rows), 1 the
+ * file was refused or the portal runs on the embedded database, 2 bad usage or unknown entity.
  */
 import { loadConfig } from '../config.ts';
 import { find_entity_by_slug } from '../db/entities.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabaseToWrite } from '../db/open.ts';
 import { type ImportReportRow, importRoster, importSummary } from '../domain/offenders.ts';
 import { checkDataKeys, keyRefusal } from '../domain/keys.ts';
 import { ROSTER_MAX_BYTES, ROSTER_MESSAGES } from '../../contract/rules/roster.ts';
@@ -49,7 +49,12 @@ async function main(): Promise<number> {
     return 1;
   }
   const config = loadConfig();
-  const { db } = await openDatabase({ ...config, demoSeed: false });
+  const opened = await openDatabaseToWrite(config, 'roster:import');
+  if (!opened.ok) {
+    console.error(`Not imported: ${opened.message}.`);
+    return 1;
+  }
+  const db = opened.db;
   try {
     const entity = await find_entity_by_slug(db.sql, args.entity);
     if (!entity) {

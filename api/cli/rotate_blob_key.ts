@@ -3,11 +3,12 @@
  * new BLOB_KEY and records the new key's fingerprint, in one transaction, with the portal stopped
  * (docs/operations.md, "Rotating a key"). No blob is read or rewritten: the documents' bytes stay sealed under their
  * own data keys, which do not change; afterwards the old key opens nothing and may be destroyed.
- * Exit codes: 0 rotated, 1 refused (a key that does not match the data), 2 bad usage.
+ * Exit codes: 0 rotated, 1 refused (a key that does not match the data, or the portal running on the embedded
+ * database), 2 bad usage.
  */
 import { unwrapDataKey, wrapDataKey } from '../blobs/blob_key.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabaseToWrite } from '../db/open.ts';
 import {
   find_key_fingerprint,
   insert_key_fingerprint,
@@ -38,7 +39,12 @@ async function main(): Promise<number> {
     keyFingerprint(NAME, fromSecret),
     keyFingerprint(NAME, toSecret),
   ]);
-  const { db } = await openDatabase({ ...config, demoSeed: false });
+  const opened = await openDatabaseToWrite(config, 'keys:rotate-blob');
+  if (!opened.ok) {
+    console.error(`Nothing was changed: ${opened.message}.`);
+    return 1;
+  }
+  const db = opened.db;
   try {
     const stored = await find_key_fingerprint(db.sql, NAME);
     if (stored === toPrint) {

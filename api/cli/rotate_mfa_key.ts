@@ -4,10 +4,11 @@
  * stopped (docs/operations.md, "Rotating a key"). Recovery codes are kept only as an HMAC under the old key, so
  * they cannot move: the unused ones are removed, and their owners make new ones on their Security screen. The
  * set-password codes waiting in the e-mail outbox are sealed again too.
- * Exit codes: 0 rotated, 1 refused (a key that does not match the data), 2 bad usage.
+ * Exit codes: 0 rotated, 1 refused (a key that does not match the data, or the portal running on the embedded
+ * database), 2 bad usage.
  */
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/open.ts';
+import { openDatabaseToWrite } from '../db/open.ts';
 import {
   delete_unused_recovery_codes,
   find_key_fingerprint,
@@ -39,7 +40,12 @@ async function main(): Promise<number> {
   const encoder = new TextEncoder();
   const from = encoder.encode(config.mfaSecretKeyPrevious);
   const to = encoder.encode(config.mfaSecretKey);
-  const { db } = await openDatabase({ ...config, demoSeed: false });
+  const opened = await openDatabaseToWrite(config, 'keys:rotate-mfa');
+  if (!opened.ok) {
+    console.error(`Nothing was changed: ${opened.message}.`);
+    return 1;
+  }
+  const db = opened.db;
   try {
     const [fromPrint, toPrint] = await Promise.all([keyFingerprint(NAME, from), keyFingerprint(NAME, to)]);
     const stored = await find_key_fingerprint(db.sql, NAME);

@@ -39,6 +39,30 @@ async function migrateAsOwner(config: Config, db: Database): Promise<string[]> {
   }
 }
 
+/** Why a command may not open the embedded database now, in words that say what to do. */
+export interface EmbeddedInUse {
+  ok: false;
+  message: string;
+}
+
+/**
+ * The installation's database for a command that writes to it (admin:create, roster:import, blobs:encrypt, the key
+ * rotations): as the portal opens it, migrated, but the embedded database only while the portal is stopped. The
+ * embedded database is one process's: a second process would take over the portal's socket and write the same
+ * files under the portal, whose next writes then fail (a duplicate audit row: every sign-in answers 500).
+ */
+export async function openDatabaseToWrite(
+  config: Config,
+  command: string,
+): Promise<{ ok: true; db: Database } | EmbeddedInUse> {
+  if (!config.databaseUrl) {
+    const inUse = await embeddedInUse(config, command);
+    if (inUse) return inUse;
+  }
+  const { db } = await openDatabase({ ...config, demoSeed: false });
+  return { ok: true, db };
+}
+
 /**
  * The installation's database for a command that runs beside the portal (the doctor, audit:verify): PostgreSQL
  * as the service reaches it, or the embedded one only while the portal is stopped (it is one process's: opening
@@ -49,13 +73,20 @@ export async function openStoppedDatabase(config: Config, command: string): Prom
   await Deno.stat(`${config.dataDir}/pgdata`).catch(() => {
     throw new Error(`no embedded database in ${config.dataDir}/pgdata (the portal has never started there)`);
   });
-  // The running portal's socket answers: opening the files a second time could damage them.
-  const socket = await Deno.connect({ transport: 'unix', path: `${config.dataDir}/pgdata/run/.s.PGSQL.5432` })
-    .then((c) => (c.close(), true), () => false);
-  if (socket) {
-    throw new Error(
-      `the portal is running on the embedded database in ${config.dataDir}/pgdata: stop it, then run ${command}`,
-    );
-  }
+  const inUse = await embeddedInUse(config, command);
+  if (inUse) throw new Error(inUse.message);
   return await startEmbedded(`${config.dataDir}/pgdata`);
+}
+
+/** The refusal when a running portal's socket answers in DATA_DIR/pgdata/run (client.ts puts it there). */
+export async function embeddedInUse(config: Config, command: string): Promise<EmbeddedInUse | undefined> {
+  const dir = `${config.dataDir}/pgdata`;
+  const answers = await Deno.connect({ transport: 'unix', path: `${dir}/run/.s.PGSQL.5432` })
+    .then((c) => (c.close(), true), () => false);
+  if (!answers) return undefined;
+  return {
+    ok: false,
+    message: `the portal is running on the embedded database in ${dir}: stop the portal first, then run ` +
+      `${command} (the embedded database is one process's; a second one would damage it)`,
+  };
 }
