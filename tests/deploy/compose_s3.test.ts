@@ -36,8 +36,10 @@ Deno.test({
       for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
         assert.equal(api.environment[key], `\${${key}}`, `${name} takes ${key} from .env`);
       }
-      // Everything else the replicas are given is compose.yaml's.
-      const { BLOB_STORE: _a, BLOB_OFFLOAD: _b, ...rest } = fs.services[name].environment;
+      // Everything else the replicas are given is compose.yaml's (but the offload canary's front: no offload).
+      assert.equal(api.environment.OFFLOAD_CHECK_URL, undefined);
+      const { BLOB_STORE: _a, BLOB_OFFLOAD: _b, OFFLOAD_CHECK_URL: _c, ...rest } =
+        fs.services[name].environment;
       for (const [key, value] of Object.entries(rest)) assert.equal(api.environment[key], value, key);
       const { environment: _s, ...s3Rest } = api;
       const { environment: _f, volumes: _v, ...fsRest } = fs.services[name];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import postgres from 'postgres';
 import { makePdf } from '../support/pdfs.ts';
 import { startNginxFront } from '../support/nginx_front.ts';
-import { freshDatabase, type Instance, signInAt, startInstance } from '../support/instance.ts';
+import { freshDatabase, type Instance, ROOT, signInAt, startInstance } from '../support/instance.ts';
 import { makeCertificate, startSmtpRelay } from '../support/smtp.ts';
 import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
 
@@ -224,7 +224,7 @@ async function documentedSharedSettings(): Promise<string[]> {
 
 Deno.test({
   name:
-    'two instances from the documented shared settings, each with a DATA_DIR of its own: an offender signed in on A uses the session on B and signs in on B; an authenticator enrolled on A is accepted by B',
+    "two instances from the documented shared settings, each with a DATA_DIR of its own: an offender signed in on A uses the session on B and signs in on B; an authenticator enrolled on A is accepted by B; the checkpoints each signed pass audit:verify with the other's environment",
   ...OPTIONS,
   fn: async () => {
     const db = await freshDatabase(SERVER!);
@@ -237,6 +237,12 @@ Deno.test({
       PIN_PEPPER: 'two-instances-share-this-pepper-0123456789',
       MFA_SECRET_KEY: 'two-instances-share-this-mfa-key-0123456789',
       BLOB_KEY: 'two-instances-share-this-blob-key-0123456789',
+      AUDIT_SIGNING_KEY: 'a1'.repeat(32),
+      // Empty outside a rotation, as compose's .env leaves them: the same as unset.
+      SESSION_SECRET_PREVIOUS: '',
+      PIN_PEPPER_PREVIOUS: '',
+      MFA_SECRET_KEY_PREVIOUS: '',
+      BLOB_KEY_PREVIOUS: '',
       BLOB_STORE: 'postgres',
       PORTAL_URL: 'https://mail.doc.example',
       SMTP_USER: 'relay',
@@ -255,6 +261,7 @@ Deno.test({
       DATA_DIR: dirs[i],
       PWA_DIST: `${dirs[i]}/no-pwa`,
       DEMO_SEED: seed ? '1' : '0',
+      AUDIT_CHECKPOINT_SECONDS: '1',
     });
     let a: Instance | undefined;
     let b: Instance | undefined;
@@ -279,6 +286,27 @@ Deno.test({
       });
       assert.equal(onB.status, 200, JSON.stringify(onB.body));
       assert.equal(typeof onB.body.token, 'string');
+
+      // The checkpoints either instance signed (into its own DATA_DIR) hold under the other's environment.
+      const files = dirs.map((d) => `${d}/audit-checkpoints.jsonl`);
+      const written = () => Promise.all(files.map((f) => Deno.stat(f).then(() => true, () => false)));
+      await until('a checkpoint', async () => (await written()).some(Boolean));
+      await Promise.all([a.stop(), b.stop()]);
+      [a, b] = [undefined, undefined];
+      const present = await written();
+      for (const i of [0, 1]) {
+        if (!present[i]) continue;
+        const other = env(1 - i, false);
+        const out = await new Deno.Command(`${ROOT}node_modules/.bin/deno`, {
+          args: ['run', '-A', 'api/cli/audit_verify.ts', '--checkpoints', files[i]],
+          cwd: ROOT,
+          env: other,
+          stdout: 'piped',
+          stderr: 'piped',
+        }).output();
+        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, 0, `instance ${i}'s checkpoints under the other's key: ${text}`);
+      }
     } finally {
       for (const i of [a, b]) if (i) await i.stop();
       await relay.close();
