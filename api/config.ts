@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { S3Settings } from './blobs/s3_client.ts';
 
-const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const optionalText = z.string().optional();
 
 /**
  * A key of at least 32 characters that is not the shipped examples' placeholder ('change-me-to-64-random-characters…'
@@ -17,6 +17,14 @@ const secret = (name: string) =>
     .refine((v) => v === undefined || !/change-me/i.test(v), {
       message: `${name} is still the example's placeholder: set it to a random value (openssl rand -hex 32)`,
     });
+
+/**
+ * A variable set to nothing is unset, for every setting: an environment file's `DATA_DIR=` or compose's
+ * `${DATA_DIR:-}` means the default (./data), never the empty path, which would put the embedded database at
+ * /pgdata; `PORT=` means 5000, not a random port.
+ */
+const unsetWhenEmpty = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -44,7 +52,7 @@ const envSchema = z.object({
   AUDIT_CHECKPOINT_LOCK_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // The bearer token Prometheus sends to GET /metrics; unset, the route does not exist.
   METRICS_TOKEN: secret('METRICS_TOKEN'),
-  DEMO_SEED: z.enum(['0', '1', '']).optional(),
+  DEMO_SEED: z.enum(['0', '1']).optional(),
   TRUSTED_PROXIES: z.string().default(''),
   // Where people open the portal (https://mail.example.gov): the set-password e-mails link to it. Unset, they
   // carry the code to type on the portal's "Set a new password" page instead.
@@ -54,10 +62,7 @@ const envSchema = z.object({
   PWA_DIST: z.string().default('./pwa/dist'),
   BLOB_STORE: z.enum(['fs', 'postgres', 's3'], { error: "BLOB_STORE must be 'fs', 'postgres' or 's3'" })
     .default('fs'),
-  BLOB_OFFLOAD: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.enum(['off', 'nginx'], { error: "BLOB_OFFLOAD must be 'off' or 'nginx'" }).default('off'),
-  ),
+  BLOB_OFFLOAD: z.enum(['off', 'nginx'], { error: "BLOB_OFFLOAD must be 'off' or 'nginx'" }).default('off'),
   // Where the API reaches the nginx in front for the offload canary (http://127.0.0.1:8080): a front that cannot
   // read the blobs is then not ready, and no read it could not serve is recorded (docs/operations.md).
   OFFLOAD_CHECK_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^?#\s]+$/.test(v), {
@@ -76,33 +81,28 @@ const envSchema = z.object({
   UPLOAD_DEADLINE_SECONDS: z.coerce.number().int().min(10).max(7200).default(900),
   LOG_LEVEL: z.enum(['silent', 'info']).default('info'),
   // Unset: readable lines on a terminal, JSON lines for journald, a container runtime or a collector.
-  LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'text']).optional()),
+  LOG_FORMAT: z.enum(['json', 'text']).optional(),
   // The relay's login and TLS come from the environment, never the settings table (whose changes are audited
   // with their values); host, port and sender stay settings an admin changes without a restart.
   SMTP_USER: optionalText,
   SMTP_PASSWORD: optionalText,
-  SMTP_TLS: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.enum(['starttls', 'implicit', 'none']).optional(),
-  ),
+  SMTP_TLS: z.enum(['starttls', 'implicit', 'none']).optional(),
   SMTP_CA_FILE: optionalText,
   // The object store of BLOB_STORE=s3 (read only then).
   S3_ENDPOINT: optionalText.refine((v) => v === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v), {
     message: 'S3_ENDPOINT must be an http:// or https:// address (https://s3.example.org)',
   }),
-  S3_REGION: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('us-east-1')),
+  S3_REGION: z.string().default('us-east-1'),
   // S3's bucket naming rules: 3-63 lower-case letters, digits, dots and hyphens.
   S3_BUCKET: optionalText.refine((v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v), {
     message: 'S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
   }),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
-  S3_FORCE_PATH_STYLE: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.enum(['true', 'false', '1', '0'], { error: 'S3_FORCE_PATH_STYLE must be true or false' }).default(
-      'true',
-    ),
-  ),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0'], {
+    error: 'S3_FORCE_PATH_STYLE must be true or false',
+  })
+    .default('true'),
   S3_PREFIX: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._\/-]{1,200}$/.test(v), {
     message: 'S3_PREFIX may hold letters, digits, dots, hyphens, underscores and slashes (portal/)',
   }),
@@ -253,7 +253,7 @@ export function loadConfig(
   /** Whether the log goes to a terminal (LOG_FORMAT's default); unset: whether stdout is one. */
   options: { terminal?: boolean } = {},
 ): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = envSchema.safeParse(unsetWhenEmpty(env));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
