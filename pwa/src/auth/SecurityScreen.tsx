@@ -13,6 +13,7 @@ import { PortalHeader } from '../components/PortalHeader.tsx';
 import { PortalLayout } from '../components/PortalLayout.tsx';
 import { requiredError, TextField } from '../components/TextField.tsx';
 import { useLogOff } from '../components/useLogOff.ts';
+import { AddAuthenticator, AddPasskey, type ProofGate } from './SecurityAddFactor.tsx';
 import { failureMessage } from '../lib/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { homeForRole } from '../lib/routing.ts';
@@ -25,8 +26,6 @@ import {
   type MfaProof,
 } from '../../../contract/shapes/mfa.ts';
 import {
-  addPasskey,
-  confirmAuthenticator,
   listFactors,
   needsIdentityProof,
   PasskeyCancelled,
@@ -35,7 +34,6 @@ import {
   proveIdentity,
   removeFactor,
   replaceRecoveryCodes,
-  startAuthenticator,
 } from './passkeys.ts';
 
 /** What waits for a proof before it is done: a second factor, or for an addition the password where none is. */
@@ -45,7 +43,6 @@ type Pending =
   | { kind: 'identity'; resume: () => Promise<void> };
 
 /** Adds a factor (`run`), asking for a proof of identity first when the API wants one. */
-type ProofGate = (run: () => Promise<void>) => Promise<void>;
 
 export function SecurityScreen() {
   const { t } = useTranslation();
@@ -240,166 +237,6 @@ export function SecurityScreen() {
         <AddAuthenticator onAdded={added} describeFailure={failed} withProof={withProof} />
       </div>
     </PortalLayout>
-  );
-}
-
-function AddPasskey(
-  { onAdded, describeFailure, withProof }: {
-    onAdded: (result: { recoveryCodes?: string[] }) => Promise<void>;
-    describeFailure: (failure: unknown) => string;
-    withProof: ProofGate;
-  },
-) {
-  const { t } = useTranslation();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!passkeysSupported()) return null;
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const missing = requiredError(name, t('security.nameRequired'));
-    setError(missing);
-    if (missing) return;
-    setBusy(true);
-    const chosen = name.trim();
-    try {
-      await withProof(async () => {
-        await onAdded(await addPasskey(chosen));
-        setName('');
-      });
-    } catch (failure) {
-      setError(describeFailure(failure));
-    }
-    setBusy(false);
-  }
-  return (
-    <section className='security-section' aria-labelledby='security-passkey-heading'>
-      <h3 id='security-passkey-heading'>{t('security.addPasskey')}</h3>
-      <p>{t('security.addPasskeyHint')}</p>
-      <form name='add-passkey' noValidate onSubmit={submit} aria-busy={busy}>
-        <fieldset className='form-fields' disabled={busy}>
-          <TextField
-            id='passkey_name'
-            label={t('security.passkeyName')}
-            autoComplete='off'
-            maxLength={100}
-            value={name}
-            error={error}
-            onChange={(event) => setName(event.target.value)}
-          />
-          <button type='submit' className='btn btn-primary'>{t('security.addPasskey')}</button>
-        </fieldset>
-      </form>
-    </section>
-  );
-}
-
-function AddAuthenticator(
-  { onAdded, describeFailure, withProof }: {
-    onAdded: (result: { recoveryCodes?: string[] }) => Promise<void>;
-    describeFailure: (failure: unknown) => string;
-    withProof: ProofGate;
-  },
-) {
-  const { t } = useTranslation();
-  const [name, setName] = useState('');
-  const [started, setStarted] = useState<{ factorId: string; secret: string; qr: string | null } | null>(
-    null,
-  );
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function start(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const missing = requiredError(name, t('security.nameRequired'));
-    setError(missing);
-    if (missing) return;
-    setBusy(true);
-    const chosen = name.trim();
-    try {
-      await withProof(async () => {
-        const enrolment = await startAuthenticator(chosen);
-        setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr: null });
-        const { toDataURL } = await import('qrcode');
-        const qr = await toDataURL(enrolment.uri, { margin: 1, width: 200 });
-        setStarted({ factorId: enrolment.factorId, secret: enrolment.secret, qr });
-      });
-    } catch (failure) {
-      setError(describeFailure(failure));
-    }
-    setBusy(false);
-  }
-
-  async function confirm(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!started) return;
-    const missing = requiredError(code, t('mfa.codeRequired'));
-    setError(missing);
-    if (missing) return;
-    setBusy(true);
-    const { factorId } = started;
-    const typed = code.trim();
-    try {
-      await withProof(async () => {
-        const result = await confirmAuthenticator(factorId, typed);
-        setStarted(null);
-        setName('');
-        setCode('');
-        await onAdded(result);
-      });
-    } catch (failure) {
-      setError(describeFailure(failure));
-    }
-    setBusy(false);
-  }
-
-  return (
-    <section className='security-section' aria-labelledby='security-totp-heading'>
-      <h3 id='security-totp-heading'>{t('security.addAuthenticator')}</h3>
-      {!started && (
-        <form name='add-authenticator' noValidate onSubmit={start} aria-busy={busy}>
-          <fieldset className='form-fields' disabled={busy}>
-            <TextField
-              id='authenticator_name'
-              label={t('security.authenticatorName')}
-              autoComplete='off'
-              maxLength={100}
-              value={name}
-              error={error}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <button type='submit' className='btn btn-primary'>{t('security.addAuthenticator')}</button>
-          </fieldset>
-        </form>
-      )}
-      {started && (
-        <form name='confirm-authenticator' noValidate onSubmit={confirm} aria-busy={busy}>
-          <p>{t('security.authenticatorHint')}</p>
-          {started.qr && (
-            <img className='mfa-qr' src={started.qr} width={200} height={200} alt={t('mfa.qrAlt')} />
-          )}
-          <p>
-            {t('mfa.secretLabel')}{' '}
-            <code className='mfa-secret' data-secret={started.secret}>
-              {started.secret.match(/.{1,4}/g)?.join(' ')}
-            </code>
-          </p>
-          <fieldset className='form-fields' disabled={busy}>
-            <TextField
-              id='authenticator_code'
-              label={t('mfa.code')}
-              autoComplete='one-time-code'
-              inputMode='numeric'
-              value={code}
-              error={error}
-              onChange={(event) => setCode(event.target.value)}
-            />
-            <button type='submit' className='btn btn-primary'>{t('mfa.verify')}</button>
-          </fieldset>
-        </form>
-      )}
-    </section>
   );
 }
 
