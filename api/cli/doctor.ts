@@ -86,8 +86,18 @@ async function checkMigrations(db: Database): Promise<string | { ok: false; deta
   return `all ${applied.length} applied, the last ${applied.at(-1)} (release ${APP_VERSION})`;
 }
 
+/** Where the fix for a role that could drop the audit log's triggers is written. */
+const ROLES_DOC = 'docs/operations.md, "Database roles"';
+
+/**
+ * The role the API connects as (DATABASE_URL's), examined whatever else is set: the documented service has no
+ * MIGRATION_DATABASE_URL in its environment, and its API role is what must own nothing. A superuser or an owner
+ * could drop or disable the audit log's append-only triggers.
+ */
 async function checkRole(config: Config, db: Database): Promise<string | { ok: false; detail: string }> {
-  if (!config.databaseUrl) return 'the embedded database has one role';
+  if (!config.databaseUrl) {
+    return 'does not apply: the embedded database has one role, and only the portal opens it';
+  }
   const [role] = await db.sql<{ name: string; superuser: boolean; owns: number }[]>`
     select current_user as name, r.rolsuper as superuser,
       (select count(*) from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -96,16 +106,17 @@ async function checkRole(config: Config, db: Database): Promise<string | { ok: f
         where n.nspname = 'public' and p.proowner = r.oid)::int
       + (select count(*) from pg_namespace n where n.nspname = 'public' and n.nspowner = r.oid)::int as owns
     from pg_roles r where r.rolname = current_user`;
-  if (!config.migrationDatabaseUrl) {
-    return `MIGRATION_DATABASE_URL is unset: ${role.name} both migrates and serves (a trial; see "Database roles")`;
-  }
   if (role.superuser) {
-    return failed(`DATABASE_URL's role ${role.name} is a superuser: give the API a role of its own`);
+    return failed(
+      `DATABASE_URL's role ${role.name} is a superuser: it could drop the audit log's triggers; connect the API ` +
+        `as a role of its own that owns nothing (${ROLES_DOC})`,
+    );
   }
   if (role.owns > 0) {
     return failed(
-      `DATABASE_URL's role ${role.name} owns ${role.owns} table(s), view(s), sequence(s) or function(s) in the public schema: it could drop the audit ` +
-        "log's triggers; the schema's owner is MIGRATION_DATABASE_URL's role",
+      `DATABASE_URL's role ${role.name} owns ${role.owns} table(s), view(s), sequence(s) or function(s) in the ` +
+        "public schema: it could drop the audit log's triggers; the schema's owner migrates " +
+        `(MIGRATION_DATABASE_URL) and the API connects as a role that owns nothing (${ROLES_DOC})`,
     );
   }
   return `DATABASE_URL's role ${role.name} owns nothing`;
