@@ -287,8 +287,9 @@ async function main(): Promise<number> {
         const keys = await checkDataKeys(open.sql, config, 'check');
         for (const line of keys.checks) report(line.ok, line.name, line.detail);
       } else {
-        report(false, 'PIN_PEPPER', 'not checked: the database is not migrated');
-        report(false, 'MFA_SECRET_KEY', 'not checked: the database is not migrated');
+        for (const name of ['PIN_PEPPER', 'MFA_SECRET_KEY', 'BLOB_KEY']) {
+          report(false, name, 'not checked: the database is not migrated');
+        }
       }
       await check('blob store', () => checkBlobStore(open, createBlobStore(config, open)));
       await check('SMTP', () => checkSmtp(config, open));
@@ -300,6 +301,7 @@ async function main(): Promise<number> {
           'AUDIT_SIGNING_KEY',
           'PIN_PEPPER',
           'MFA_SECRET_KEY',
+          'BLOB_KEY',
           'blob store',
           'SMTP',
         ]
