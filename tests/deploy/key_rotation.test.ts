@@ -1,12 +1,14 @@
 /**
- * docs/operations.md, "Rotating a key", step by step on a running installation: SESSION_SECRET with nobody signed
- * out, PIN_PEPPER with each PIN moved at its owner's next sign-in (the doctor counting those still under the
- * previous pepper), MFA_SECRET_KEY re-sealed by `npm run keys:rotate-mfa` with the service's environment file.
- * Needs TEST_DATABASE_URL.
+ * docs/operations.md, "Rotating a key", its sh blocks run as written with the service's environment file on a
+ * running installation (`systemctl` is this test's stop and start of the API with that file): SESSION_SECRET, here
+ * generated into DATA_DIR first, with nobody signed out; PIN_PEPPER with each PIN moved at its owner's next sign-in
+ * (the doctor counting those still under the previous pepper); MFA_SECRET_KEY re-sealed by
+ * `npm run keys:rotate-mfa`. Needs TEST_DATABASE_URL.
  */
 import assert from 'node:assert/strict';
 import postgres from 'postgres';
 import { openEmailSecret } from '../../api/email/sealed_secret.ts';
+import { docCommands } from '../support/doc_commands.ts';
 import { freshDatabase, type Instance, ROOT, signInAt, startInstance } from '../support/instance.ts';
 import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
 
@@ -14,13 +16,15 @@ const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER } as const;
 const ADMIN = { username: 'admin@demo.test', password: 'Demo-Admin-2026!' };
 const key = () => crypto.randomUUID().replaceAll('-', '');
+const SERVICE = /^systemctl (stop|start|restart) legal-mail-portal$/;
 
-/** A shell command as an operator types it, in the portal's folder; its exit code and output. */
-async function sh(command: string, env: Record<string, string> = {}) {
+/** A shell command as an operator types it, in the portal's folder, with nothing of the test's environment. */
+async function sh(command: string) {
   const out = await new Deno.Command('sh', {
     args: ['-c', command],
     cwd: ROOT,
-    env: { NO_COLOR: '1', ...env },
+    clearEnv: true,
+    env: { NO_COLOR: '1', PATH: Deno.env.get('PATH')!, HOME: Deno.env.get('HOME') ?? '/tmp' },
     stdout: 'piped',
     stderr: 'piped',
   }).output();
@@ -28,8 +32,15 @@ async function sh(command: string, env: Record<string, string> = {}) {
   return { code: out.code, output: text.decode(out.stdout) + text.decode(out.stderr) };
 }
 
-const envFile = (values: Record<string, string>) =>
-  Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
+/** The environment file as systemd reads it: one NAME=value a line, the last of a name winning. */
+async function readEnvFile(file: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const line of (await Deno.readTextFile(file)).split('\n')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (match) env[match[1]] = match[2];
+  }
+  return env;
+}
 
 async function me(base: string, token: string): Promise<number> {
   const r = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -39,16 +50,69 @@ async function me(base: string, token: string): Promise<number> {
 
 Deno.test({
   name:
-    'each key rotates as documented: sessions signed with the previous secret stay, PINs move to the new pepper at sign-in, authenticator apps keep working under the new MFA key',
+    "each key rotates as documented: the doc's commands keep sessions signed with the previous secret, move PINs to the new pepper at sign-in, keep authenticator apps working under the new MFA key",
   ...OPTIONS,
   fn: async () => {
+    const blocks = await docCommands('docs/operations.md', '### Rotating a key');
+    assert.equal(blocks.length, 10, blocks.map((b) => b.join('; ')).join('\n'));
+    const [
+      sessionNew,
+      sessionSet,
+      sessionRestart,
+      sessionDone,
+      pepper,
+      doctor,
+      pepperDone,
+      mfaStop,
+      mfaRotate,
+      mfaSet,
+    ] = blocks;
+    assert.match(sessionNew[0], /openssl rand -hex 32 > \/root\/session-secret\.new$/);
+    assert.deepEqual(sessionRestart, ['systemctl restart legal-mail-portal']);
+    assert.match(doctor.join(), /npm run doctor$/);
+    assert.match(mfaRotate.join(), /npm run keys:rotate-mfa$/);
+    assert.ok(mfaStop.includes('systemctl stop legal-mail-portal'));
+    assert.ok(mfaSet.includes('systemctl start legal-mail-portal'));
+
     const db = await freshDatabase(SERVER!);
     const dataDir = await Deno.makeTempDir({ prefix: 'lmp-rotate-' });
     const file = `${dataDir}/portal.env`;
-    const base = { DATABASE_URL: db.url, DATA_DIR: dataDir, PWA_DIST: `${dataDir}/no-pwa` };
-    const old = { SESSION_SECRET: key(), PIN_PEPPER: key(), MFA_SECRET_KEY: key() };
-    const fresh = { SESSION_SECRET: key(), PIN_PEPPER: key(), MFA_SECRET_KEY: key() };
-    let portal: Instance | undefined = await startInstance({ ...base, ...old, DEMO_SEED: '1' });
+    await Deno.mkdir(`${dataDir}/root`);
+    const old = { PIN_PEPPER: key(), MFA_SECRET_KEY: key() };
+    // SESSION_SECRET unset: generated into DATA_DIR/session-secret at the first start.
+    await Deno.writeTextFile(
+      file,
+      Object.entries({ DATABASE_URL: db.url, DATA_DIR: dataDir, PWA_DIST: `${dataDir}/no-pwa`, ...old })
+        .map(([k, v]) => `${k}=${v}`).join('\n') + '\n',
+    );
+    let portal: Instance | undefined = await startInstance({ ...await readEnvFile(file), DEMO_SEED: '1' });
+    const service = async (action: string) => {
+      if (action !== 'start') {
+        assert.equal(await portal?.stop(), 0);
+        portal = undefined;
+      }
+      if (action !== 'stop') portal = await startInstance(await readEnvFile(file));
+    };
+    /** One block as written (its paths moved into the test's folder); `systemctl` lines are `service`. */
+    const runBlock = async (block: string[], options: { check?: boolean } = {}) => {
+      let output = '';
+      for (const line of block) {
+        const action = SERVICE.exec(line)?.[1];
+        if (action) {
+          await service(action);
+          continue;
+        }
+        const command = line
+          .replaceAll('/root/', `${dataDir}/root/`)
+          .replaceAll('/etc/legal-mail-portal.env', file)
+          .replaceAll('/opt/legal-mail-portal', ROOT)
+          .replaceAll('/var/lib/legal-mail-portal', dataDir);
+        const ran = await sh(command);
+        if (options.check !== false) assert.equal(ran.code, 0, `${line}\n${ran.output}`);
+        output += ran.output;
+      }
+      return output;
+    };
     try {
       const offender = await signInAt(portal.url, '100001', '246810');
       const admin = await signInAt(portal.url, ADMIN.username, ADMIN.password);
@@ -60,29 +124,62 @@ Deno.test({
         body: JSON.stringify({ email: ADMIN.username, entity: 'default' }),
       });
       assert.equal(asked.status, 200, await asked.text());
-      await portal.stop();
-      portal = undefined;
+      const generated = (await Deno.readTextFile(`${dataDir}/session-secret`)).trim();
 
-      // MFA_SECRET_KEY, steps 2-4: stopped; the command with the service's environment file; the new key set.
-      await Deno.writeTextFile(file, envFile({ ...base, ...old }));
+      // SESSION_SECRET, steps 1-3: the generated secret is the previous one, the session from before stays.
+      await runBlock(sessionNew);
+      await runBlock(sessionSet);
+      const rotatingSession = await readEnvFile(file);
+      assert.equal(rotatingSession.SESSION_SECRET_PREVIOUS, generated);
+      assert.equal(
+        rotatingSession.SESSION_SECRET,
+        (await Deno.readTextFile(`${dataDir}/root/session-secret.new`)).trim(),
+      );
+      await runBlock(sessionRestart);
+      assert.equal(await me(portal!.url, offender), 200, 'a session signed with the previous secret stays');
+
+      // PIN_PEPPER, steps 1-3: the doctor counts the PIN still under the previous pepper until its sign-in.
+      await runBlock(pepper);
+      assert.equal((await readEnvFile(file)).PIN_PEPPER_PREVIOUS, old.PIN_PEPPER);
+      const pepperLine = async () =>
+        (await runBlock(doctor, { check: false })).split('\n').find((l) => l.includes(' PIN_PEPPER: '));
+      assert.match(
+        (await pepperLine())!,
+        /^ok PIN_PEPPER: .*1 PIN\(s\) still hashed under PIN_PEPPER_PREVIOUS/,
+      );
+      const again = await signInAt(portal!.url, '100001', '246810');
+      assert.match((await pepperLine())!, /no PIN is hashed under PIN_PEPPER_PREVIOUS any more: remove it/);
+      await runBlock(pepperDone);
+      assert.equal((await readEnvFile(file)).PIN_PEPPER_PREVIOUS, undefined);
+      assert.equal(
+        typeof await signInAt(portal!.url, '100001', '246810'),
+        'string',
+        'the PIN under the new pepper',
+      );
+
+      // SESSION_SECRET, step 4: the previous secret removed.
+      await runBlock(sessionDone);
+      assert.equal(await me(portal!.url, again), 200, 'a session signed with the new secret');
+      assert.equal(await me(portal!.url, offender), 401, 'the previous secret no longer accepted');
+
+      // MFA_SECRET_KEY: stopped; a previous key that is not the data's changes nothing; the doc's command moves
+      // every secret; the new key in the file, started.
+      await runBlock(mfaStop);
+      const fresh = (await Deno.readTextFile(`${dataDir}/root/mfa-key.new`)).trim();
       const wrong = await sh(
-        `set -a; . ${file}; set +a; MFA_SECRET_KEY_PREVIOUS=${key()} MFA_SECRET_KEY=${fresh.MFA_SECRET_KEY} npm run --silent keys:rotate-mfa`,
+        `set -a; . ${file}; set +a; MFA_SECRET_KEY_PREVIOUS=${key()} MFA_SECRET_KEY=${fresh} npm run --silent keys:rotate-mfa`,
       );
       assert.equal(wrong.code, 1, wrong.output);
       assert.match(wrong.output, /MFA_SECRET_KEY_PREVIOUS does not match this database.*Nothing was changed/);
-      const rotated = await sh(
-        `set -a; . ${file}; set +a; MFA_SECRET_KEY_PREVIOUS="$MFA_SECRET_KEY" MFA_SECRET_KEY=${fresh.MFA_SECRET_KEY} npm run --silent keys:rotate-mfa`,
-      );
-      assert.equal(rotated.code, 0, rotated.output);
-      assert.match(rotated.output, /Sealed 1 authenticator app secret\(s\) under the new MFA_SECRET_KEY/);
-      assert.match(rotated.output, /set-password codes of 1 e-mail\(s\) waiting in the outbox/);
+      const rotated = await runBlock(mfaRotate);
+      assert.match(rotated, /Sealed 1 authenticator app secret\(s\) under the new MFA_SECRET_KEY/);
+      assert.match(rotated, /set-password codes of 1 e-mail\(s\) waiting in the outbox/);
       const reader = postgres(db.url, { max: 1, onnotice: () => {} });
       try {
         const [queued] = await reader<{ to_address: string; sealed_secret: Uint8Array }[]>`
           select to_address, sealed_secret from email_outbox where sealed_secret is not null`;
-        const encoder = new TextEncoder();
         const code = await openEmailSecret(
-          encoder.encode(fresh.MFA_SECRET_KEY),
+          new TextEncoder().encode(fresh),
           queued.sealed_secret,
           queued.to_address,
         );
@@ -90,7 +187,8 @@ Deno.test({
       } finally {
         await reader.end();
       }
-      const refused = await startInstance({ ...base, ...old }).then(
+      // The file still names the old key: until step 3 the portal does not start.
+      const refused = await startInstance(await readEnvFile(file)).then(
         async (i) => (await i.stop(), ''),
         (e: Error) => e.message,
       );
@@ -99,41 +197,10 @@ Deno.test({
         /MFA_SECRET_KEY does not match this database/,
         'the old MFA key no longer starts',
       );
-
-      // SESSION_SECRET and PIN_PEPPER, step 2: the previous values beside the new ones, restarted.
-      const rotating = {
-        ...base,
-        SESSION_SECRET: fresh.SESSION_SECRET,
-        SESSION_SECRET_PREVIOUS: old.SESSION_SECRET,
-        PIN_PEPPER: fresh.PIN_PEPPER,
-        PIN_PEPPER_PREVIOUS: old.PIN_PEPPER,
-        MFA_SECRET_KEY: fresh.MFA_SECRET_KEY,
-      };
-      portal = await startInstance(rotating);
-      assert.equal(await me(portal.url, offender), 200, 'a session signed with the previous secret stays');
-      const doctorLine = async () =>
-        (await sh('npm run --silent doctor', rotating)).output.split('\n').find((l) =>
-          l.includes(' PIN_PEPPER: ')
-        );
-      assert.match(
-        (await doctorLine())!,
-        /^ok PIN_PEPPER: .*1 PIN\(s\) still hashed under PIN_PEPPER_PREVIOUS/,
-      );
-      const again = await signInAt(portal.url, '100001', '246810');
-      assert.match((await doctorLine())!, /no PIN is hashed under PIN_PEPPER_PREVIOUS any more: remove it/);
-      const signedIn = await signInWithTotp(portal.url, { ...ADMIN, secret, steps: 1 });
+      await runBlock(mfaSet);
+      assert.equal((await readEnvFile(file)).MFA_SECRET_KEY, fresh);
+      const signedIn = await signInWithTotp(portal!.url, { ...ADMIN, secret, steps: 1 });
       assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
-      await portal.stop();
-
-      // Step 4: the previous values removed.
-      portal = await startInstance({ ...base, ...fresh });
-      assert.equal(await me(portal.url, again), 200, 'a session signed with the new secret');
-      assert.equal(await me(portal.url, offender), 401, 'the previous secret no longer accepted');
-      assert.equal(
-        typeof await signInAt(portal.url, '100001', '246810'),
-        'string',
-        'the PIN under the new pepper',
-      );
     } finally {
       await portal?.stop();
       await db.drop();
