@@ -248,6 +248,15 @@ export async function addressInEntityRanges(sql: Tx, entityId: string, ipAddress
 }
 
 /**
+ * Whether the entity has an active range at all: without one, no address is the facility's network, so a
+ * one-time PIN from a reset could open no session (api/domain/pin_reset.ts) and a reset is refused up front.
+ */
+export async function entityHasFacilityNetwork(sql: Tx, entityId: string): Promise<boolean> {
+  const { activeRanges } = await find_entity_whitelist(sql, entityId);
+  return activeRanges.length > 0;
+}
+
+/**
  * Refuses an offender's call from an address their entity's whitelist does not admit, and records the attempt: a live offender
  * session used from outside the facility is worth an admin's attention. Staff are never restricted by it.
  * The role guard asks it once the session is known; sign-in asks offenderAddressAllowed itself.

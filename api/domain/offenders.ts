@@ -11,13 +11,17 @@ import {
   type AdminUserRow,
   find_admin_user,
   find_existing_doc_numbers,
+  find_user_by_id,
   insert_user,
   lock_user,
   set_offender_custody,
   set_reset_pin,
   update_user_language,
   upsert_offender,
+  type UserRow,
 } from '../db/users.ts';
+import type { Tx } from '../db/client.ts';
+import { entityHasFacilityNetwork } from './ip_whitelist.ts';
 import { hashPin } from './passwords.ts';
 import { ONE_TIME_PIN_HOURS } from './pin_reset.ts';
 import { fail, type Failure, type Outcome } from './outcome.ts';
@@ -95,6 +99,24 @@ export async function addOffender(
 }
 
 /**
+ * Why `user`'s PIN cannot be reset by `actor`, if it cannot: another entity's offender is as missing as an
+ * unknown one (an admin manages their own entity only), and an entity with no active IP range has no facility
+ * network, where alone a one-time PIN works (api/domain/pin_reset.ts): the reset would hand out a PIN that
+ * opens nothing, so it is refused and the admin is told to add the facility's range first.
+ */
+async function pinResetRefusal(
+  sql: Tx,
+  user: UserRow | undefined,
+  actor: Actor,
+): Promise<Failure | undefined> {
+  if (!user || user.role !== 'offender' || !user.doc_number || user.entity_id !== actor.entityId) {
+    return fail('offender_not_found');
+  }
+  if (!(await entityHasFacilityNetwork(sql, user.entity_id))) return fail('pin_reset_needs_facility_range');
+  return undefined;
+}
+
+/**
  * Sets a one-time PIN (api/domain/pin_reset.ts): the PIN before it stops working, the offender's sessions end and
  * any sign-in lock on the DOC number lifts. The one-time PIN opens one session that may only choose a new PIN.
  */
@@ -107,6 +129,9 @@ export async function resetOffenderPin(
   const pin = change.pin.trim();
   const problem = pinProblem(pin, await get_setting(sql, 'pin_min_length'));
   if (problem) return fail('invalid_input', problem);
+  // Asked before the hashing, so a refusal costs nothing, and again under the row's lock below.
+  const early = await pinResetRefusal(sql, await find_user_by_id(sql, change.userId), actor);
+  if (early) return early;
   const [oneTimeHash, unusableHash] = await Promise.all([
     hashPin(pin, { pepper: deps.pinPepper, patient: true }),
     // Nobody knows this secret: until the one-time PIN is used, it is the only way in.
@@ -114,10 +139,8 @@ export async function resetOffenderPin(
   ]);
   return await sql.begin(async (tx): Promise<Outcome> => {
     const user = await lock_user(tx, change.userId);
-    // Another entity's offender is as missing as an unknown one: an admin manages their own entity only.
-    if (!user || user.role !== 'offender' || !user.doc_number || user.entity_id !== actor.entityId) {
-      return fail('offender_not_found');
-    }
+    const refusal = await pinResetRefusal(tx, user, actor);
+    if (refusal || !user?.doc_number) return refusal ?? fail('offender_not_found');
     await set_reset_pin(tx, {
       userId: user.id,
       oneTimeHash,
@@ -139,6 +162,9 @@ export async function resetOffenderPin(
     return { ok: true };
   });
 }
+
+/** Thrown inside a row's savepoint to undo it: the row turned out a PIN reset the entity cannot take. */
+class PinResetRefused extends Error {}
 
 /** The report's shapes are the API's answer (contract/shapes/roster_report.ts); the command line prints them. */
 export type ImportReportRow = RosterReportRow;
@@ -209,16 +235,21 @@ export async function importRoster(
     ...(r.params ? { params: r.params } : {}),
   }));
   const existing = await find_existing_doc_numbers(sql, actor.entityId, parsed.rows.map((r) => r.docNumber));
+  // A PIN for an existing offender is a PIN reset, refused while the entity has no facility network (as
+  // resetOffenderPin refuses it): the row is rejected whole, so nothing of it changes.
+  const facilityNetwork = await entityHasFacilityNetwork(sql, actor.entityId);
+  const refused = (row: RosterRow, code: 'pinRequired' | 'pinResetNeedsRange'): ImportReportRow => ({
+    line: row.line,
+    docNumber: row.docNumber,
+    outcome: 'rejected',
+    reason: ROSTER_MESSAGES[code],
+    code,
+  });
   const writable: RosterRow[] = [];
   for (const row of parsed.rows) {
-    if (row.pin === '' && !existing.has(row.docNumber)) {
-      rows.push({
-        line: row.line,
-        docNumber: row.docNumber,
-        outcome: 'rejected',
-        reason: ROSTER_MESSAGES.pinRequired,
-        code: 'pinRequired',
-      });
+    if (row.pin === '' && !existing.has(row.docNumber)) rows.push(refused(row, 'pinRequired'));
+    else if (row.pin !== '' && existing.has(row.docNumber) && !facilityNetwork) {
+      rows.push(refused(row, 'pinResetNeedsRange'));
     } else writable.push(row);
   }
   const hashes = await mapPooled(
@@ -245,6 +276,8 @@ export async function importRoster(
             pinHash,
           });
           if (result?.outcome === 'updated' && pinHash) {
+            // Added by someone else since the look-up above: a PIN reset after all; undone with the savepoint.
+            if (!facilityNetwork) throw new PinResetRefused();
             // Whoever wrote the file knows the PIN: it opens one session, on the facility's network, that may
             // only choose a new PIN, and the offender is told (api/domain/pin_reset.ts), as an admin's reset.
             await set_reset_pin(sp, {
@@ -296,15 +329,15 @@ export async function importRoster(
           return result;
         });
         rows.push(
-          saved ? { line: row.line, docNumber: row.docNumber, outcome: saved.outcome } : {
-            line: row.line,
-            docNumber: row.docNumber,
-            outcome: 'rejected',
-            reason: ROSTER_MESSAGES.pinRequired,
-            code: 'pinRequired',
-          },
+          saved
+            ? { line: row.line, docNumber: row.docNumber, outcome: saved.outcome }
+            : refused(row, 'pinRequired'),
         );
       } catch (error) {
+        if (error instanceof PinResetRefused) {
+          rows.push(refused(row, 'pinResetNeedsRange'));
+          continue;
+        }
         console.error(`[roster] line ${row.line} not saved:`, error instanceof Error ? error.message : error);
         rows.push({
           line: row.line,

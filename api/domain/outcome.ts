@@ -113,6 +113,11 @@ export const REASONS = [
   'user_pending',
   'offender_duplicate',
   'offender_not_found',
+  /**
+   * A PIN reset for an offender whose entity has no active IP range: the one-time PIN works only on the
+   * facility's network (pin_reset.ts), so it could not open any session.
+   */
+  'pin_reset_needs_facility_range',
   // Entities (entities.ts).
   'entity_name_required',
   'entity_name_too_long',

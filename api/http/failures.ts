@@ -172,6 +172,11 @@ export const FAILURES: Record<Reason, CatalogueEntry> = {
   },
   offender_duplicate: { status: 409, message: 'An offender with this DOC number already exists.' },
   offender_not_found: { status: 404, message: 'Offender not found.' },
+  pin_reset_needs_facility_range: {
+    status: 409,
+    message:
+      "A one-time PIN works only on the facility's network, and this entity has no active IP range. Add the facility's IP range in IP Whitelist first, then reset the PIN.",
+  },
 
   entity_name_required: { status: 400, message: 'Entity name is required' },
   entity_name_too_long: { status: 400, message: 'Entity name must be at most 200 characters.' },

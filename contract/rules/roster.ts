@@ -66,6 +66,8 @@ export const ROSTER_MESSAGES = {
   lastNameLong: 'Last name must be at most 100 characters',
   nameCharacters: NAME_CHARACTERS_MESSAGE,
   pinRequired: 'PIN is required for a new offender',
+  pinResetNeedsRange:
+    "A PIN for an existing offender is a one-time PIN, which works only on the facility's network: add the facility's IP range in IP Whitelist first",
   empty: 'The file is empty.',
   tooLarge: 'The file is larger than 5 MB.',
   binary: 'The file is not a CSV text file.',
@@ -120,6 +122,8 @@ export const ROSTER_REJECTIONS = [
   'lastNameLong',
   'nameCharacters',
   'pinRequired',
+  /** A PIN for an existing offender (a PIN reset) while the entity has no active IP range. */
+  'pinResetNeedsRange',
   'status',
   'language',
   'fieldCount',

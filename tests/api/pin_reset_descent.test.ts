@@ -79,19 +79,22 @@ async function readEvents(documentId: string): Promise<Record<string, unknown>[]
 
 Deno.test({
   name:
-    "a one-time PIN is refused outside the facility's ranges (headquarters, or while the entity has none)",
+    "a PIN reset is refused while the entity has no active range; the one-time PIN works inside the facility's ranges only",
   ...DB_TEST,
   fn: async () => {
     const offender = await makeUser(t, { role: 'offender', secret: '314159' });
-    await resetPin(offender.id, '271828');
-    // The entity has no range yet, so it admits offenders from any address: not the one-time PIN.
-    const open = await login(offender.username, '271828', HEADQUARTERS);
-    assert.equal(open.status, 401, JSON.stringify(open.body));
-    assert.equal(open.body.code, 'bad_credentials', 'answered like a wrong PIN: nothing tells it was right');
-    const [refusal] = await t.deps.sql<{ event_data: Record<string, unknown> }[]>`
-      select event_data from audit_logs where event_type = 'login_failed' and user_id = ${offender.id}
-      order by id desc limit 1`;
-    assert.equal(refusal.event_data.reason, 'one_time_pin_outside_facility');
+    // No range yet: no address is the facility's network, so the one-time PIN could open nothing.
+    const refused = await call(t, 'PUT', `/api/admin/offenders/${offender.id}/pin`, {
+      token: admin,
+      body: { pin: '271828' },
+      ip: HEADQUARTERS,
+    });
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'pin_reset_needs_facility_range');
+    assert.match(refused.body.message, /only on the facility's network/);
+    assert.match(refused.body.message, /IP range in IP Whitelist first/);
+    // Nothing changed: the offender's own PIN still opens their mail (the entity admits any address yet).
+    assert.equal((await login(offender.username, '314159', HEADQUARTERS)).status, 200);
 
     const range = await call(t, 'POST', '/api/admin/ip-whitelist', {
       token: admin,
@@ -99,10 +102,47 @@ Deno.test({
       ip: HEADQUARTERS,
     });
     assert.ok(range.status === 200 || range.status === 201, JSON.stringify(range.body));
+    await resetPin(offender.id, '271828');
     assert.equal((await login(offender.username, '271828', HEADQUARTERS)).status, 403, 'headquarters');
     const inside = await login(offender.username, '271828', FACILITY);
     assert.equal(inside.status, 200, JSON.stringify(inside.body));
     assert.equal(inside.body.user.mustChangePassword, true);
+  },
+});
+
+Deno.test({
+  name:
+    'a one-time PIN left while the entity has no active range is refused like a wrong PIN, from any address',
+  ...DB_TEST,
+  fn: async () => {
+    const offender = await makeUser(t, { role: 'offender', secret: '314159' });
+    await resetPin(offender.id, '271828');
+    // The entity as before it ever had a range (a PIN reset before the upgrade that refuses one up front):
+    // it admits offenders from any address, and none is the facility's network.
+    const [entity] = await t.deps.sql<{ id: string; configured: Date | null }[]>`
+      select id, ip_ranges_configured_at as configured from entities where slug = 'default'`;
+    const ranges = await t.deps.sql<{ id: string }[]>`
+      update ip_ranges set is_active = false where entity_id = ${entity.id} and is_active returning id`;
+    await t.deps.sql`update entities set ip_ranges_configured_at = null where id = ${entity.id}`;
+    try {
+      const open = await login(offender.username, '271828', HEADQUARTERS);
+      assert.equal(open.status, 401, JSON.stringify(open.body));
+      assert.equal(
+        open.body.code,
+        'bad_credentials',
+        'answered like a wrong PIN: nothing tells it was right',
+      );
+      const [refusal] = await t.deps.sql<{ event_data: Record<string, unknown> }[]>`
+        select event_data from audit_logs where event_type = 'login_failed' and user_id = ${offender.id}
+        order by id desc limit 1`;
+      assert.equal(refusal.event_data.reason, 'one_time_pin_outside_facility');
+    } finally {
+      await t.deps
+        .sql`update entities set ip_ranges_configured_at = ${entity.configured} where id = ${entity.id}`;
+      for (const { id } of ranges) await t.deps.sql`update ip_ranges set is_active = true where id = ${id}`;
+    }
+    const inside = await login(offender.username, '271828', FACILITY);
+    assert.equal(inside.status, 200, JSON.stringify(inside.body));
   },
 });
 

@@ -157,8 +157,12 @@ Deno.test({
     for (let i = 0; i < 5; i++) await loginStatus(DEMO.offender2[0], '000000');
     // Wrong PINs make an offender's account wait (api/domain/sign_in_throttle.ts), even for the right PIN.
     assert.equal(await loginStatus(DEMO.offender2[0], DEMO.offender2[1]), 429, 'waiting');
-    await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, { token: admin, body: { pin: '864200' } });
     await facilityNetwork();
+    const reset = await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, {
+      token: admin,
+      body: { pin: '864200' },
+    });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
     assert.equal(await loginStatus(DEMO.offender2[0], '864200'), 200);
   },
 });
@@ -167,6 +171,7 @@ Deno.test({
   name: "a PIN reset ends the offender's sessions and only the new PIN works",
   ...DB_TEST,
   fn: async () => {
+    await facilityNetwork();
     const token = await signIn(t, ...DEMO.offender);
     const { id } = await offender(DEMO.offender[0]);
     const r = await call(t, 'PUT', `/api/admin/offenders/${id}/pin`, {
@@ -175,7 +180,6 @@ Deno.test({
     });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { success: true, message: 'PIN reset successfully' });
-    await facilityNetwork();
     assert.equal((await call(t, 'GET', '/api/auth/me', { token })).status, 401);
     assert.equal(await loginStatus(DEMO.offender[0], DEMO.offender[1]), 401);
     assert.equal(await loginStatus(DEMO.offender[0], '975310'), 200);
@@ -210,6 +214,71 @@ Deno.test({
     assert.equal(staff.status, 404);
     assert.equal(staff.body.message, 'Offender not found.');
     assert.equal(await loginStatus(DEMO.attorney[0], DEMO.attorney[1]), 200);
+  },
+});
+
+/** Runs `work` while the entity has no active IP range (no facility network), then restores its ranges. */
+async function withoutFacilityNetwork(work: () => Promise<void>): Promise<void> {
+  const active = await t.deps.sql<{ id: string }[]>`
+    update ip_ranges set is_active = false where is_active returning id`;
+  try {
+    await work();
+  } finally {
+    for (const { id } of active) await t.deps.sql`update ip_ranges set is_active = true where id = ${id}`;
+  }
+}
+
+Deno.test({
+  name:
+    'with no active IP range a PIN reset is refused up front (409), and so is an import row that resets a PIN',
+  ...DB_TEST,
+  fn: async () => {
+    const added = await call(t, 'POST', '/api/admin/offenders', {
+      token: admin,
+      body: { docNumber: '620001', firstName: 'Ada', lastName: 'Cruz', pin: '111111' },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const before = await offender('620001');
+    const resets = () =>
+      t.deps.sql`select 1 from audit_logs where event_type = 'user_updated' and resource_id = ${before.id}`;
+    await withoutFacilityNetwork(async () => {
+      // The one-time PIN would work nowhere: the admin is told why, and what to do first.
+      const r = await call(t, 'PUT', `/api/admin/offenders/${before.id}/pin`, {
+        token: admin,
+        body: { pin: '222222' },
+      });
+      assert.equal(r.status, 409, JSON.stringify(r.body));
+      assert.deepEqual(r.body, {
+        success: false,
+        message:
+          "A one-time PIN works only on the facility's network, and this entity has no active IP range. Add the facility's IP range in IP Whitelist first, then reset the PIN.",
+        code: 'pin_reset_needs_facility_range',
+      });
+      // A row that resets an existing offender's PIN is rejected whole; a new offender's first PIN is no reset.
+      const imported = await importCsv(
+        'doc_number,first_name,last_name,pin\n620001,Renamed,Cruz,333333\n620002,Bea,Cruz,444444\n',
+      );
+      assert.equal(imported.status, 200, JSON.stringify(imported.body));
+      assert.deepEqual(imported.body.data.rows, [
+        {
+          line: 2,
+          docNumber: '620001',
+          outcome: 'rejected',
+          reason: ROSTER_MESSAGES.pinResetNeedsRange,
+          code: 'pinResetNeedsRange',
+        },
+        { line: 3, docNumber: '620002', outcome: 'added' },
+      ]);
+      const after = await offender('620001');
+      assert.deepEqual(after, before, 'nothing of the offender changed');
+      assert.equal((await resets()).length, 0, 'no reset audited');
+    });
+    await facilityNetwork();
+    const r = await call(t, 'PUT', `/api/admin/offenders/${before.id}/pin`, {
+      token: admin,
+      body: { pin: '222222' },
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
   },
 });
 
@@ -324,6 +393,7 @@ Deno.test({
       token: admin,
       body: { docNumber: '610001', firstName: 'A', lastName: 'B', pin: '111111' },
     });
+    await facilityNetwork();
     const token = await signIn(t, '610001', '111111');
     const r = await importCsv('doc_number,first_name,last_name,pin\n610001,A,B,222222\n');
     assert.deepEqual(r.body.data.rows, [{ line: 2, docNumber: '610001', outcome: 'updated' }]);

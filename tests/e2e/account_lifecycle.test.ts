@@ -26,13 +26,8 @@ Deno.test({
       })).json();
       const offender = users.users.find((u: { doc_number: string | null }) => u.doc_number === '100002');
       assert.ok(offender, JSON.stringify(users).slice(0, 400));
-      const reset = await fetch(`${server.url}/api/admin/offenders/${offender.id}/pin`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ pin: '505050' }),
-      });
-      assert.equal(reset.status, 200);
-      // The tablets' network: a one-time PIN from staff works only on an address of the entity's whitelist.
+      // The tablets' network: a one-time PIN from staff works only on an address of the entity's whitelist, and
+      // a reset needs one.
       for (const ipRange of ['127.0.0.1', '::1']) {
         const added = await fetch(`${server.url}/api/admin/ip-whitelist`, {
           method: 'POST',
@@ -41,6 +36,13 @@ Deno.test({
         });
         assert.ok(added.status < 300, await added.text());
       }
+
+      const reset = await fetch(`${server.url}/api/admin/offenders/${offender.id}/pin`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pin: '505050' }),
+      });
+      assert.equal(reset.status, 200);
 
       const { context, page } = await newRecordedContext(browser, server.url);
       page.setDefaultTimeout(15_000);

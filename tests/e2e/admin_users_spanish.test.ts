@@ -1,8 +1,9 @@
 /**
  * The admin's Users screen in Spanish on a desktop, in Chromium against the real server: with Español chosen at
  * sign-in, the title, filters, columns, role and status names, row actions, the count, View Details, Add Offender,
- * Reset PIN and Import Roster (with its report) speak Spanish. Texts are read from es.json, so a reworded
- * translation does not break the test, but an English text left on these screens does.
+ * Reset PIN (with its refusal while the entity has no IP range) and Import Roster (with its report) speak Spanish.
+ * Texts are read from es.json, so a reworded translation does not break the test, but an English text left on
+ * these screens does.
  * Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
@@ -101,6 +102,12 @@ Deno.test({
       await reset.getByText(users.offenderForm.newPin, { exact: true }).waitFor();
       assert.match(await reset.innerText(), /Richard Roe/);
       assert.doesNotMatch(await reset.innerText(), /Their open sessions end/);
+      // The demo entity has no IP range: the one-time PIN would work nowhere, and the refusal says so in Spanish,
+      // in the dialog, until it is closed.
+      await reset.getByLabel(users.offenderForm.newPin, { exact: true }).fill('97531864');
+      await reset.getByRole('button', { name: users.resetPin }).click();
+      await reset.getByRole('alert').getByText(es.codes.pin_reset_needs_facility_range).waitFor();
+      assert.doesNotMatch(await reset.innerText(), /facility's network/);
       await reset.getByRole('button', { name: users.cancel }).click();
       await reset.waitFor({ state: 'hidden' });
       // Its name ends with the words ("Agregar personal", Add Staff, begins with the same ones).

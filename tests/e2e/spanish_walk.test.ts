@@ -357,6 +357,15 @@ Deno.test({
           u.doc_number === OFFENDER_2.username
         );
         assert.ok(offender, JSON.stringify(users.body).slice(0, 500));
+        // The one-time PIN works on the facility's network only, and a reset needs one: this browser's address.
+        for (const ipRange of ['127.0.0.1', '::1']) {
+          const added = await apiCall(server, '/admin/ip-whitelist', {
+            method: 'POST',
+            token: admin,
+            body: { ipRange, description: 'Facility tablets' },
+          });
+          assert.ok(added.status < 300, JSON.stringify(added.body));
+        }
         const reset = await apiCall(server, `/admin/offenders/${offender.id}/pin`, {
           method: 'PUT',
           token: admin,
@@ -364,8 +373,13 @@ Deno.test({
         });
         assert.equal(reset.status, 200, JSON.stringify(reset.body));
         const { context, page } = await spanishContext(browser, true);
-        await signIn(page, server.url, { username: OFFENDER_2.username, password: '97531864' });
-        await page.locator('main h1').first().waitFor();
+        // On the facility's network the tablet shows the entity's language until Español is chosen.
+        await page.goto(`${server.url}/login`);
+        await page.getByRole('button', { name: 'Español' }).click();
+        await page.getByLabel(es.login.username).fill(OFFENDER_2.username);
+        await page.getByLabel(es.login.password).fill('97531864');
+        await page.getByRole('button', { name: es.login.submit }).click();
+        await page.getByText(es.pinReset.title, { exact: true }).first().waitFor();
         await page.waitForLoadState('networkidle').catch(() => {});
         await walk(page, 'offender new PIN');
         await context.close();

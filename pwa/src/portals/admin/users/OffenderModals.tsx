@@ -1,5 +1,5 @@
 /** 'Add Offender' (DOC number, names, initial PIN) and 'Reset PIN' for an offender of the roster. */
-import { Form, Input, Modal, Typography } from 'antd';
+import { Alert, Form, Input, Modal, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -116,19 +116,37 @@ export function AddOffenderModal(
   );
 }
 
+/**
+ * 'Reset PIN'. A refusal stays in the dialog, in the language shown, until the admin tries again or closes it:
+ * the reason can need a step elsewhere first (an entity with no active IP range: the one-time PIN would work
+ * nowhere), which a passing toast would not leave time to read.
+ */
 export function ResetPinModal(
-  props: { user: AdminUser | null; onSubmit(pin: string): Promise<boolean>; onCancel(): void },
+  props: {
+    user: AdminUser | null;
+    /** Resolves to null once the PIN is reset, or to the refusal's text. */
+    onSubmit(pin: string): Promise<string | null>;
+    onCancel(): void;
+  },
 ) {
   const [form] = Form.useForm<{ pin: string }>();
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const pinField = usePinField();
   const { t } = useTranslation();
 
   async function submit({ pin }: { pin: string }) {
     setBusy(true);
-    const ok = await props.onSubmit(pin);
+    setRefusal(null);
+    const failed = await props.onSubmit(pin);
     setBusy(false);
-    if (ok) form.resetFields();
+    if (failed === null) form.resetFields();
+    else setRefusal(failed);
+  }
+
+  function cancel() {
+    setRefusal(null);
+    props.onCancel();
   }
 
   return (
@@ -139,9 +157,10 @@ export function ResetPinModal(
       cancelText={t('users.cancel')}
       onOk={() => form.submit()}
       confirmLoading={busy}
-      onCancel={props.onCancel}
+      onCancel={cancel}
       destroyOnHidden
     >
+      {refusal && <Alert type='error' showIcon title={refusal} style={{ marginBottom: 16 }} />}
       {props.user && (
         <Typography.Paragraph>
           <Trans

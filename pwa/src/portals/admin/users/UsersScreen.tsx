@@ -145,16 +145,15 @@ export function UsersScreen() {
     }
   }
 
-  async function submitPin(pin: string): Promise<boolean> {
-    if (!pinFor) return false;
+  async function submitPin(pin: string): Promise<string | null> {
+    if (!pinFor) return t('users.pinResetFailed');
     try {
       await resetOffenderPin(pinFor.id, pin);
       toast.success(t('users.pinReset'));
       setPinFor(null);
-      return true;
+      return null;
     } catch (error) {
-      toast.error(failureMessage(error, { failed: t('users.pinResetFailed') }));
-      return false;
+      return failureMessage(error, { failed: t('users.pinResetFailed') });
     }
   }
 
