@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { call, createTestApp, DB_TEST, type TestApp } from '../support/app.ts';
 import { makeUser } from '../support/factories.ts';
+import { OFFENDER_LIMITS, offenderDelaySeconds } from '../../api/domain/sign_in_throttle.ts';
 
 let t: TestApp;
 const GENERIC = 'Please check your login credentials.';
@@ -309,4 +310,41 @@ Deno.test({
   fn: async () => {
     await t.close();
   },
+});
+
+Deno.test("docs/security.md's figures for the offender waits are the code's: per round, per day, per year", async () => {
+  const text = (await Deno.readTextFile(new URL('../../docs/security.md', import.meta.url))).replace(
+    /\s+/g,
+    ' ',
+  );
+  const waits = [1, 2, 3, 4, 5, 6, 7, 50].map(offenderDelaySeconds);
+  assert.deepEqual(waits, [0, 0, 5, 10, 20, 40, 60, 60]);
+  assert.match(
+    text,
+    /after the third the next try waits 5 s, then 10 s, 20 s, 40 s, and never more than 60 s/,
+  );
+  const limit = OFFENDER_LIMITS.limit;
+  // From the first failure to the 100th: the waits after each of the 99 before it.
+  let seconds = 0;
+  for (let failures = 1; failures < limit; failures++) seconds += offenderDelaySeconds(failures);
+  const minutes = Math.round(seconds / 60);
+  const roundHours = (seconds / 60 + OFFENDER_LIMITS.lockMinutes) / 60;
+  const perDay = Math.round((limit * 24) / roundHours);
+  const perYear = (limit * 365 * 24) / roundHours;
+  const PINS = 1_000_000;
+  assert.equal(minutes, 94);
+  assert.ok(text.includes(`the 100th failure comes about ${minutes} minutes after the first`));
+  assert.ok(text.includes(`locks the account for ${OFFENDER_LIMITS.lockMinutes / 60} hours`));
+  assert.equal(Math.round(roundHours * 2) / 2, 25.5);
+  assert.ok(
+    text.includes(`each round is ${limit} guesses in about 25½ hours, about ${perDay} guesses a day`),
+  );
+  assert.equal(Math.round(PINS / perDay / 1000), 11, 'about 1 in 10,000 a day (1 in 10,600)');
+  assert.ok(text.includes('a chance of about 1 in 10,000 a day'));
+  assert.ok(text.includes(`about ${(100 * perYear / PINS).toFixed(1)}% in a year`));
+  assert.ok(text.includes(`some ${Math.round(perYear / 1000)},000 guesses`));
+  // Without the lock: one guess a minute.
+  assert.equal(offenderDelaySeconds(limit), 60);
+  assert.ok(text.includes('1,440 guesses a day would find about half of all PINs in a year'));
+  assert.equal(Math.round((1440 * 365 * 100) / PINS / 10) * 10, 50);
 });
