@@ -9,6 +9,7 @@
  * (GET /api/admin/health), never to the anonymous readiness answer (routes/health.ts).
  */
 import type { AppDeps } from '../deps.ts';
+import type { Logger } from '../log.ts';
 import { FsBlobStore } from '../blobs/fs_store.ts';
 import { SealedBlobStore } from '../blobs/sealed_store.ts';
 import { list_pending_migrations, list_unknown_migrations } from '../db/migrate.ts';
@@ -123,4 +124,38 @@ export async function readiness(deps: AppDeps): Promise<ReadinessReport> {
       ...(canary ? { offload: new Date(canary.at).toISOString() } : {}),
     },
   };
+}
+
+/**
+ * How often the anonymous readiness answer logs the details of one unchanged cause of not being ready: a monitor
+ * or balancer polling every second while the store is down writes one line a minute, not one a call, and the
+ * line counts the answers it stands for. A new cause is logged at once.
+ */
+export const NOT_READY_LOG_INTERVAL_MS = 60_000;
+
+/** The cause last logged per app (keyed by its deps, as the probes), when, and the answers not logged since. */
+const notReadyLogged = new WeakMap<AppDeps, { cause: string; at: number; quiet: number }>();
+
+/**
+ * Logs what readiness found, for the anonymous answer: a failing check's details when the cause is new (or changed)
+ * or was last logged NOT_READY_LOG_INTERVAL_MS ago; the return to ready once, after a logged failure.
+ */
+export function logReadiness(deps: AppDeps, log: Logger, report: ReadinessReport): void {
+  const last = notReadyLogged.get(deps);
+  if (report.ready) {
+    if (last) {
+      notReadyLogged.delete(deps);
+      log.info('ready again', { not_logged_since_last: last.quiet });
+    }
+    return;
+  }
+  const cause = JSON.stringify(report.checks);
+  const at = now(deps);
+  if (last && last.cause === cause && at - last.at < NOT_READY_LOG_INTERVAL_MS) {
+    last.quiet++;
+    return;
+  }
+  notReadyLogged.set(deps, { cause, at, quiet: 0 });
+  // How many not-ready answers since the previous line went unlogged: how hard the endpoint was polled.
+  log.warn('not ready', { ...report.checks, ...(last ? { not_logged_since_last: last.quiet } : {}) });
 }

@@ -7,29 +7,32 @@ import assert from 'node:assert/strict';
 import { createApp } from '../../api/app.ts';
 import { FsBlobStore } from '../../api/blobs/fs_store.ts';
 import type { AppDeps } from '../../api/deps.ts';
-import { PROBE_INTERVAL_MS } from '../../api/http/readiness.ts';
+import { NOT_READY_LOG_INTERVAL_MS, PROBE_INTERVAL_MS } from '../../api/http/readiness.ts';
 import type { Logger } from '../../api/log.ts';
 import { call, createTestApp, DB_TEST, DEMO, signIn, type TestApp } from '../support/app.ts';
 
 let t: TestApp;
 
-/** The real fs store, counting its write probes. */
+/** The real fs store, counting its write probes; `failure`, while set, is the probe's error. */
 class CountingStore extends FsBlobStore {
   probes = 0;
+  failure: string | null = null;
   override checkWritable(): Promise<void> {
     this.probes++;
+    if (this.failure) return Promise.reject(new Error(this.failure));
     return super.checkWritable();
   }
 }
 
-/** The test app with `store`, a clock the test moves, and its log lines kept. */
-function appWith(store: FsBlobStore) {
+/** The test app with `store`, a clock the test moves, and its log lines kept; `probeEveryCall`: no probe cache. */
+function appWith(store: FsBlobStore, options: { probeEveryCall?: boolean } = {}) {
   const clock = { now: 1_000_000 };
   const lines: string[] = [];
   const keep = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
   const log: Logger = { info: keep('info'), warn: keep('warn'), error: keep('error') };
-  const deps: AppDeps = { ...t.deps, blobs: store, log, clock: () => clock.now };
+  const config = options.probeEveryCall ? { ...t.deps.config, readyProbeIntervalMs: 0 } : t.deps.config;
+  const deps: AppDeps = { ...t.deps, config, blobs: store, log, clock: () => clock.now };
   const app: TestApp = { ...t, deps, app: createApp(deps) };
   return { app, clock, lines };
 }
@@ -95,6 +98,49 @@ Deno.test({
     assert.match(view.body.data.checks.blobStore, /lmp-secret-folder/);
     assert.ok(!Number.isNaN(Date.parse(view.body.data.probedAt.blobStore)));
     assert.equal(store.probes, 1, "the operator's view shares the cached probe");
+  },
+});
+
+Deno.test({
+  name:
+    'readiness: a monitor polling while not ready logs the cause once a minute, and at once when the cause changes',
+  ...DB_TEST,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: 'lmp-ready-' });
+    try {
+      const store = new CountingStore(dir);
+      // The store probed on every call, so a new cause shows within the minute.
+      const { app, clock, lines } = appWith(store, { probeEveryCall: true });
+      const warnings = () => lines.filter((l) => l.startsWith('warn not ready'));
+      const poll = async (times: number) => {
+        for (let i = 0; i < times; i++) {
+          assert.equal((await call(app, 'GET', '/api/health/ready')).status, store.failure ? 503 : 200);
+          clock.now += 1000;
+        }
+      };
+      store.failure = 'disk full at /srv/blobs';
+      await poll(30);
+      assert.equal(warnings().length, 1, lines.join('\n'));
+      assert.match(warnings()[0], /disk full/);
+      clock.now += NOT_READY_LOG_INTERVAL_MS - 30_000;
+      await poll(1);
+      assert.equal(warnings().length, 2, 'the same cause a minute on: logged again');
+      assert.match(warnings()[1], /"not_logged_since_last":29/);
+      await poll(5);
+      assert.equal(warnings().length, 2);
+      store.failure = 'permission denied at /srv/blobs';
+      await poll(5);
+      assert.equal(warnings().length, 3, 'a new cause is logged at once');
+      assert.match(warnings()[2], /permission denied/);
+      store.failure = null;
+      await poll(5);
+      assert.deepEqual(lines.filter((l) => l.startsWith('info ready again')).length, 1, lines.join('\n'));
+      store.failure = 'permission denied at /srv/blobs';
+      await poll(1);
+      assert.equal(warnings().length, 4, 'not ready again after being ready: logged at once');
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   },
 });
 
