@@ -124,9 +124,10 @@ try {
   console.log(`Backup written to ${dir}: database dump and ${bytes}.`);
   // As GitLab's backup says of gitlab-secrets.json: the keys are kept apart on purpose, and a restore needs them.
   console.log(
-    'The keys are not in this backup: BLOB_KEY, PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET (or, where unset, the ' +
-      `files blob-key, pin-pepper, mfa-key and session-secret in ${config.dataDir}). Keep them apart from it: a ` +
-      'restore needs them, and without BLOB_KEY no document in it can be opened (docs/operations.md, "Keys").',
+    'The keys are not in this backup: BLOB_KEY, PIN_PEPPER, MFA_SECRET_KEY, AUDIT_SIGNING_KEY and SESSION_SECRET ' +
+      `(or, where unset, the files blob-key, pin-pepper, mfa-key, audit-signing-key and session-secret in ${config.dataDir}). ` +
+      'Keep them apart from it: a restore needs them, and without BLOB_KEY no document in it can be opened ' +
+      '(docs/operations.md, "Keys").',
   );
 } catch (error) {
   console.error(`Backup failed: ${(error as Error).message}`);

@@ -1,11 +1,14 @@
 /**
  * The keys are not in the backup: an installation whose keys were generated into DATA_DIR (an admin with an
- * authenticator app, an offender with a PIN) is backed up with `npm run backup`, restored with `npm run restore`
- * into a new database with a new, empty DATA_DIR, and the start refuses, naming each key, until the key files are
- * carried over as docs/operations.md says; then the admin signs in with an authenticator code and the offender
- * with their PIN. Needs TEST_DATABASE_URL.
+ * authenticator app, an offender with a PIN) is backed up with `npm run backup` and restored on a "new host" by
+ * docs/operations.md's "Restoring on a new host", its sh blocks run as written with the service's environment
+ * file (`systemctl` is this test's start): into a new database with a new, empty DATA_DIR the start refuses,
+ * naming each key, until the key files and the checkpoints are carried over; then the doctor's key lines pass,
+ * audit:verify names the backup as older than the latest checkpoint, the admin signs in with an authenticator code
+ * and the offender with their PIN. Needs TEST_DATABASE_URL.
  */
 import assert from 'node:assert/strict';
+import { docCommands } from '../support/doc_commands.ts';
 import { DENO, freshDatabase, type Instance, ROOT, signInAt, startInstance } from '../support/instance.ts';
 import { filesHolding } from '../support/plaintext.ts';
 import { enrolAuthenticator, signInWithTotp } from '../support/totp.ts';
@@ -19,6 +22,20 @@ async function npmRun(script: 'backup' | 'restore', args: string[], env: Record<
     args: ['run', '-A', `api/cli/${script}.ts`, ...args],
     cwd: ROOT,
     env: { NO_COLOR: '1', ...env },
+    stdout: 'piped',
+    stderr: 'piped',
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, output: text.decode(out.stdout) + text.decode(out.stderr) };
+}
+
+/** A shell command as an operator types it, with nothing of the test's environment; its exit code and output. */
+async function sh(command: string) {
+  const out = await new Deno.Command('sh', {
+    args: ['-c', command],
+    cwd: ROOT,
+    clearEnv: true,
+    env: { NO_COLOR: '1', PATH: Deno.env.get('PATH')!, HOME: Deno.env.get('HOME') ?? '/tmp' },
     stdout: 'piped',
     stderr: 'piped',
   }).output();
@@ -52,7 +69,7 @@ async function firstLetter(base: string, token: string, id?: string) {
 
 Deno.test({
   name:
-    'a restore on a new host without the keys refuses to start, naming them; with the key files carried over, the admin signs in with an authenticator code and the offender with their PIN and reads a sealed letter, of which the backup holds nothing in plaintext',
+    'a restore on a new host as documented: without the keys it refuses to start, naming them; with the key files and checkpoints carried over, the doctor passes the keys, audit:verify names the backup as older than the latest checkpoint, the admin signs in with an authenticator code and the offender with their PIN and reads a sealed letter, of which the backup holds nothing in plaintext',
   ...OPTIONS,
   fn: async () => {
     const source = await freshDatabase(SERVER!);
@@ -60,8 +77,42 @@ Deno.test({
     const sourceDir = await Deno.makeTempDir({ prefix: 'lmp-keys-src-' });
     const targetDir = await Deno.makeTempDir({ prefix: 'lmp-keys-dst-' });
     const backups = await Deno.makeTempDir({ prefix: 'lmp-keys-bak-' });
-    const sourceEnv = { DATABASE_URL: source.url, DATA_DIR: sourceDir, PWA_DIST: `${sourceDir}/no-pwa` };
+    const [restoreBlock, keysBlock, checkBlock] = await docCommands(
+      'docs/operations.md',
+      '### Restoring on a new host',
+    );
+    assert.match(restoreBlock.join(), /npm run restore -- \/backups\/portal-2026-11-23$/);
+    assert.deepEqual(checkBlock.map((l) => l.replace(/^.* && /, '')), [
+      'npm run doctor',
+      'npm run audit:verify',
+      'systemctl start legal-mail-portal',
+    ]);
+    // Checkpoints every second, so one covers the backup and one taken at the stop covers rows after it.
+    const sourceEnv = {
+      DATABASE_URL: source.url,
+      DATA_DIR: sourceDir,
+      PWA_DIST: `${sourceDir}/no-pwa`,
+      AUDIT_CHECKPOINT_SECONDS: '1',
+    };
     const targetEnv = { DATABASE_URL: target.url, DATA_DIR: targetDir, PWA_DIST: `${targetDir}/no-pwa` };
+    // The new host's environment file, its keys folder (the copy kept apart) and the log shipper's copy.
+    const envFile = `${backups}/portal.env`;
+    await Deno.writeTextFile(
+      envFile,
+      Object.entries(targetEnv).map(([k, v]) => `${k}=${v}`).join('\n') + '\n',
+    );
+    const keysDir = `${backups}/portal-keys`;
+    const auditCopy = `${backups}/portal-audit`;
+    const user = (await sh('id -un')).output.trim();
+    const asWritten = (line: string) =>
+      line
+        .replaceAll('/root/portal-keys', keysDir)
+        .replaceAll('/srv/portal-audit', auditCopy)
+        .replaceAll('/backups/portal-2026-11-23', `${backups}/today`)
+        .replaceAll('/etc/legal-mail-portal.env', envFile)
+        .replaceAll('/opt/legal-mail-portal', ROOT)
+        .replaceAll('/var/lib/legal-mail-portal', targetDir)
+        .replaceAll(' -o legalmail ', ` -o ${user} `);
     let portal: Instance | undefined = await startInstance({ ...sourceEnv, DEMO_SEED: '1' });
     try {
       const admin = await signInAt(portal.url, ADMIN.username, ADMIN.password);
@@ -70,22 +121,33 @@ Deno.test({
       const reader = await signInAt(portal.url, '100001', '246810');
       const letter = await firstLetter(portal.url, reader);
 
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       const backup = await npmRun('backup', [`${backups}/today`], sourceEnv);
       assert.equal(backup.code, 0, backup.output);
       assert.match(
         backup.output,
-        /The keys are not in this backup: BLOB_KEY, PIN_PEPPER, MFA_SECRET_KEY and SESSION_SECRET/,
+        /The keys are not in this backup: BLOB_KEY, PIN_PEPPER, MFA_SECRET_KEY, AUDIT_SIGNING_KEY and SESSION_SECRET/,
       );
+      // Activity after the backup, covered by the checkpoint the stop takes.
+      await signInAt(portal.url, '100001', '246810');
       await portal.stop();
       portal = undefined;
+      const keyFiles = ['session-secret', 'pin-pepper', 'mfa-key', 'blob-key', 'audit-signing-key'];
       for await (const entry of Deno.readDir(`${backups}/today`)) {
         assert.ok(
-          !['blob-key', 'pin-pepper', 'mfa-key', 'session-secret'].includes(entry.name),
+          ![...keyFiles, 'audit-checkpoints.jsonl'].includes(entry.name),
           `${entry.name} in the backup`,
         );
       }
       assert.deepEqual(await filesHolding(`${backups}/today`, letter.bytes), [], 'plaintext in the backup');
-      const restore = await npmRun('restore', [`${backups}/today`], targetEnv);
+      // Kept apart from the backup: the key files, and the checkpoints as a log shipper copies them.
+      await Deno.mkdir(keysDir);
+      await Deno.mkdir(auditCopy);
+      for (const file of keyFiles) await Deno.copyFile(`${sourceDir}/${file}`, `${keysDir}/${file}`);
+      await Deno.copyFile(`${sourceDir}/audit-checkpoints.jsonl`, `${auditCopy}/audit-checkpoints.jsonl`);
+
+      // Step 1, as written.
+      const restore = await sh(asWritten(restoreBlock[0]));
       assert.equal(restore.code, 0, restore.output);
 
       // Without the keys: refused, naming both variables and their DATA_DIR files.
@@ -114,11 +176,33 @@ Deno.test({
       });
       assert.match(wrong, /PIN_PEPPER does not match this database \(PIN_PEPPER from the environment\)/);
 
-      // docs/operations.md, "Restoring on a new host": the key files carried apart from the backup, put back.
-      for (const file of ['session-secret', 'pin-pepper', 'mfa-key', 'blob-key']) {
-        await Deno.copyFile(`${sourceDir}/${file}`, `${targetDir}/${file}`);
-        await Deno.chmod(`${targetDir}/${file}`, 0o600);
+      // Step 2, as written: the key files and the checkpoints put back.
+      for (const line of keysBlock) {
+        const ran = await sh(asWritten(line));
+        assert.equal(ran.code, 0, `${line}\n${ran.output}`);
       }
+      for (const file of [...keyFiles, 'audit-checkpoints.jsonl']) {
+        assert.equal((await Deno.stat(`${targetDir}/${file}`)).mode! & 0o777, 0o600, file);
+      }
+
+      // Step 3, as written: the doctor's keys pass; audit:verify names the backup as older than the checkpoint.
+      const doctor = await sh(asWritten(checkBlock[0]));
+      for (
+        const name of ['SESSION_SECRET', 'AUDIT_SIGNING_KEY', 'PIN_PEPPER', 'MFA_SECRET_KEY', 'BLOB_KEY']
+      ) {
+        assert.ok(
+          doctor.output.split('\n').some((l) => l.startsWith(`ok ${name}: `)),
+          `${name} in:\n${doctor.output}`,
+        );
+      }
+      const verify = await sh(asWritten(checkBlock[1]));
+      assert.equal(verify.code, 1, verify.output);
+      assert.match(
+        verify.output,
+        /this database is older than the checkpoint \(a restore of an earlier backup\)/,
+      );
+      assert.match(verify.output, /the last checkpoint that holds: /);
+      assert.equal(checkBlock[2], 'systemctl start legal-mail-portal');
       portal = await startInstance(targetEnv);
       const signedIn = await signInWithTotp(portal.url, { ...ADMIN, secret, steps: 1 });
       assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
