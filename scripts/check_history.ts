@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 /** What a diary line looks like (the brackets keep this file from matching itself). */
 export const HISTORY_PATTERN = /sess[i]on [0-9]+|iss[u]e [0-9]+|a rev[i]ew found/i;
 
-const CHECKED = /\.(md|ts|tsx|mjs)$/;
+const CHECKED = /\.(md|ts|tsx|mjs|js|sql|css|html|ya?ml|conf|sh|service|toml)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.git', 'data', 'release']);
 
 export interface HistoryLine {

@@ -1,4 +1,4 @@
--- Registration throttling (issue 9): how many registrations a client address sent, and how many "you already
+-- Registration throttling: how many registrations a client address sent, and how many "you already
 -- have an account" notices went to one e-mail address, each within a window that starts at its first count.
 -- One row per subject, bumped by `insert ... on conflict ... returning`, so a burst sent at once is counted
 -- exactly and is refused before any password is hashed.

@@ -1,5 +1,5 @@
--- Issue 9: a representative's supervising attorney was guessed from a typed bar number, and that attorney could
--- then read everything the representative sent. A link is now proposed only when bar number, bar state and
+-- A representative's supervising attorney is never guessed from a typed bar number (that attorney would
+-- read everything the representative sent). A link is proposed only when bar number, bar state and
 -- e-mail all match one active attorney, shares nothing until that attorney accepts it, and each document records
 -- the supervisor it was shared with when it was sent (so a later change of supervisor opens no old mail).
 

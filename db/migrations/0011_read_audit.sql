@@ -1,4 +1,4 @@
--- Every read of a document's bytes is accounted for, whatever the Range (issue 9, item 5): a viewer fetches a
+-- Every read of a document's bytes is accounted for, whatever the Range: a viewer fetches a
 -- file in many ranges, so the audit is one event per session, document and kind (view or print) within the
 -- document_read_audit_window_minutes setting. This row is that window's claim: `insert ... on conflict ... where`
 -- lets exactly one of several concurrent range requests write the event.
@@ -12,7 +12,7 @@ create table document_read_audits (
 -- The retention purge deletes documents: their claims go with them through this index.
 create index document_read_audits_document_idx on document_read_audits (document_id);
 
--- Why a session ended when it was not signed out (issue 9, item 8): 'idle' or 'absolute' when the guard first
+-- Why a session ended when it was not signed out: 'idle' or 'absolute' when the guard first
 -- finds it lapsed (the session_expired event is written once, by whoever sets this), 'entity_inactive' when its
 -- entity is deactivated. Null for a sign-out or a revocation that says its reason in its own audit event.
 alter table sessions add column end_reason text

@@ -1,4 +1,4 @@
--- IP ranges belong to an entity (issue 9, item 7): an admin manages their own entity's facility networks, and
+-- IP ranges belong to an entity: an admin manages their own entity's facility networks, and
 -- an offender is checked against their own entity's ranges only. entities.ip_ranges_configured_at records, once
 -- and for good, that the entity has had a range: from then on an empty active list refuses every address
 -- (unless the ip_whitelist_when_empty setting says 'allow'), and deleting every range does not reopen the gate.

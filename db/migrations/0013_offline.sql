@@ -1,4 +1,4 @@
--- Offline reading on shared facility tablets (issue 10). The offender's cached mail is encrypted on the tablet
+-- Offline reading on shared facility tablets. The offender's cached mail is encrypted on the tablet
 -- under a per-session data key that only a live session (or the offender's PIN, offline) gives back; the key is
 -- kept here, with its session, and set null in the same statement that ends the session (api/db/sessions.ts),
 -- so an ended session's ciphertext can never be read again. Created on the first GET /api/auth/offline-key

@@ -1,4 +1,4 @@
--- Sender lists page, sort and search on the server (issue 12; api/db/documents.ts list_sender_documents_page).
+-- Sender lists page, sort and search on the server (api/db/documents.ts list_sender_documents_page).
 -- Each sort key in the list's own order within one sender, ties by id, so the first page of the busiest sender
 -- (20,000 documents) is a short walk of one index instead of a sort of every row: for what the sender sent, and
 -- for what representatives shared with a supervising attorney. The delete date sorts as the upload time.
