@@ -18,7 +18,7 @@ import {
   update_totp_secret,
 } from '../db/key_fingerprints.ts';
 import { keyFingerprint } from '../domain/keys.ts';
-import { resealTotpSecret } from '../domain/mfa.ts';
+import { resealTotpSecret } from '../domain/mfa_secrets.ts';
 import { lock_sealed_email_secrets, update_email_secret } from '../db/email_outbox.ts';
 import { resealEmailSecret } from '../email/sealed_secret.ts';
 

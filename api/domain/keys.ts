@@ -20,7 +20,7 @@ import {
 import { find_any_sealed_blob } from '../db/sealed_blobs.ts';
 import { type BlobKek, blobKek, unwrapDataKey } from '../blobs/blob_key.ts';
 import { readOrCreateSecretFile, readSecretFile } from '../secret_file.ts';
-import { opensUnder } from './mfa.ts';
+import { opensUnder } from './mfa_secrets.ts';
 import { pepperKeyId } from './passwords.ts';
 
 export type DataKeyName = 'PIN_PEPPER' | 'MFA_SECRET_KEY' | 'BLOB_KEY';

@@ -19,7 +19,6 @@
  *   the password's own attempt stays counted until the second factor is right, so an attacker who knows the
  *   password cannot reset the count by signing in again between guesses.
  */
-import * as OTPAuth from 'otpauth';
 import type { AppDeps } from '../deps.ts';
 import type { Sql, Tx } from '../db/client.ts';
 import { insert_audit_event } from '../db/audit.ts';
@@ -48,7 +47,25 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { readOrCreateSecretFile } from '../secret_file.ts';
+import {
+  hex,
+  issueRecoveryCodes,
+  openSecret,
+  sealSecret,
+  sha256,
+  TOTP_SECRET_BYTES,
+  totpFor,
+  totpStep,
+} from './mfa_secrets.ts';
+import {
+  ASSERT,
+  checkProof,
+  passkeyName,
+  type Proof,
+  REGISTER,
+  takeProof,
+  wrongProof,
+} from './mfa_proofs.ts';
 import { fail, type Outcome } from './outcome.ts';
 import { verifySecret } from './passwords.ts';
 import { toPublicUser } from './public_user.ts';
@@ -63,162 +80,19 @@ import {
 import { signSessionToken } from './tokens.ts';
 import {
   authenticationOptions,
-  checkAssertion,
   checkRegistration,
-  type RegisteredKey,
   registrationOptions,
   type RelyingParty,
   WEBAUTHN_TIMEOUT_SECONDS,
 } from './webauthn.ts';
 
-/** The issue's 5 minutes: long enough to find a phone or a key, short enough that a stolen step is stale. */
+/** Five minutes: long enough to find a phone or a key, short enough that a stolen step is stale. */
 export const MFA_STEP_MINUTES = 5;
-/** RFC 6238's defaults, which every authenticator app reads from the QR code. */
-const TOTP_PERIOD = 30;
-const TOTP_DIGITS = 6;
-/** One step of clock skew either way (RFC 6238 section 5.2's recommendation). */
-const TOTP_WINDOW = 1;
-/** 20 bytes: RFC 4226's recommended secret length for HMAC-SHA1. */
-const TOTP_SECRET_BYTES = 20;
-export const RECOVERY_CODE_COUNT = 10;
 /**
  * How long a proof of identity lets the session add second factors: the sign-in step's 5 minutes and as many
  * again to scan a QR code or find a key; then the proof is asked for again.
  */
 export const IDENTITY_PROOF_MINUTES = 10;
-/** 16 base32 characters: 80 random bits each (the issue asks for at least 64). */
-const RECOVERY_CODE_CHARACTERS = 16;
-const ISSUER = 'Legal Mail Portal';
-const encoder = new TextEncoder();
-
-/** The key from MFA_SECRET_KEY, or a secret generated once and kept in the data folder (like PIN_PEPPER's). */
-export async function loadMfaKey(secret: string | undefined, dataDir: string): Promise<Uint8Array> {
-  if (secret) return encoder.encode(secret);
-  return await readOrCreateSecretFile(dataDir, 'mfa-key');
-}
-
-async function derivedKey(master: Uint8Array, purpose: string, usage: 'seal' | 'hash'): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey('raw', master as BufferSource, 'HKDF', false, ['deriveKey']);
-  const params = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: encoder.encode(purpose) };
-  return usage === 'seal'
-    ? await crypto.subtle.deriveKey(params, base, { name: 'AES-GCM', length: 256 }, false, [
-      'encrypt',
-      'decrypt',
-    ])
-    : await crypto.subtle.deriveKey(params, base, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-}
-
-async function sealSecret(master: Uint8Array, secret: Uint8Array, aad: string): Promise<Uint8Array> {
-  const key = await derivedKey(master, 'lmp totp secret', 'seal');
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv, additionalData: encoder.encode(aad) },
-      key,
-      secret as BufferSource,
-    ),
-  );
-  const out = new Uint8Array(iv.length + sealed.length);
-  out.set(iv);
-  out.set(sealed, iv.length);
-  return out;
-}
-
-async function openSecret(
-  master: Uint8Array,
-  sealed: Uint8Array,
-  aad: string,
-): Promise<Uint8Array | undefined> {
-  try {
-    const key = await derivedKey(master, 'lmp totp secret', 'seal');
-    const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: sealed.slice(0, 12), additionalData: encoder.encode(aad) },
-      key,
-      sealed.slice(12) as BufferSource,
-    );
-    return new Uint8Array(plain);
-  } catch {
-    return undefined; // another key (MFA_SECRET_KEY changed) or a damaged row: the factor cannot verify
-  }
-}
-
-/** True when `sealed` (an authenticator app's secret, sealed with the factor's id) opens under `master`. */
-export async function opensUnder(master: Uint8Array, sealed: Uint8Array, factorId: string): Promise<boolean> {
-  return (await openSecret(master, sealed, factorId)) !== undefined;
-}
-
-/**
- * An authenticator app's secret sealed under `from`, sealed again under `to` (the MFA key's rotation);
- * undefined when it does not open under `from`.
- */
-export async function resealTotpSecret(
-  keys: { from: Uint8Array; to: Uint8Array },
-  sealed: Uint8Array,
-  factorId: string,
-): Promise<Uint8Array | undefined> {
-  const secret = await openSecret(keys.from, sealed, factorId);
-  return secret && await sealSecret(keys.to, secret, factorId);
-}
-
-const hex = (bytes: ArrayBuffer) =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-
-async function sha256(text: string): Promise<string> {
-  return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
-}
-
-/** A recovery code written as typed: base32 letters and digits only, upper case (dashes and spaces ignored). */
-function normaliseRecoveryCode(code: string): string {
-  return code.toUpperCase().replace(/[\s-]/g, '');
-}
-
-async function recoveryCodeHash(master: Uint8Array, userId: string, code: string): Promise<string> {
-  const key = await derivedKey(master, 'lmp recovery code', 'hash');
-  return hex(
-    await crypto.subtle.sign('HMAC', key, encoder.encode(`${userId}:${normaliseRecoveryCode(code)}`)),
-  );
-}
-
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** One new recovery code: 80 random bits as 16 base32 characters in four groups (`ABCD-EFGH-IJKL-MNOP`). */
-function newRecoveryCode(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(RECOVERY_CODE_CHARACTERS));
-  const chars = Array.from(bytes, (b) => BASE32[b & 31]).join('');
-  return chars.match(/.{4}/g)!.join('-');
-}
-
-/** New recovery codes for a user, replacing any earlier ones: the codes to show once. */
-async function issueRecoveryCodes(tx: Tx, master: Uint8Array, userId: string): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.replace_recovery_codes(
-    tx,
-    userId,
-    await Promise.all(codes.map((c) => recoveryCodeHash(master, userId, c))),
-  );
-  return codes;
-}
-
-function totpFor(secret: Uint8Array, label: string): OTPAuth.TOTP {
-  return new OTPAuth.TOTP({
-    issuer: ISSUER,
-    label,
-    algorithm: 'SHA1',
-    digits: TOTP_DIGITS,
-    period: TOTP_PERIOD,
-    secret: new OTPAuth.Secret({ buffer: secret.slice().buffer }),
-  });
-}
-
-/** The time step a right code belongs to (within one step of now), or undefined. */
-function totpStep(secret: Uint8Array, code: string): number | undefined {
-  const token = code.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(token)) return undefined;
-  const now = Date.now();
-  const delta = totpFor(secret, 'check').validate({ token, timestamp: now, window: TOTP_WINDOW });
-  if (delta === null) return undefined;
-  return Math.floor(now / 1000 / TOTP_PERIOD) + delta;
-}
 
 /** The roles `mfa_required_roles` names now. */
 export async function mfaRequiredRoles(sql: Tx): Promise<string[]> {
@@ -353,115 +227,6 @@ async function inTransaction<T>(sql: Sql, work: (tx: Tx) => Promise<T>): Promise
     if (error instanceof Abort) return error;
     throw error;
   }
-}
-
-type Proof =
-  | { method: 'totp' | 'recovery'; code: string }
-  /** A passkey's answer: an assertion, or in an enrolment step the new key's registration (with its name). */
-  | { method: 'webauthn'; response: unknown; name?: string };
-
-/** Where a passkey answer's challenge is taken from (the sign-in step's, or the session's), and for whom. */
-interface PasskeyContext {
-  rp: RelyingParty;
-  /** Takes the pending challenge off (one answer per challenge); undefined when none is live. */
-  takeChallenge: () => Promise<string | undefined>;
-}
-
-/** A challenge is kept with what it was issued for, so a registration's cannot prove a sign-in or the reverse. */
-const REGISTER = 'register:';
-const ASSERT = 'assert:';
-
-/** What checking a proof found: the factor or code it used, to be taken in the caller's transaction. */
-type Checked =
-  | { ok: true; method: 'totp'; factor: db.FactorRow; step: number; enrolling: boolean }
-  | { ok: true; method: 'recovery'; hash: string }
-  | { ok: true; method: 'webauthn'; factor: db.FactorRow; newCounter: number }
-  | { ok: true; method: 'webauthn'; registered: RegisteredKey; name: string }
-  | { ok: false };
-
-async function checkProof(
-  deps: Pick<AppDeps, 'sql' | 'mfaKey'>,
-  userId: string,
-  proof: Proof,
-  options: { enrolling: boolean; passkey?: PasskeyContext },
-): Promise<Checked> {
-  if (proof.method === 'webauthn') {
-    const pending = options.passkey && await options.passkey.takeChallenge();
-    if (!options.passkey || !pending) return { ok: false };
-    const { rp } = options.passkey;
-    if (options.enrolling) {
-      if (!pending.startsWith(REGISTER)) return { ok: false };
-      const registered = await checkRegistration(rp, pending.slice(REGISTER.length), proof.response);
-      return registered
-        ? { ok: true, method: 'webauthn', registered, name: passkeyName(proof.name) }
-        : { ok: false };
-    }
-    if (!pending.startsWith(ASSERT)) return { ok: false };
-    const keys = (await db.list_factors(deps.sql, userId, { confirmed: true })).filter((f) =>
-      f.kind === 'webauthn'
-    );
-    const asserted = await checkAssertion(rp, pending.slice(ASSERT.length), proof.response, keys);
-    return asserted ? { ok: true, method: 'webauthn', ...asserted } : { ok: false };
-  }
-  if (proof.method === 'recovery') {
-    if (options.enrolling) return { ok: false };
-    return { ok: true, method: 'recovery', hash: await recoveryCodeHash(deps.mfaKey, userId, proof.code) };
-  }
-  const factors = (await db.list_factors(deps.sql, userId)).filter((f) =>
-    f.kind === 'totp' && (options.enrolling ? f.confirmed_at === null : f.confirmed_at !== null)
-  );
-  for (const factor of factors) {
-    const secret = await openSecret(deps.mfaKey, factor.totp_secret!, factor.id);
-    const step = secret && totpStep(secret, proof.code);
-    if (step !== undefined) return { ok: true, method: 'totp', factor, step, enrolling: options.enrolling };
-  }
-  return { ok: false };
-}
-
-/** A new key's name as given, or the default one. */
-function passkeyName(name: string | undefined): string {
-  const trimmed = name?.trim().slice(0, 100);
-  return trimmed || 'Passkey';
-}
-
-/**
- * Takes what a proof used (the time step, the recovery code, the key's signature counter) or adds the key it
- * registered; false when another request took it first. The factor a proof enrolled, for the audit.
- */
-async function takeProof(
-  tx: Tx,
-  userId: string,
-  checked: Checked & { ok: true },
-): Promise<false | { enrolled?: { kind: 'totp' | 'webauthn'; factorId: string; name: string } }> {
-  if (checked.method === 'recovery') return (await db.use_recovery_code(tx, userId, checked.hash)) && {};
-  if (checked.method === 'webauthn') {
-    if ('registered' in checked) {
-      const factorId = crypto.randomUUID();
-      const added = await db.insert_webauthn_factor(tx, {
-        id: factorId,
-        userId,
-        name: checked.name,
-        ...checked.registered,
-      });
-      return added && { enrolled: { kind: 'webauthn', factorId, name: checked.name } };
-    }
-    const taken = await db.take_webauthn_counter(
-      tx,
-      checked.factor.id,
-      Number(checked.factor.sign_count ?? 0),
-      checked.newCounter,
-    );
-    return taken && {};
-  }
-  if (!(await db.take_totp_step(tx, checked.factor.id, checked.step))) return false;
-  if (!checked.enrolling) return {};
-  await db.confirm_factor(tx, checked.factor.id);
-  return { enrolled: { kind: 'totp', factorId: checked.factor.id, name: checked.factor.name } };
-}
-
-/** The refusal of a wrong proof: a code's, or a passkey's. */
-function wrongProof(method: Proof['method']): 'mfa_code_wrong' | 'mfa_passkey_refused' {
-  return method === 'webauthn' ? 'mfa_passkey_refused' : 'mfa_code_wrong';
 }
 
 export type VerifyResult = Outcome<{ token: string; user: PublicUser; recoveryCodes?: string[] }>;
