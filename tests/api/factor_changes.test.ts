@@ -1,7 +1,7 @@
 /**
  * Changes to how a staff account signs in: adding a second factor needs a recent proof that the session's holder
  * is the owner (the password, or a factor where there is one); every change is e-mailed to the owner; a password
- * reset ends the owner's sessions and pending sign-in steps, and an admin's factor reset ends the sessions.
+ * reset ends the owner's sessions and pending sign-in steps, and so does an admin's factor reset.
  */
 import assert from 'node:assert/strict';
 import * as OTPAuth from 'otpauth';
@@ -249,6 +249,32 @@ Deno.test({
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal((await call(t, 'GET', '/api/auth/me', { token: user.session })).status, 401);
     assert.equal((await call(t, 'GET', '/api/auth/mfa/factors', { token: user.session })).status, 401);
+  },
+});
+
+Deno.test({
+  name: "an admin's reset of the second factors ends a pending second-factor step of the owner",
+  ...DB_TEST,
+  fn: async () => {
+    const user = await attorneyWithApp();
+    // Someone with the password is at the second step (the owner, or whoever the reset is meant to stop).
+    const step = await login(user.username, user.secret);
+    assert.equal(step.body.mfaRequired, true, JSON.stringify(step.body));
+    const r = await call(t, 'POST', `/api/admin/users/${user.id}/mfa/reset`, { token: admin });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    // The step itself is gone, whatever its code: sign in again, with the password alone now.
+    for (const code of [codeFor(user.totpSecret, 1), user.recoveryCodes[0]]) {
+      const late = await post('/api/auth/mfa/verify', undefined, {
+        mfaToken: step.body.mfaToken,
+        method: code.length === 6 ? 'totp' : 'recovery',
+        code,
+      });
+      assert.equal(late.status, 401, JSON.stringify(late.body));
+      assert.equal(late.body.code, 'mfa_token_invalid');
+    }
+    const [{ open }] = await t.deps.sql<{ open: number }[]>`
+      select count(*)::int as open from mfa_challenges where user_id = ${user.id} and used_at is null`;
+    assert.equal(open, 0, 'no step of the owner is left');
   },
 });
 
