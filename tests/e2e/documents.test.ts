@@ -119,7 +119,8 @@ async function uploadFromUi(
   });
   await page.getByRole('button', { name: 'Upload New Document' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload Document' });
-  await dialog.waitFor();
+  // The dialog's code (antd's Form and Modal) may still be arriving on a busy machine.
+  await dialog.waitFor({ timeout: 30_000 });
   const upload = dialog.getByRole('button', { name: 'Upload' });
   assert.ok(await upload.isDisabled(), 'Upload starts disabled');
   await dialog.getByText('PDF files only, max 10MB').waitFor();

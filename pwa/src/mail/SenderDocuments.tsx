@@ -8,7 +8,7 @@
  * Plain markup up to the Upload modal, which is loaded when first opened (Lighthouse ≥ 95 here).
  */
 import i18next from 'i18next';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../lib/api.ts';
 import { storage } from '../lib/storage.ts';
@@ -23,8 +23,11 @@ import type { UploadTexts } from './uploadForm.ts';
 import { usePopups } from './usePopups.ts';
 import { useSenderPage } from './useSenderPage.ts';
 
-// antd's Form and Modal, fetched at the first click on 'Upload New Document': the list paints without antd.
-const UploadModal = lazy(() => import('./UploadModal.tsx'));
+// antd's Form and Modal, fetched once the list has painted (the browser's first idle moment, or at the first
+// click on 'Upload New Document' if that comes sooner): the list paints without antd, and on a slow laptop the
+// first click does not wait for the download.
+const loadUploadModal = () => import('./UploadModal.tsx');
+const UploadModal = lazy(loadUploadModal);
 
 export const SENDER_COLUMNS: readonly ColumnSpec[] = [
   { key: 'name', title: 'columns.name' },
@@ -61,6 +64,11 @@ export function SenderDocuments(
   const { t } = useTranslation();
   const signedIn = storage.getGuid() !== null;
   const list = useSenderPage(signedIn ? source.kind : null);
+  useEffect(() => {
+    if (!signedIn) return;
+    const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
+    idle(() => void loadUploadModal().catch(() => {/* offline: the click tries again */}));
+  }, [signedIn]);
   const popups = usePopups();
   const [info, setInfo] = useState<DocumentRow | null>(null);
   const [withdrawing, setWithdrawing] = useState<DocumentRow | null>(null);
