@@ -31,6 +31,28 @@ export async function insert_session(sql: Tx, s: NewSession): Promise<{ id: stri
 }
 
 /**
+ * What tells a sign-in's client apart as very likely a returning person (api/domain/known_client.ts), in one
+ * statement: whether a session was opened from `ipAddress` in the last `days` days (one probe of
+ * sessions_ip_address_created_idx, whatever became of the session since), and the active ranges of the entity
+ * named `entitySlug` (none when it is null or names no entity), read beside it so the question costs one trip.
+ */
+export async function find_known_client(
+  sql: Tx,
+  q: { ipAddress: string; days: number; entitySlug: string | null },
+): Promise<{ signedInBefore: boolean; entityRanges: string[] }> {
+  const [row] = await sql<{ signed_in_before: boolean; entity_ranges: string[] }[]>`
+    select exists (
+             select 1 from sessions
+             where ip_address = ${q.ipAddress} and created_at > now() - make_interval(days => ${q.days})
+           ) as signed_in_before,
+           coalesce((
+             select array_agg(r.ip_range) from entities e join ip_ranges r on r.entity_id = e.id and r.is_active
+             where e.slug = ${q.entitySlug}
+           ), '{}') as entity_ranges`;
+  return { signedInBefore: row.signed_in_before, entityRanges: row.entity_ranges };
+}
+
+/**
  * An offender's entity's IP whitelist as the session check read it (api/domain/ip_whitelist.ts decides with
  * it): the guard asks it on every offender request, so it comes in the same statement, not a second one.
  */

@@ -32,6 +32,7 @@ import {
 import { addressInEntityRanges, offenderAddressAllowed } from './ip_whitelist.ts';
 import { chosenPinDescent, pinResetAudit, sessionResetBy } from './pin_reset.ts';
 import type { HashingPlace } from './hashing_gate.ts';
+import { isKnownClient } from './known_client.ts';
 import { openSecondFactorStep, secondFactorNeeded, tellOwner } from './mfa.ts';
 import type { MfaStep } from '../../contract/shapes/mfa.ts';
 import { pinProblem } from '../../contract/rules/roster.ts';
@@ -79,10 +80,14 @@ export type LoginResult = Outcome<{ token: string; user: PublicUser } | { second
 export async function login(deps: AppDeps, attempt: LoginAttempt): Promise<LoginResult> {
   // Taken first and synchronously, so a burst that arrives at once is sorted before any await.
   const release = signInsInFlight.tryAcquire(attempt.ipAddress);
-  // A place in the hashing gate's line, also taken before any await: a sign-in that was counted is then always
-  // checked, never refused half-way for a busy server (which would count it as a failure toward the lock).
-  const place = release ? hashingGate.reserve() : undefined;
+  let place: HashingPlace | undefined;
   try {
+    // A place in the hashing gate's line, taken before the attempt is counted: a sign-in that was counted is then
+    // always checked, never refused half-way for a busy server (which would count it as a failure toward the
+    // lock). A sign-in very likely a returning person's takes it in the priority line, which a flood from new
+    // addresses cannot fill (known_client.ts); asked only with an in-flight slot, so one address's burst costs
+    // at most SIGN_INS_IN_FLIGHT_PER_ADDRESS look-ups at a time.
+    if (release) place = hashingGate.reserve(1, { priority: await isKnownClient(deps.sql, attempt) });
     return await checkLogin(deps, attempt, { inFlightSlot: release !== undefined, place });
   } finally {
     release?.();

@@ -168,8 +168,9 @@ export async function unlock(
   // The sign-in's own per-address limit on checks in flight: a lock screen is no cheaper way to burn the CPU.
   const release = signInsInFlight.tryAcquire(attempt.ipAddress);
   // A place in the hashing gate's line (passwords.ts), taken before the attempt is counted: a counted PIN is then
-  // always checked, never refused half-way for a busy server.
-  const place = hashingGate.reserve();
+  // always checked, never refused half-way for a busy server. In the priority line (hashing_gate.ts) when within
+  // the in-flight limit: a live session's own lock screen is a returning person's, which no stranger can send.
+  const place = hashingGate.reserve(1, { priority: release !== undefined });
   try {
     return await checkUnlock(deps, session, attempt, { inFlightSlot: release !== undefined, place });
   } finally {

@@ -51,7 +51,10 @@ export const HASHING_SLOTS = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 
  */
 export const HASHING_QUEUE_PER_SLOT = 8;
 
-/** This process's one gate in front of every derivation (api/domain/hashing_gate.ts). */
+/**
+ * This process's one gate in front of every derivation (api/domain/hashing_gate.ts), its priority line as long as
+ * its ordinary one: a facility's tablets at one known address fill at most SIGN_INS_IN_FLIGHT_PER_ADDRESS of it.
+ */
 export const hashingGate = new HashingGate(HASHING_SLOTS, HASHING_SLOTS * HASHING_QUEUE_PER_SLOT);
 
 /**

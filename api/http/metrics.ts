@@ -166,30 +166,35 @@ export function createMetrics(deps: Pick<AppDeps, 'sql' | 'sessionSql' | 'log'>)
       this.set(hashingGate.running);
     },
   });
+  const lines = ['ordinary', 'priority'] as const;
   new Gauge({
     name: `${PREFIX}password_hashing_queued`,
-    help: 'Password and PIN derivations waiting for a slot now.',
+    help: 'Password and PIN derivations waiting for a slot now, by line (line="ordinary" or "priority").',
+    labelNames: ['line'] as const,
     registers,
     collect() {
-      this.set(hashingGate.queued);
+      for (const line of lines) this.set({ line }, hashingGate.lineCounts(line).queued);
     },
   });
   new Gauge({
     name: `${PREFIX}password_hashing_reserved`,
-    help: 'Places in the hashing line taken by sign-ins, unlocks and password changes not yet hashing.',
+    help:
+      'Places in the hashing lines taken by sign-ins, unlocks and password changes not yet hashing, by line.',
+    labelNames: ['line'] as const,
     registers,
     collect() {
-      this.set(hashingGate.reserved);
+      for (const line of lines) this.set({ line }, hashingGate.lineCounts(line).reserved);
     },
   });
   new Gauge({
     name: `${PREFIX}password_hashing_limit`,
-    help: 'The hashing gate\'s slots and queue places (kind="slots" or "queue").',
+    help: 'The hashing gate\'s slots and places in each line (kind="slots", "queue" or "priority_queue").',
     labelNames: ['kind'] as const,
     registers,
     collect() {
       this.set({ kind: 'slots' }, hashingGate.slots);
       this.set({ kind: 'queue' }, hashingGate.queueLimit);
+      this.set({ kind: 'priority_queue' }, hashingGate.priorityLimit);
     },
   });
   new Counter({

@@ -118,6 +118,12 @@ Deno.test({
     );
     assert.match(text, /legal_mail_throttled_total\{code="reset_code_throttled"\} 5/);
     assert.match(text, /legal_mail_db_up 1/);
+    // The hashing gate's two lines, each with its own count and length.
+    for (const line of ['ordinary', 'priority']) {
+      assert.match(text, new RegExp(`^legal_mail_password_hashing_queued\\{line="${line}"\\} 0$`, 'm'));
+      assert.match(text, new RegExp(`^legal_mail_password_hashing_reserved\\{line="${line}"\\} 0$`, 'm'));
+    }
+    assert.match(text, /^legal_mail_password_hashing_limit\{kind="priority_queue"\} [1-9]\d*$/m);
     assert.doesNotMatch(text, /10000[12]|@|[0-9a-f]{8}-[0-9a-f]{4}-|10\.93\./);
   },
 });
