@@ -1,32 +1,40 @@
 /**
  * A person's sign-in while strangers flood the routes that hash passwords: this checkout against a baseline
  * checkout, in one run. The legitimate user is the demo offender (`POST /api/auth/login`, DOC 100001 and PIN),
- * signing in one at a time, first on a quiet server and then while clients send, as fast as the server answers:
+ * signing in one at a time from the facility's TABLETS tablets, first on a quiet server (so each tablet's address
+ * has opened a session: a returning person's, api/domain/known_client.ts) and then while clients send, as fast as
+ * the server answers:
  *
  *  - `reset` (FLOOD_CLIENTS, 8): `POST /api/auth/reset-password` with made-up codes and a strong new password, each request from
  *    another address (an attacker with many addresses, so the per-address budget alone is not what is measured);
  *  - `sign-in` (SIGN_IN_FLOOD_CLIENTS, 24): wrong passwords for unknown e-mail addresses, each from another address (every one costs a
- *    derivation, so this is what the hashing gate alone must hold).
+ *    derivation, so this is what the hashing gate alone must hold); run twice, the person signing in from the
+ *    tablets, then from addresses never seen (a first sign-in from a new network).
  *
  * The servers (api/main.ts on the embedded database, as `npm start` runs it) are measured one after the other,
  * each alone on the machine, so one's flood does not slow the other. Prints the median, p95 and worst of the
  * person's sign-ins, how many of them were refused, and what the flood got.
  *
- *   npm run bench:hashing-flood                  baseline: BASELINE_REF (default: before the gate), beside this one
+ *   npm run bench:hashing-flood                  baseline: BASELINE_REF (default: one line at the gate), beside this one
  *   BASELINE_REF=<commit> FLOOD_CLIENTS=8 SIGN_IN_FLOOD_CLIENTS=24 FLOOD_SECONDS=10 npm run bench:hashing-flood
  */
 import { type BenchServer, startBenchServer } from './support/server.ts';
 import { checkOutBaseline, removeBaseline } from './support/baseline.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-/** The last commit whose set-password form hashed before it looked the code up, with no bound on the queue. */
-const BASELINE_REF = Deno.env.get('BASELINE_REF') ?? '0b7894d';
+/**
+ * The last commit whose hashing gate had one line for everyone (no priority line for returning people). Earlier:
+ * 0b7894d, whose set-password form hashed before it looked the code up, with no bound on the queue.
+ */
+const BASELINE_REF = Deno.env.get('BASELINE_REF') ?? '7f9fa04';
 /** The set-password flood's clients: as many as the attack that was measured against it. */
 const FLOOD_CLIENTS = Number(Deno.env.get('FLOOD_CLIENTS') ?? 8);
 /** The sign-in flood's clients: more than a small server's hashing line (9 on 2 cores), so the gate must refuse. */
 const SIGN_IN_FLOOD_CLIENTS = Number(Deno.env.get('SIGN_IN_FLOOD_CLIENTS') ?? 24);
 const FLOOD_SECONDS = Number(Deno.env.get('FLOOD_SECONDS') ?? 10);
 const QUIET_SIGN_INS = Number(Deno.env.get('QUIET_SIGN_INS') ?? 10);
+/** The facility's tablets the person signs in from: each one signs in during the quiet part. */
+const TABLETS = 4;
 const OFFENDER = { username: '100001', password: '246810' };
 
 async function start(root: string): Promise<{ server: BenchServer; dataDir: string }> {
@@ -55,10 +63,21 @@ async function post(server: BenchServer, path: string, body: unknown, from: stri
   return response.status;
 }
 
-/** The person's sign-in from a facility tablet: its time in ms and its status. */
-async function personSignsIn(server: BenchServer, tablet: number): Promise<{ ms: number; status: number }> {
+let newcomers = 0;
+/** An address no one has signed in from (10.9.128.0/17). */
+function newcomerAddress(): string {
+  const n = newcomers++;
+  return `10.9.${128 + ((n >> 8) & 127)}.${n & 255}`;
+}
+
+/**
+ * The person's sign-in from one of the facility's tablets (`tablet`, 10.9.0.1–TABLETS), or from an address never
+ * seen before (`tablet` undefined): its time in ms and its status.
+ */
+async function personSignsIn(server: BenchServer, tablet?: number): Promise<{ ms: number; status: number }> {
+  const from = tablet === undefined ? newcomerAddress() : `10.9.0.${tablet % TABLETS + 1}`;
   const started = performance.now();
-  const status = await post(server, '/api/auth/login', OFFENDER, `10.9.0.${tablet % 250 + 1}`);
+  const status = await post(server, '/api/auth/login', OFFENDER, from);
   return { ms: performance.now() - started, status };
 }
 
@@ -96,27 +115,39 @@ function tally(statuses: number[]): string {
   return [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${n}×${s}`).join(', ');
 }
 
-/** The person's sign-ins (one at a time) on a quiet server, then under each flood. */
+function report(label: string, person: { ms: number; status: number }[]): void {
+  const accepted = person.filter((p) => p.status === 200).map((p) => p.ms);
+  console.log(
+    `  ${label.padEnd(34)} ${figures(accepted)}   (${accepted.length} of ${person.length}: ${
+      tally(person.map((p) => p.status))
+    })`,
+  );
+}
+
+/**
+ * The person's sign-ins (one at a time) on a quiet server, then under each flood: from the tablets, and under the
+ * sign-in flood once more from addresses never seen.
+ */
 async function measure(server: BenchServer, label: string): Promise<void> {
   let tablet = 0;
-  const quiet: number[] = [];
-  for (let i = 0; i < QUIET_SIGN_INS; i++) quiet.push((await personSignsIn(server, tablet++)).ms);
+  const quiet: { ms: number; status: number }[] = [];
+  for (let i = 0; i < Math.max(QUIET_SIGN_INS, TABLETS); i++) {
+    quiet.push(await personSignsIn(server, tablet++));
+  }
   console.log(`${label}`);
-  console.log(`  quiet                              ${figures(quiet)}`);
-  for (const kind of ['reset', 'sign-in'] as const) {
+  report('quiet, from a tablet', quiet);
+  const phases = [['reset', 'tablet'], ['sign-in', 'tablet'], ['sign-in', 'new address']] as const;
+  for (const [kind, from] of phases) {
     const until = performance.now() + FLOOD_SECONDS * 1000;
     const clients = kind === 'reset' ? FLOOD_CLIENTS : SIGN_IN_FLOOD_CLIENTS;
     const flood = Promise.all(Array.from({ length: clients }, () => floodClient(server, kind, until)));
     const person: { ms: number; status: number }[] = [];
-    while (performance.now() < until) person.push(await personSignsIn(server, tablet++));
+    while (performance.now() < until) {
+      person.push(await personSignsIn(server, from === 'tablet' ? tablet++ : undefined));
+    }
     const floodStatuses = (await flood).flat();
-    const accepted = person.filter((p) => p.status === 200).map((p) => p.ms);
-    console.log(
-      `  ${kind.padEnd(8)} flood, signed in  ${
-        figures(accepted)
-      }   (${accepted.length} of ${person.length}: ${tally(person.map((p) => p.status))})`,
-    );
-    console.log(`  ${''.padEnd(13)} the flood got      ${tally(floodStatuses)}`);
+    report(`${kind} flood, from a ${from}`, person);
+    console.log(`  ${'  the flood got'.padEnd(34)} ${tally(floodStatuses)}`);
   }
 }
 
