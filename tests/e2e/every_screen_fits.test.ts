@@ -11,7 +11,8 @@ import type { Browser, Page } from 'playwright-core';
 import { apiToken, apiUpload, type Credentials } from '../support/api_client.ts';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makeLetterPdf } from '../support/pdfs.ts';
-import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { assertPwaBuilt, startTestServer } from '../support/server.ts';
+import { registerApplicant } from '../support/factories.ts';
 import { DEMO_ATTORNEY, DEMO_OFFENDER } from '../support/viewer_pages.ts';
 import { signInThroughForm } from '../support/offline_pages.ts';
 
@@ -75,31 +76,6 @@ function measure(page: Page): Promise<Measured> {
   }, width);
 }
 
-/** A registration waiting for the approver, so their list has rows with Approve and Reject. */
-async function registerApplicant(server: TestServer): Promise<void> {
-  const password = 'Quartz-Lantern-Harbor-719';
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      userType: 'attorney',
-      isRepresentative: false,
-      firstName: 'Margaret',
-      lastName: 'Oyelaran-Whitfield',
-      email: `margaret-${Date.now().toString(36)}@e2e.test`,
-      password,
-      confirmPassword: password,
-      barNumber: 'MO55120',
-      barState: 'MO',
-      addressLine1: '1 Court St',
-      city: 'Jefferson City',
-      state: 'MO',
-      zipCode: '65101',
-    }),
-  });
-  assert.equal(response.status, 201, await response.text());
-}
-
 Deno.test({
   name:
     'every screen of every role fits 390x844 and 800x1280: no sideways scrolling and no control past the right edge',
@@ -111,7 +87,7 @@ Deno.test({
     const browser: Browser = await launchBrowser();
     const failures: string[] = [];
     try {
-      await registerApplicant(server);
+      await registerApplicant(server.url, { firstName: 'Margaret', lastName: 'Oyelaran-Whitfield' });
       const token = await apiToken(server, DEMO_ATTORNEY);
       const letter = await apiUpload(server, token, {
         recipient: DEMO_OFFENDER.username,

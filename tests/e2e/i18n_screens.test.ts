@@ -10,7 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { apiToken, apiUpload } from '../support/api_client.ts';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makePdf } from '../support/pdfs.ts';
-import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { assertPwaBuilt, startTestServer } from '../support/server.ts';
+import { registerApplicant } from '../support/factories.ts';
 import { DEMO_ATTORNEY, DEMO_OFFENDER, openViewer, SCREENS } from '../support/viewer_pages.ts';
 import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
 
@@ -39,28 +40,6 @@ async function signInInSpanish(page: Page, url: string, who: { username: string;
   await page.waitForURL(/\/portal/);
 }
 
-async function registerApplicant(server: TestServer): Promise<void> {
-  const password = 'Quartz-Lantern-Harbor-719';
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      userType: 'attorney',
-      isRepresentative: false,
-      ...APPLICANT,
-      password,
-      confirmPassword: password,
-      barNumber: 'ES55120',
-      barState: 'MO',
-      addressLine1: '1 Court St',
-      city: 'Jefferson City',
-      state: 'MO',
-      zipCode: '65101',
-    }),
-  });
-  assert.equal(response.status, 201, await response.text());
-}
-
 Deno.test({
   name: 'in Spanish, the approver list, its dialogs and the viewer dialogs show Spanish texts and dates',
   ignore: !chromiumAvailable(),
@@ -70,7 +49,7 @@ Deno.test({
     const server = await startTestServer();
     const browser: Browser = await launchBrowser();
     try {
-      await registerApplicant(server);
+      await registerApplicant(server.url, APPLICANT);
       const token = await apiToken(server, DEMO_ATTORNEY);
       const letterId = await apiUpload(server, token, {
         recipient: DEMO_OFFENDER.username,

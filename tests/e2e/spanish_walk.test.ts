@@ -16,6 +16,7 @@ import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { setNumberSettingByApi } from '../support/offline_pages.ts';
 import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { registerApplicant } from '../support/factories.ts';
 import { DEMO_ATTORNEY, DEMO_OFFENDER } from '../support/viewer_pages.ts';
 import en from '../../pwa/src/i18n/en.json' with { type: 'json' };
 import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
@@ -144,30 +145,6 @@ async function signIn(page: Page, url: string, who: Credentials): Promise<void> 
   await page.getByRole('button', { name: es.login.submit }).click();
 }
 
-async function registerApplicant(server: TestServer): Promise<void> {
-  const password = 'Quartz-Lantern-Harbor-719';
-  const response = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      userType: 'attorney',
-      isRepresentative: false,
-      firstName: 'Lucía',
-      lastName: 'Ortega',
-      email: `lucia-${Date.now().toString(36)}@e2e.test`,
-      password,
-      confirmPassword: password,
-      barNumber: 'ES55120',
-      barState: 'MO',
-      addressLine1: '1 Court St',
-      city: 'Jefferson City',
-      state: 'MO',
-      zipCode: '65101',
-    }),
-  });
-  assert.equal(response.status, 201, await response.text());
-}
-
 Deno.test({
   name: 'every screen in Spanish shows no text of the English catalogue that the Spanish one lacks',
   ignore: !chromiumAvailable(),
@@ -192,7 +169,7 @@ Deno.test({
         bytes: await makePdf({ pages: 2, title: 'Carta' }),
         fields: { time_sensitive: 'true', respond_by: '2099-12-03' },
       });
-      await registerApplicant(server);
+      await registerApplicant(server.url, { firstName: 'Lucía', lastName: 'Ortega' });
       const admin = await apiToken(server, ADMIN);
 
       await t.step('sign-in, registration and forgotten password', async () => {

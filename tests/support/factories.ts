@@ -1,4 +1,5 @@
 /** Fixture builders with overrides: each test states only what matters to it. */
+import assert from 'node:assert/strict';
 import { insert_user, type NewUser } from '../../api/db/users.ts';
 import { hashPin, hashSecret } from '../../api/domain/passwords.ts';
 import type { TestApp } from './app.ts';
@@ -59,4 +60,17 @@ export function registrationBody(overrides: Record<string, unknown> = {}) {
     supervisingAttorneyEmail: null,
     ...overrides,
   };
+}
+
+/**
+ * Sends a registration to a running server as the form does (registrationBody with `overrides`), so that the
+ * approver's list has a row to act on.
+ */
+export async function registerApplicant(url: string, overrides: Record<string, unknown> = {}): Promise<void> {
+  const response = await fetch(`${url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(registrationBody(overrides)),
+  });
+  assert.equal(response.status, 201, await response.text());
 }
