@@ -139,6 +139,7 @@ Deno.test({
     ];
     const env = {
       POSTGRES_PASSWORD: crypto.randomUUID(),
+      POSTGRES_API_PASSWORD: crypto.randomUUID(),
       SESSION_SECRET: crypto.randomUUID() + crypto.randomUUID(),
       PIN_PEPPER: crypto.randomUUID() + crypto.randomUUID(),
       MFA_SECRET_KEY: crypto.randomUUID() + crypto.randomUUID(),
@@ -386,6 +387,61 @@ Deno.test({
         '/var/lib/legal-mail-portal/backups',
       ]);
       assert.equal(left.output.trim(), '', 'the copy in the volume is removed');
+
+      // The two database roles of docs/operations.md, "Database roles": the replicas log in as portal_api, which the
+      // doctor finds owns nothing and which PostgreSQL refuses DROP TRIGGER on the audit log; the owner's (and
+      // superuser's) password is only the migrate service's, never in a replica's environment.
+      const doctor = await run('podman', [
+        'exec',
+        await containerOf('api1'),
+        'deno',
+        'run',
+        '-A',
+        'api/cli/doctor.ts',
+      ], {
+        env: PODMAN_ENV,
+      });
+      assert.match(
+        doctor.output,
+        /^ok database role: DATABASE_URL's role portal_api owns nothing$/m,
+        `the doctor in api1:\n${doctor.output}`,
+      );
+      const replicaEnv = await podman(['exec', await containerOf('api1'), 'env']);
+      assert.ok(
+        !replicaEnv.includes(env.POSTGRES_PASSWORD),
+        "the owner's password is in a replica's environment",
+      );
+      assert.doesNotMatch(replicaEnv, /^MIGRATION_DATABASE_URL=/m);
+      const db = await containerOf('db');
+      const trigger = (await podman([
+        'exec',
+        db,
+        'psql',
+        '-d',
+        'portal',
+        '-Atc',
+        "select tgname from pg_trigger where tgrelid = 'audit_logs'::regclass and not tgisinternal limit 1",
+      ])).trim();
+      assert.ok(trigger, 'the audit log has its append-only trigger');
+      const drop = await run('podman', [
+        'exec',
+        '-e',
+        `PGPASSWORD=${env.POSTGRES_API_PASSWORD}`,
+        db,
+        'psql',
+        '-h',
+        '127.0.0.1',
+        '-U',
+        'portal_api',
+        '-d',
+        'portal',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-c',
+        `drop trigger "${trigger}" on audit_logs`,
+      ], { env: PODMAN_ENV });
+      assert.notEqual(drop.code, 0, `portal_api dropped the audit log's trigger: ${drop.output}`);
+      assert.match(drop.output, /must be owner/, drop.output);
 
       const uid = (await podman(['exec', await containerOf('api1'), 'id', '-u'])).trim();
       assert.notEqual(uid, '0', 'the API runs as root in its container');
