@@ -7,8 +7,8 @@
  * for there (a bucket restored by its own means); a document's object missing or of another size stops the
  * restore before the database is touched. Refuses a database that has tables, so a restore never mixes with live
  * data. The dump carries no privileges (pg_dump --no-privileges: a dump must restore on another cluster, whose
- * roles may differ), so the API role's grants are made again from the migration that makes them (without them the
- * API's role could read nothing). Start the portal afterwards: it applies any newer migrations.
+ * roles may differ), so the API role's privileges are made again (db/api_role_privileges.sql: without them the API's
+ * role could read nothing, or rewrite the audit chain). Start the portal afterwards: it applies any newer migrations.
  */
 import { loadConfig } from '../config.ts';
 import { createBlobStore } from '../blobs/store.ts';
@@ -17,8 +17,8 @@ import { connectPostgres } from '../db/client.ts';
 import { copyObjectsIn, listBlobFiles, missingObjects, parseNeeded } from './backup_objects.ts';
 import { copyTree, hasBlobFile, runPgTool } from './pg_tools.ts';
 
-/** The migration that creates the API's role and grants it what it may do (db/migrations/0007_api_role.sql). */
-const API_ROLE_GRANTS = new URL('../../db/migrations/0007_api_role.sql', import.meta.url);
+/** What the API's role may do on the migrated schema (db/api_role_privileges.sql). */
+const API_ROLE_PRIVILEGES = new URL('../../db/api_role_privileges.sql', import.meta.url);
 
 const config = loadConfig();
 const dir = Deno.args[0];
@@ -65,7 +65,7 @@ try {
     `${dir}/database.dump`,
   ], ownerUrl);
   // Idempotent, and over every table now restored (later migrations' tables included).
-  await db.sql.unsafe(await Deno.readTextFile(API_ROLE_GRANTS));
+  await db.sql.unsafe(await Deno.readTextFile(API_ROLE_PRIVILEGES));
   const needed = await list_document_blobs(db.sql);
   let copied = 0;
   if (config.blobStore === 'fs') {

@@ -26,6 +26,27 @@ async function storedBlob(databaseUrl: string, sha256: string): Promise<{ name: 
 const SERVER = Deno.env.get('TEST_DATABASE_URL');
 const OPTIONS = { sanitizeResources: false, sanitizeOps: false, ignore: !SERVER } as const;
 
+/** Every privilege the API's group role holds on the database's tables, sequences and functions, sorted. */
+async function apiRolePrivileges(url: string): Promise<string[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ what: string }[]>`
+      select table_name || ' ' || privilege_type as what from information_schema.role_table_grants
+        where grantee = 'legal_mail_api'
+      union all
+      select routine_name || ' ' || privilege_type from information_schema.role_routine_grants
+        where grantee = 'legal_mail_api'
+      union all
+      select c.relname || ' sequence ' || p.privilege_type
+        from pg_class c, aclexplode(c.relacl) p, pg_roles r
+        where c.relkind = 'S' and p.grantee = r.oid and r.rolname = 'legal_mail_api'
+      order by 1`;
+    return rows.map((r) => r.what);
+  } finally {
+    await sql.end();
+  }
+}
+
 async function cli(script: 'backup' | 'restore', args: string[], env: Record<string, string>) {
   const out = await new Deno.Command(DENO, {
     args: ['run', '-A', `api/cli/${script}.ts`, ...args],
@@ -133,13 +154,16 @@ for (
           const key = `${targetBucket.s3.prefix}blobs/${stored.name}`;
           assert.equal((await targetBucket.client.headObject(key))?.size, stored.size, 'in the new bucket');
         }
-        // ...and a restored database whose API role could read nothing: its grants are made again.
+        // ...and a restored database whose API role could read nothing, or rewrite the audit tables: its
+        // privileges are made again, the same as the migrations made them in the source.
+        assert.deepEqual(await apiRolePrivileges(target.url), await apiRolePrivileges(source.url));
         const restored = postgres(target.url, { max: 1, onnotice: () => {} });
         try {
-          const [grants] = await restored<{ read: boolean; rewrite: boolean }[]>`
+          const [grants] = await restored<{ read: boolean; rewrite: boolean; chain: boolean }[]>`
             select has_table_privilege('legal_mail_api', 'users', 'select') as read,
-                   has_table_privilege('legal_mail_api', 'audit_logs', 'update') as rewrite`;
-          assert.deepEqual({ ...grants }, { read: true, rewrite: false });
+                   has_table_privilege('legal_mail_api', 'audit_logs', 'update') as rewrite,
+                   has_table_privilege('legal_mail_api', 'audit_chain', 'delete') as chain`;
+          assert.deepEqual({ ...grants }, { read: true, rewrite: false, chain: false });
         } finally {
           await restored.end();
         }
