@@ -7,8 +7,8 @@ import { Form, Input, Modal, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEPARTMENT_ENTITY_SLUG } from '../../../../../contract/rules/admin_scope.ts';
-import { OFFENDER_RULES } from '../../../../../contract/rules/roster.ts';
 import { type Entity, listEntities } from '../entities/entitiesApi.ts';
+import { PersonNameFields } from './PersonNameFields.tsx';
 import type { StaffRequest } from './usersApi.ts';
 
 export function AddStaffModal(
@@ -45,11 +45,6 @@ export function AddStaffModal(
     if (ok) form.resetFields();
   }
 
-  const nameRules = (required: string, long: string) => [
-    { required: true, whitespace: true, message: required },
-    { max: OFFENDER_RULES.nameMax, message: long },
-  ];
-
   return (
     <Modal
       title={t('users.addStaff')}
@@ -77,22 +72,7 @@ export function AddStaffModal(
         >
           <Input id='staff-email' type='email' autoComplete='off' maxLength={254} />
         </Form.Item>
-        <Form.Item
-          label={t('users.offenderForm.firstName')}
-          name='firstName'
-          htmlFor='staff-first-name'
-          rules={nameRules(t('users.rules.firstName'), t('users.rules.firstNameLong'))}
-        >
-          <Input id='staff-first-name' autoComplete='off' />
-        </Form.Item>
-        <Form.Item
-          label={t('users.offenderForm.lastName')}
-          name='lastName'
-          htmlFor='staff-last-name'
-          rules={nameRules(t('users.rules.lastName'), t('users.rules.lastNameLong'))}
-        >
-          <Input id='staff-last-name' autoComplete='off' />
-        </Form.Item>
+        <PersonNameFields idPrefix='staff' />
         <Form.Item
           label={t('users.staffForm.role')}
           name='role'

@@ -3,6 +3,7 @@ import { Alert, Form, Input, Modal, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { PersonNameFields } from './PersonNameFields.tsx';
 import type { AdminUser, OffenderRequest } from './usersApi.ts';
 // The API's own rules, so the form answers before the round trip; their words are the catalogues' `users.rules`
 // (in English the API's own messages, held to them by tests/checks/i18n.test.ts).
@@ -15,12 +16,6 @@ import {
 import { useAppConfig } from '../../../components/AppConfigProvider.tsx';
 import { userName } from './usersLogic.ts';
 
-function nameRules(required: string, long: string): Rule[] {
-  return [{ required: true, whitespace: true, message: required }, {
-    max: OFFENDER_RULES.nameMax,
-    message: long,
-  }];
-}
 /**
  * One PIN rule, the server's, with the `pin_min_length` setting (from /api/config): the hint under the field and
  * the refusal say the same lengths.
@@ -86,22 +81,7 @@ export function AddOffenderModal(
         >
           <Input id='offender-doc-number' autoComplete='off' maxLength={32} />
         </Form.Item>
-        <Form.Item
-          label={t('users.offenderForm.firstName')}
-          name='firstName'
-          htmlFor='offender-first-name'
-          rules={nameRules(t('users.rules.firstName'), t('users.rules.firstNameLong'))}
-        >
-          <Input id='offender-first-name' autoComplete='off' />
-        </Form.Item>
-        <Form.Item
-          label={t('users.offenderForm.lastName')}
-          name='lastName'
-          htmlFor='offender-last-name'
-          rules={nameRules(t('users.rules.lastName'), t('users.rules.lastNameLong'))}
-        >
-          <Input id='offender-last-name' autoComplete='off' />
-        </Form.Item>
+        <PersonNameFields idPrefix='offender' />
         <Form.Item
           label={t('users.offenderForm.initialPin')}
           name='pin'
