@@ -1,7 +1,8 @@
 /**
  * The attorney's upload dialog and the keyboard: the focus starts in its first field (not on the ×), Tab and
  * Shift+Tab go round inside it and never reach the page behind while it is open, and Cancel closes it and gives
- * the focus back to 'Upload New Document'. Build the PWA first (npm run build).
+ * the focus back to 'Upload New Document'; someone already in a field when the opening's animation ends stays
+ * there. Build the PWA first (npm run build).
  */
 import assert from 'node:assert/strict';
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
@@ -49,6 +50,20 @@ Deno.test({
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.waitForFunction(() => document.activeElement?.textContent?.includes('Upload New Document'));
+
+      // Someone quicker than the opening's animation (in the title field before it ends) keeps their place: the
+      // first field's focus is for a dialog nobody has moved in yet.
+      await page.keyboard.press('Enter');
+      const title = page.locator('#upload-title');
+      await title.focus();
+      await page.keyboard.type('Quick');
+      await page.locator('.ant-modal').waitFor();
+      await page.waitForFunction(() => !document.querySelector('.ant-modal [class*="-appear"], .ant-zoom-appear'));
+      await page.waitForTimeout(500);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'upload-title');
+      await page.keyboard.type(' note');
+      assert.equal(await title.inputValue(), 'Quick note');
+      assert.equal(await page.locator('#upload-doc-number').inputValue(), '');
       await context.close();
     } finally {
       await browser.close();

@@ -130,9 +130,12 @@ export function UploadModal({ open, path, texts, onClose, onUploaded }: UploadMo
       keyboard={!submitting}
       closable={!submitting}
       destroyOnHidden
-      // The focus starts in the first field, not on the ×: the dialog is there to be filled in.
+      // The focus starts in the first field, not on the ×: the dialog is there to be filled in. The opening's
+      // animation ends later on a slow machine, so a person already in a field or on a button of the dialog (a
+      // keyboard user who tabbed on and typed) keeps their place.
       afterOpenChange={(opened) => {
-        if (opened) document.getElementById('upload-doc-number')?.focus();
+        const inDialog = document.activeElement?.closest('.ant-modal-body, .ant-modal-footer');
+        if (opened && !inDialog) document.getElementById('upload-doc-number')?.focus();
       }}
       modalRender={(dialog) => <div onKeyDown={trapTab}>{dialog}</div>}
       footer={[
