@@ -177,7 +177,10 @@ Deno.test({
         /^FAIL database role: DATABASE_URL's role postgres is a superuser/,
       );
       await sql.unsafe('alter table documents owner to legalmail_api');
-      await roleFailure({}, /^FAIL database role: DATABASE_URL's role legalmail_api owns [1-9]\d* table\(s\)/);
+      await roleFailure(
+        {},
+        /^FAIL database role: DATABASE_URL's role legalmail_api owns [1-9]\d* table\(s\)/,
+      );
       await sql.unsafe('alter table documents owner to legalmail_owner');
 
       // A database a newer release migrated.

@@ -15,7 +15,7 @@ import { apiCall, apiToken, apiUpload, type Credentials } from '../support/api_c
 import { chromiumAvailable, launchBrowser } from '../support/browser.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { setNumberSettingByApi } from '../support/offline_pages.ts';
-import { assertPwaBuilt, startTestServer, type TestServer } from '../support/server.ts';
+import { assertPwaBuilt, startTestServer } from '../support/server.ts';
 import { registerApplicant } from '../support/factories.ts';
 import { DEMO_ATTORNEY, DEMO_OFFENDER } from '../support/viewer_pages.ts';
 import en from '../../pwa/src/i18n/en.json' with { type: 'json' };

@@ -58,7 +58,9 @@ Deno.test({
       await title.focus();
       await page.keyboard.type('Quick');
       await page.locator('.ant-modal').waitFor();
-      await page.waitForFunction(() => !document.querySelector('.ant-modal [class*="-appear"], .ant-zoom-appear'));
+      await page.waitForFunction(() =>
+        !document.querySelector('.ant-modal [class*="-appear"], .ant-zoom-appear')
+      );
       await page.waitForTimeout(500);
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'upload-title');
       await page.keyboard.type(' note');
