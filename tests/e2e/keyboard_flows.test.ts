@@ -405,10 +405,14 @@ Deno.test({
             await tabTo(page, (f) => f.id === id, { max: 6 });
             await type(page, value);
             if (id === 'barState' || id === 'state') {
-              // Tab chooses the list's active state: wait until the typed search has filtered the list down to it,
-              // or a loaded machine's Tab chooses whatever was active after the first letter.
+              // Enter chooses the list's active state: wait until the typed search has filtered the list down to
+              // it, or a loaded machine chooses whatever was active after the first letter; then wait until the
+              // list has closed on the choice, so the next Tab leaves the field rather than meeting the list.
               await page.locator('.ant-select-item-option-active:visible', { hasText: `(${value})` })
                 .waitFor();
+              await page.keyboard.press('Enter');
+              await page.locator(`.ant-select:has(#${id})`, { hasText: `(${value})` }).waitFor();
+              await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
             }
           }
           await tabTo(page, /^Register Attorney Account$/, { max: 4 });
@@ -419,7 +423,7 @@ Deno.test({
           assert.ok(
             await submitted.isVisible(),
             `the registration was refused: ${(await refused.allInnerTexts()).join(' | ')}; ` +
-              `states chosen: ${await page.locator('.ant-select-selection-item').allInnerTexts()}`,
+              `states chosen: ${await page.locator('.ant-select').allInnerTexts()}`,
           );
           await page.waitForURL(/\/login$/);
         } finally {
@@ -432,7 +436,10 @@ Deno.test({
         try {
           await signInByKeyboard(page, server.url, DEMO_APPROVER);
           const name = `Approve ${registrant.firstName} ${registrant.lastName}`;
-          await page.getByRole('button', { name }).waitFor();
+          await page.getByRole('button', { name }).waitFor().catch(async (error) => {
+            const shown = await page.locator('body').innerText().catch(() => '(no page)');
+            throw new Error(`${error.message}\nat ${page.url()} the page shows:\n${shown.slice(0, 2000)}`);
+          });
           await assertSkipLink(page, 'approver');
           const stops = await assertTabCycles(page, 'approver');
           console.log(`approver: ${stops} Tab stops round the page`);
