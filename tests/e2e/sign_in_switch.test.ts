@@ -14,9 +14,18 @@ import es from '../../pwa/src/i18n/es.json' with { type: 'json' };
 
 const E2E = { sanitizeResources: false, sanitizeOps: false } as const;
 
-/** The switch's fill: its computed background colour. */
-function background(page: Page, name: string): Promise<string> {
-  return page.getByRole('button', { name }).evaluate((element) => getComputedStyle(element).backgroundColor);
+/**
+ * The switch's fill: its computed background colour, with the pointer moved off it first (the pointer left on it
+ * by a click shows the hover colour, which the on and off states share).
+ */
+async function background(page: Page, name: string): Promise<string> {
+  await page.mouse.move(0, 0);
+  const button = page.getByRole('button', { name });
+  await page.waitForFunction(
+    (element) => element && !element.matches(':hover'),
+    await button.elementHandle(),
+  );
+  return await button.evaluate((element) => getComputedStyle(element).backgroundColor);
 }
 
 Deno.test({

@@ -52,10 +52,13 @@ export async function readerContext(
   return { context, portal, page, problems };
 }
 
-/** Opens /pdfViewer/{id} and waits for the page count. */
+/**
+ * Opens /pdfViewer/{id} and waits for the page count: pdf.js's worker starting and the document loading, which on
+ * a machine running other browser files beside this one has taken over 20 s.
+ */
 export async function openViewer(page: Page, url: string, id: string): Promise<void> {
   await page.goto(`${url}/pdfViewer/${id}`);
-  await page.getByTestId('page-count').filter({ hasText: /\/ [1-9]/ }).waitFor();
+  await page.getByTestId('page-count').filter({ hasText: /\/ [1-9]/ }).waitFor({ timeout: 45_000 });
 }
 
 /**
