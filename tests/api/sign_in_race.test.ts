@@ -505,7 +505,17 @@ Deno.test({
     const answers = await Promise.all(
       ['10.79.0.1', '10.79.0.2'].map((ip) => attempt(offender.username, '418207', ip)),
     );
-    assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers.map((a) => a.body)));
+    // The right PIN is never refused as a wrong one. The account's wait may answer one of the two first (an
+    // attempt in flight counts until it is proven right, and PostgreSQL can show it to the other): that one gets
+    // in once the wait is over.
+    const outcomes = answers.map((a) => a.status === 200 ? 'in' : a.body.code);
+    assert.ok(outcomes.includes('in'), JSON.stringify(answers.map((a) => a.body)));
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome === 'in') continue;
+      assert.equal(outcome, 'sign_in_wait', JSON.stringify(answers.map((a) => a.body)));
+      await new Promise((resolve) => setTimeout(resolve, Number(answers[i].body.detail) * 1000 + 100));
+      assert.equal((await attempt(offender.username, '418207', `10.79.0.${i + 1}`)).status, 200);
+    }
     const [row] = await t.deps.sql<{ password_hash: string }[]>`
       select password_hash from users where id = ${offender.id}`;
     assert.ok(await isPepperedUnder(row.password_hash, t.deps.pinPepper));
